@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Rewind",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Recorder", targets: ["Recorder"]),
+        .library(name: "Inspector", targets: ["Inspector"]),
+        .executable(name: "rewind", targets: ["rewind"]),
+    ],
+    targets: [
+        // The library apps link: recording, the log format and the JSON engine.
+        .target(name: "Recorder"),
+        // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        // The terminal inspector and the `rewind` subcommands, as a library so
+        // users can link it with their own reducer for replay.
+        .target(name: "Inspector", dependencies: ["Recorder", "CNcurses"]),
+        .executableTarget(name: "rewind", dependencies: ["Inspector"]),
+        .executableTarget(name: "rewind-demo", dependencies: ["Recorder"]),
+        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

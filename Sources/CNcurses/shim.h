@@ -1,0 +1,38 @@
+#ifndef REWIND_CNCURSES_SHIM_H
+#define REWIND_CNCURSES_SHIM_H
+
+// Wide-character ncurses. Swift cannot import C macros that take arguments or
+// C globals whose address changes after initscr(), so every one Rewind needs is
+// wrapped below in a prefixed static inline function.
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *CNcurses_stdscr(void) { return stdscr; }
+static inline int CNcurses_lines(void) { return LINES; }
+static inline int CNcurses_cols(void) { return COLS; }
+static inline int CNcurses_getmaxy(WINDOW *w) { return getmaxy(w); }
+static inline int CNcurses_getmaxx(WINDOW *w) { return getmaxx(w); }
+static inline int CNcurses_COLOR_PAIR(int n) { return (int)COLOR_PAIR(n); }
+static inline unsigned int CNcurses_A_BOLD(void) { return A_BOLD; }
+static inline unsigned int CNcurses_A_REVERSE(void) { return A_REVERSE; }
+static inline unsigned int CNcurses_A_UNDERLINE(void) { return A_UNDERLINE; }
+static inline unsigned int CNcurses_A_DIM(void) { return A_DIM; }
+static inline unsigned int CNcurses_A_NORMAL(void) { return A_NORMAL; }
+static inline int CNcurses_KEY_F(int n) { return KEY_F(n); }
+static inline int CNcurses_ERR(void) { return ERR; }
+static inline int CNcurses_OK(void) { return OK; }
+static inline mmask_t CNcurses_ALL_MOUSE_EVENTS(void) { return ALL_MOUSE_EVENTS; }
+static inline mmask_t CNcurses_REPORT_MOUSE_POSITION(void) { return REPORT_MOUSE_POSITION; }
+static inline mmask_t CNcurses_BUTTON1_PRESSED(void) { return BUTTON1_PRESSED; }
+static inline mmask_t CNcurses_BUTTON1_CLICKED(void) { return BUTTON1_CLICKED; }
+static inline mmask_t CNcurses_BUTTON4_PRESSED(void) { return BUTTON4_PRESSED; }
+static inline mmask_t CNcurses_BUTTON5_PRESSED(void) { return BUTTON5_PRESSED; }
+static inline int CNcurses_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
+
+#endif

@@ -1,0 +1,3 @@
+import Recorder
+
+print("rewind-bench: benchmarks (not yet written)")

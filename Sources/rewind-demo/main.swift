@@ -1,0 +1,3 @@
+import Recorder
+
+print("rewind-demo: regenerates sample-logs/ (not yet written)")

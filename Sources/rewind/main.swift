@@ -1,0 +1,4 @@
+import Foundation
+import Inspector
+
+exit(RewindCommandLine.run(Array(CommandLine.arguments.dropFirst())))
