@@ -1,3 +1,11 @@
-import Recorder
+import Foundation
 
-print("rewind-bench: benchmarks (not yet written)")
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector ...]
+// Each section compares Rewind against a baseline measured in the same run.
+let arguments = CommandLine.arguments.dropFirst()
+Benchmark.quick = arguments.contains("--quick")
+let sections = arguments.filter { !$0.hasPrefix("--") }
+func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+
+print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meaningful)" : "")")
+// Sections register here: if wants("json") { runJSONBenchmarks() } …

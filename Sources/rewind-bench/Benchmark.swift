@@ -1,0 +1,56 @@
+import Dispatch
+
+/// Minimal timing harness: runs a closure until it has taken enough time, and
+/// reports the best per-iteration time, so noisy neighbours inflate nothing.
+struct Benchmark {
+    /// `--quick` (used by CI) shrinks sizes and repetitions to a smoke run.
+    static var quick = false
+
+    /// Best seconds per call of `body` over several rounds.
+    static func measure(rounds: Int = 5, minimumSeconds: Double = 0.2, _ body: () -> Void) -> Double {
+        let rounds = quick ? 1 : rounds
+        let minimum = quick ? 0.0 : minimumSeconds
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            var iterations = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed = 0.0
+            repeat {
+                body()
+                iterations += 1
+                elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            } while elapsed < minimum
+            best = min(best, elapsed / Double(iterations))
+        }
+        return best
+    }
+
+    /// Seconds for one run of `body` (for things too slow to repeat).
+    static func once(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func format(seconds: Double) -> String {
+        if seconds < 1e-6 { return String(format3(seconds * 1e9)) + " ns" }
+        if seconds < 1e-3 { return String(format3(seconds * 1e6)) + " µs" }
+        if seconds < 1 { return String(format3(seconds * 1e3)) + " ms" }
+        return String(format3(seconds)) + " s"
+    }
+
+    static func format(bytesPerSecond: Double) -> String { format3(bytesPerSecond / 1e6) + " MB/s" }
+
+    static func format3(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded >= 100 ? String(Int(rounded.rounded())) : String(rounded)
+    }
+
+    /// Prints one result row: name, figure, baseline figure and the ratio.
+    static func report(_ name: String, _ figure: String, baseline: String? = nil, ratio: Double? = nil) {
+        var line = name.padding(toLength: 52, withPad: " ", startingAt: 0) + figure.padding(toLength: 14, withPad: " ", startingAt: 0)
+        if let baseline { line += "baseline " + baseline.padding(toLength: 14, withPad: " ", startingAt: 0) }
+        if let ratio { line += "ratio " + format3(ratio) + "×" }
+        print(line)
+    }
+}
