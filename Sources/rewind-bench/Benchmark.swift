@@ -4,7 +4,7 @@ import Dispatch
 /// reports the best per-iteration time, so noisy neighbours inflate nothing.
 struct Benchmark {
     /// `--quick` (used by CI) shrinks sizes and repetitions to a smoke run.
-    static var quick = false
+    static let quick = CommandLine.arguments.contains("--quick")
 
     /// Best seconds per call of `body` over several rounds.
     static func measure(rounds: Int = 5, minimumSeconds: Double = 0.2, _ body: () -> Void) -> Double {

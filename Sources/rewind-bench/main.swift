@@ -3,7 +3,6 @@ import Foundation
 // swift run -c release rewind-bench [--quick] [json|recorder|inspector ...]
 // Each section compares Rewind against a baseline measured in the same run.
 let arguments = CommandLine.arguments.dropFirst()
-Benchmark.quick = arguments.contains("--quick")
 let sections = arguments.filter { !$0.hasPrefix("--") }
 func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
