@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// libFuzzer targets for Rewind. A separate package because libFuzzer supplies
+// `main`, which an executable in the main package cannot leave out.
+// Build and run with scripts/fuzz (see docs/FUZZING.md).
+import PackageDescription
+
+let package = Package(
+    name: "RewindFuzz",
+    dependencies: [.package(name: "Rewind", path: "..")],
+    targets: [
+        .executableTarget(name: "fuzz-json-parser", dependencies: [.product(name: "Recorder", package: "Rewind")]),
+        .executableTarget(name: "fuzz-patch-apply", dependencies: [.product(name: "Recorder", package: "Rewind")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
