@@ -35,4 +35,26 @@ static inline mmask_t CNcurses_BUTTON4_PRESSED(void) { return BUTTON4_PRESSED; }
 static inline mmask_t CNcurses_BUTTON5_PRESSED(void) { return BUTTON5_PRESSED; }
 static inline int CNcurses_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
 
+static inline int CNcurses_KEY_CODE_YES(void) { return KEY_CODE_YES; }
+
+// Attributes as one call (wattrset is a macro in some ncurses builds).
+static inline int CNcurses_set_attributes(WINDOW *w, unsigned int attributes) { return wattrset(w, (int)attributes); }
+// A NUL-terminated wide string at (y, x): wide characters take two cells.
+static inline int CNcurses_put_wide_string(WINDOW *w, int y, int x, const wchar_t *text) { return mvwaddwstr(w, y, x, text); }
+// One key: returns OK (character in *out), KEY_CODE_YES (key code in *out) or ERR (timeout).
+static inline int CNcurses_read_key(WINDOW *w, unsigned int *out) {
+    wint_t value = 0;
+    int result = wget_wch(w, &value);
+    *out = (unsigned int)value;
+    return result;
+}
+// The pending mouse event's position and button state; 0 on success.
+static inline int CNcurses_read_mouse(int *x, int *y, unsigned long *buttons) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    *x = event.x; *y = event.y; *buttons = (unsigned long)event.bstate;
+    return 0;
+}
+static inline int CNcurses_set_escdelay(int milliseconds) { return set_escdelay(milliseconds); }
+
 #endif

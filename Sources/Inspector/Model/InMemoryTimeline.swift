@@ -1,0 +1,61 @@
+import Recorder
+
+/// A timeline held in memory: the test double for `TimelineSource`, and the
+/// shape a replayed branch can take later.
+final class InMemoryTimeline: TimelineSource {
+    struct Step {
+        var actionType: String
+        var payload: JSONValue
+        var state: JSONValue
+        var timeOffset: Double
+        var fromEffect: Bool
+
+        init(_ actionType: String, _ payload: JSONValue = .null, state: JSONValue, at timeOffset: Double = 0, fromEffect: Bool = false) {
+            self.actionType = actionType
+            self.payload = payload
+            self.state = state
+            self.timeOffset = timeOffset
+            self.fromEffect = fromEffect
+        }
+    }
+
+    let name: String
+    private(set) var steps: [Step]
+    /// Steps written but not yet visible (follow-mode tests append here and call `refresh`).
+    var pending: [Step] = []
+    var indexing: IndexingProgress = .complete
+    var damage: [DamagedRecord] = []
+    var tornTail: DamagedRecord?
+    var initialState: JSONValue?
+    var keyframeInterval = 100
+
+    init(name: String = "memory.jsonl", steps: [Step]) {
+        self.name = name
+        self.steps = steps
+    }
+
+    var count: Int { steps.count }
+
+    func entry(at index: Int) -> TimelineEntry? {
+        guard steps.indices.contains(index) else { return nil }
+        let step = steps[index]
+        let changed = index == 0 ? [] : JSONDiff.patch(from: steps[index - 1].state, to: step.state).operations.map(\.path)
+        return TimelineEntry(index: index, timeOffset: step.timeOffset, actionType: step.actionType, payload: step.payload,
+                             changedPaths: changed, fromEffect: step.fromEffect, isKeyframe: index % keyframeInterval == 0)
+    }
+
+    struct MissingState: Error, CustomStringConvertible {
+        var index: Int
+        var description: String { "no state at entry \(index + 1)" }
+    }
+
+    func state(at index: Int) throws -> JSONValue {
+        guard steps.indices.contains(index) else { throw MissingState(index: index) }
+        return steps[index].state
+    }
+
+    func refresh() {
+        steps += pending
+        pending = []
+    }
+}

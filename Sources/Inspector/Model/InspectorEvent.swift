@@ -1,0 +1,57 @@
+/// A key the inspector understands, independent of the terminal library.
+enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case home, end, pageUp, pageDown
+    case enter, tab, backTab, escape, backspace
+
+    /// How the help overlay spells the key.
+    var label: String {
+        switch self {
+        case .character(" "): "Space"
+        case .character(let character): String(character)
+        case .up: "↑"
+        case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .home: "Home"
+        case .end: "End"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .enter: "Enter"
+        case .tab: "Tab"
+        case .backTab: "S-Tab"
+        case .escape: "Esc"
+        case .backspace: "Bksp"
+        }
+    }
+}
+
+/// A mouse action at a screen position (0-based column and row).
+struct MouseEvent: Equatable, Sendable {
+    enum Kind: Equatable, Sendable { case press, wheelUp, wheelDown }
+    var kind: Kind
+    var column: Int
+    var row: Int
+}
+
+/// Everything that can change the model.
+enum InspectorEvent: Equatable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(ScreenSize)
+    /// Time passed: pick up indexing progress and, in follow mode, new entries.
+    case tick
+    /// Ctrl-C: leave at once, whatever is open.
+    case interrupt
+    /// The terminal layer finished an export the model asked for.
+    case exportFinished(path: String)
+    case exportFailed(reason: String)
+}
+
+/// Work the model asks the outside world to do; `reduce` itself stays pure.
+enum InspectorEffect: Equatable, Sendable {
+    case quit
+    /// Write `markdown` to a new file; `suggestedName` is a file name without directory.
+    case exportDiff(markdown: String, suggestedName: String)
+}

@@ -1,0 +1,189 @@
+import Recorder
+
+/// Everything the inspector shows, as a value: the log cursor, selection,
+/// focus, tree expansion, search, marks, filter, overlays and follow mode.
+/// Only `reduce` changes it and only `render` draws it.
+///
+/// The log itself stays behind `source`, which is read (never written) and
+/// caches what it rebuilds; the model keeps the few things on screen.
+struct InspectorModel {
+    enum Pane: CaseIterable, Sendable {
+        case timeline, state, diff
+
+        var title: String {
+            switch self {
+            case .timeline: "Timeline"
+            case .state: "State"
+            case .diff: "Diff"
+            }
+        }
+    }
+
+    /// A line being typed at the bottom of the screen.
+    enum Prompt: Equatable, Sendable {
+        case search(String)
+        case jump(String)
+    }
+
+    /// A window drawn over the panes; Esc closes it.
+    enum Overlay: Equatable, Sendable {
+        case help(scroll: Int)
+        case filterPicker(choices: [ActionTypeCount], cursor: Int)
+        case pathHistory(PathHistory)
+        case damage(scroll: Int)
+    }
+
+    struct ActionTypeCount: Equatable, Sendable {
+        var actionType: String
+        var count: Int
+    }
+
+    /// Entries that changed one state path, and which of them is selected.
+    struct PathHistory: Equatable, Sendable {
+        var path: JSONPointer
+        var entries: [Int]
+        var cursor: Int
+    }
+
+    /// The timeline restricted to one action type.
+    struct ActionFilter: Equatable, Sendable {
+        var actionType: String
+        /// Matching entry indexes, ascending.
+        var entries: [Int]
+        /// How many entries have been checked (grows in follow mode).
+        var scanned: Int
+    }
+
+    /// What the panes show for the current selection, rebuilt by `reduce`
+    /// only when the selection or comparison changes.
+    struct SelectionView {
+        var selection: Int = -1
+        var comparedWith: Int?
+        var entry: TimelineEntry?
+        var state: JSONValue?
+        /// Why `state` is missing (a damaged record it depends on).
+        var stateError: String?
+        var changedPaths: [JSONPointer] = []
+        var diffLines: [DiffLine] = []
+    }
+
+    let source: any TimelineSource
+    var size: ScreenSize
+    /// Entries known (a snapshot of `source.count`, updated on ticks).
+    var count: Int
+    /// Index of the selected entry; 0 when the log is empty.
+    var selection = 0
+    /// First timeline row on screen (a position in `visibleEntryCount`).
+    var timelineTop = 0
+    var focus: Pane = .timeline
+    var filter: ActionFilter?
+    var mark: Int?
+    /// True while the diff pane compares the mark with the selection (`d`).
+    var comparingWithMark = false
+    /// Nodes the user opened or closed; changed nodes' ancestors open by themselves.
+    var expandedPaths: Set<JSONPointer> = []
+    var collapsedPaths: Set<JSONPointer> = []
+    var stateCursor = 0
+    var stateTop = 0
+    var diffTop = 0
+    var lastSearch: String?
+    var prompt: Prompt?
+    var overlay: Overlay?
+    var follow = false
+    /// A one-off message shown instead of the key hints until the next key.
+    var message: String?
+
+    private(set) var view = SelectionView()
+    private(set) var stateRows: [TreeRow] = []
+
+    init(source: any TimelineSource, size: ScreenSize) {
+        self.source = source
+        self.size = size
+        self.count = source.count
+        refreshView()
+    }
+
+    var layout: PaneLayout { PaneLayout(size: size) }
+
+    // MARK: Timeline rows (the filter maps rows to entries)
+
+    var visibleEntryCount: Int { filter?.entries.count ?? count }
+
+    func entryIndex(atRow row: Int) -> Int? {
+        guard row >= 0, row < visibleEntryCount else { return nil }
+        return filter.map { $0.entries[row] } ?? row
+    }
+
+    /// The timeline row of `entry`, or of the nearest visible entry before it.
+    func row(ofEntry entry: Int) -> Int {
+        guard let filter else { return entry }
+        var low = 0, high = filter.entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if filter.entries[middle] <= entry { low = middle + 1 } else { high = middle }
+        }
+        return max(0, low - 1)
+    }
+
+    var selectedRow: Int { row(ofEntry: selection) }
+
+    // MARK: Derived view
+
+    /// Nodes shown open: user-opened, and ancestors of what the selected action changed, minus user-closed.
+    func isExpanded(_ path: JSONPointer) -> Bool {
+        if collapsedPaths.contains(path) { return false }
+        if path.isRoot || expandedPaths.contains(path) { return true }
+        return view.changedPaths.contains { $0.tokens.count > path.tokens.count && $0.hasPrefix(path) }
+    }
+
+    /// True when the selected action changed `path`, something inside it, or something containing it.
+    func isChanged(_ path: JSONPointer) -> Bool {
+        view.changedPaths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
+    }
+
+    /// Reloads the selected entry, its state and its diff when the selection
+    /// or comparison changed, then the visible tree rows.
+    mutating func refreshView() {
+        let compared = comparingWithMark ? mark : nil
+        if view.selection != selection || view.comparedWith != compared || view.entry == nil {
+            var next = SelectionView(selection: selection, comparedWith: compared)
+            if count > 0, let entry = source.entry(at: selection) {
+                next.entry = entry
+                do {
+                    next.state = try source.state(at: selection)
+                } catch {
+                    next.stateError = "\(error)"
+                }
+                if let compared, compared != selection {
+                    let base = try? source.state(at: compared)
+                    var paths = [JSONPointer()]
+                    if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
+                    next.changedPaths = ChangedPaths.resolvingAppends(paths, in: next.state)
+                    next.diffLines = DiffLines.lines(from: base, to: next.state, changedPaths: next.changedPaths)
+                } else {
+                    next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
+                    next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
+                }
+            }
+            if view.selection != selection { diffTop = 0 }
+            view = next
+        }
+        refreshRows()
+    }
+
+    mutating func refreshRows() {
+        guard let state = view.state else { stateRows = []; return }
+        let model = self
+        stateRows = StateTree.rows(of: state, isExpanded: { model.isExpanded($0) })
+        stateCursor = min(max(0, stateCursor), max(0, stateRows.count - 1))
+        Self.keepVisible(&stateTop, cursor: stateCursor, height: layout.state.height, total: stateRows.count)
+    }
+
+    /// Scrolls `top` so `cursor` is on screen.
+    static func keepVisible(_ top: inout Int, cursor: Int, height: Int, total: Int) {
+        let height = max(1, height)
+        if cursor < top { top = cursor }
+        if cursor >= top + height { top = cursor - height + 1 }
+        top = max(0, min(top, max(0, total - height)))
+    }
+}

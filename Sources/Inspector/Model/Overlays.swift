@@ -1,0 +1,165 @@
+import Recorder
+
+/// The filter picker, path history, damage list and help overlays.
+extension InspectorModel {
+    mutating func handleOverlayKey(_ key: Key) {
+        guard let overlay else { return }
+        if key == .escape || key == .character("q") || (key == .character("?") && overlay == .help(scroll: 0)) {
+            self.overlay = nil
+            return
+        }
+        let delta: Int
+        switch key {
+        case .down, .character("j"): delta = 1
+        case .up, .character("k"): delta = -1
+        case .pageDown: delta = max(1, layout.overlay.height - 3)
+        case .pageUp: delta = -max(1, layout.overlay.height - 3)
+        case .home, .character("g"): delta = Int.min / 2
+        case .end, .character("G"): delta = Int.max / 2
+        case .enter, .character(" "):
+            chooseInOverlay()
+            return
+        default:
+            return
+        }
+        switch overlay {
+        case .help(let scroll):
+            self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
+        case .damage(let scroll):
+            self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
+        case .filterPicker(let choices, let cursor):
+            self.overlay = .filterPicker(choices: choices, cursor: Self.clamp(cursor.addingClamped(delta), count: choices.count))
+        case .pathHistory(var history):
+            history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.entries.count)
+            self.overlay = .pathHistory(history)
+            // Moving through the history moves the selection, so the panes behind follow.
+            if !history.entries.isEmpty { selectKeepingFilter(history.entries[history.cursor]) }
+        }
+    }
+
+    private static func clamp(_ value: Int, count: Int) -> Int { min(max(0, value), max(0, count - 1)) }
+
+    private mutating func chooseInOverlay() {
+        switch overlay {
+        case .filterPicker(let choices, let cursor):
+            overlay = nil
+            guard choices.indices.contains(cursor) else { return }
+            applyFilter(choices[cursor].actionType)
+        case .pathHistory(let history):
+            overlay = nil
+            if history.entries.indices.contains(history.cursor) { selectKeepingFilter(history.entries[history.cursor]) }
+        default:
+            overlay = nil
+        }
+    }
+
+    /// Selects `index`, clearing a filter that would hide it.
+    private mutating func selectKeepingFilter(_ index: Int) {
+        if let filter, !filter.entries.contains(index) { self.filter = nil }
+        select(entry: index)
+    }
+
+    // MARK: Filter
+
+    mutating func toggleFilter() {
+        if let filter {
+            self.filter = nil
+            message = "Filter \"\(filter.actionType)\" cleared"
+            return
+        }
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for index in 0..<count {
+            guard let type = source.entry(at: index)?.actionType else { continue }
+            if counts[type] == nil { order.append(type) }
+            counts[type, default: 0] += 1
+        }
+        guard !order.isEmpty else { message = "Nothing to filter: the log has no entries"; return }
+        let choices = order.sorted().map { ActionTypeCount(actionType: $0, count: counts[$0] ?? 0) }
+        overlay = .filterPicker(choices: choices, cursor: 0)
+    }
+
+    mutating func applyFilter(_ actionType: String) {
+        filter = ActionFilter(actionType: actionType, entries: [], scanned: 0)
+        extendFilter()
+        guard let first = filter?.entries.first else { filter = nil; return }
+        if !(filter?.entries.contains(selection) ?? false) {
+            selection = filter?.entries.first { $0 >= selection } ?? first
+        }
+        message = "Showing \(filter?.entries.count ?? 0) \"\(actionType)\" entries; f clears the filter"
+    }
+
+    /// Checks entries the filter has not seen yet (after follow mode adds some).
+    mutating func extendFilter() {
+        guard var filter else { return }
+        while filter.scanned < count {
+            if source.entry(at: filter.scanned)?.actionType == filter.actionType { filter.entries.append(filter.scanned) }
+            filter.scanned += 1
+        }
+        self.filter = filter
+    }
+
+    // MARK: Marks
+
+    mutating func toggleMark() {
+        guard count > 0 else { return }
+        if mark == selection {
+            mark = nil
+            comparingWithMark = false
+            message = "Mark removed"
+        } else {
+            mark = selection
+            message = "Marked entry \(selection + 1); select another and press d to diff them"
+        }
+    }
+
+    mutating func toggleMarkComparison() {
+        guard let mark else { message = "No mark: press m on an entry first"; return }
+        comparingWithMark.toggle()
+        message = comparingWithMark ? "Diff: entry \(mark + 1) → entry \(selection + 1); d again for the action's own diff" : "Back to the selected action's diff"
+    }
+
+    // MARK: Path history
+
+    mutating func openPathHistory() {
+        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
+        let path = row.path
+        var entries: [Int] = []
+        for index in 0..<count {
+            guard let entry = source.entry(at: index) else { continue }
+            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { entries.append(index) }
+        }
+        guard !entries.isEmpty else { message = "No entry changed \(path)"; return }
+        let cursor = entries.lastIndex { $0 <= selection } ?? 0
+        overlay = .pathHistory(PathHistory(path: path, entries: entries, cursor: cursor))
+    }
+
+    // MARK: Damage
+
+    mutating func openDamageList() {
+        if source.damage.isEmpty && source.tornTail == nil {
+            message = "No damaged records"
+        } else {
+            overlay = .damage(scroll: 0)
+        }
+    }
+
+    // MARK: Export
+
+    mutating func exportDiff(effects: inout [InspectorEffect]) {
+        guard view.entry != nil else { message = "Nothing to export"; return }
+        let markdown = MarkdownDiffExport.markdown(for: self)
+        let from = comparingWithMark ? (mark ?? selection) : max(0, selection - 1)
+        let base = Self.baseName(of: source.name)
+        effects.append(.exportDiff(markdown: markdown, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
+    }
+}
+
+extension InspectorModel {
+    /// `logs/app.jsonl` → `app`, for export file names.
+    static func baseName(of name: String) -> String {
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        if let dot = file.lastIndex(of: "."), dot != file.startIndex { return String(file[..<dot]) }
+        return file
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import Recorder
+
+/// The inspector's only way to change: applies one event to the model and
+/// returns the work the outside world must do (quit, write a file).
+///
+/// ```swift
+/// var effects = reduce(&model, .key(.character("j")))   // selects the next entry
+/// ```
+@discardableResult
+func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [InspectorEffect] {
+    var effects: [InspectorEffect] = []
+    switch event {
+    case .key(let key):
+        model.message = nil
+        if model.prompt != nil {
+            model.handlePromptKey(key)
+        } else if model.overlay != nil {
+            model.handleOverlayKey(key)
+        } else if let command = KeyTable.command(for: key) {
+            model.perform(command, effects: &effects)
+        }
+    case .mouse(let mouse):
+        model.handleMouse(mouse)
+    case .resize(let size):
+        model.size = size
+    case .tick:
+        model.pickUpNewEntries()
+    case .interrupt:
+        effects.append(.quit)
+    case .exportFinished(let path):
+        model.message = "Exported diff to \(path)"
+    case .exportFailed(let reason):
+        model.message = "Export failed: \(reason)"
+    }
+    model.refreshView()
+    model.keepTimelineSelectionVisible()
+    return effects
+}
+
+extension InspectorModel {
+    mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
+        switch command {
+        case .moveDown: move(by: 1)
+        case .moveUp: move(by: -1)
+        case .pageDown: move(by: max(1, layout.content(of: focus).height - 1))
+        case .pageUp: move(by: -max(1, layout.content(of: focus).height - 1))
+        case .moveFirst: move(by: Int.min / 2)
+        case .moveLast: move(by: Int.max / 2)
+        case .jumpToEntry: prompt = .jump("")
+        case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
+        case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
+        case .toggleNode: toggleNode()
+        case .expandNode: expandNode()
+        case .collapseNode: collapseNode()
+        case .search: prompt = .search("")
+        case .nextMatch: repeatSearch(forward: true)
+        case .previousMatch: repeatSearch(forward: false)
+        case .filterByAction: toggleFilter()
+        case .markEntry: toggleMark()
+        case .diffAgainstMark: toggleMarkComparison()
+        case .pathHistory: openPathHistory()
+        case .exportDiff: exportDiff(effects: &effects)
+        case .toggleFollow: toggleFollow()
+        case .showDamage: openDamageList()
+        case .showHelp: overlay = .help(scroll: 0)
+        case .closeOverlay:
+            if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
+        case .quit: effects.append(.quit)
+        }
+    }
+
+    // MARK: Moving
+
+    /// Moves the cursor of the focused pane.
+    mutating func move(by delta: Int) {
+        switch focus {
+        case .timeline: selectRow(selectedRow.addingClamped(delta))
+        case .state:
+            stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRows.count - 1))
+        case .diff:
+            let height = layout.diff.height
+            diffTop = min(max(0, diffTop.addingClamped(delta)), max(0, view.diffLines.count - height))
+        }
+    }
+
+    /// Selects the entry on timeline row `row` (clamped to the rows there are).
+    mutating func selectRow(_ row: Int) {
+        let rows = visibleEntryCount
+        guard rows > 0 else { return }
+        selection = entryIndex(atRow: min(max(0, row), rows - 1)) ?? 0
+    }
+
+    mutating func select(entry index: Int) {
+        guard count > 0 else { return }
+        selection = min(max(0, index), count - 1)
+    }
+
+    mutating func keepTimelineSelectionVisible() {
+        Self.keepVisible(&timelineTop, cursor: selectedRow, height: layout.timeline.height, total: visibleEntryCount)
+    }
+
+    // MARK: Tree nodes
+
+    var cursorRow: TreeRow? { stateRows.indices.contains(stateCursor) ? stateRows[stateCursor] : nil }
+
+    mutating func toggleNode() {
+        guard focus == .state else { if focus == .timeline { focus = .state }; return }
+        guard let row = cursorRow, row.isContainer else { return }
+        setExpanded(row.path, !row.isExpanded)
+    }
+
+    mutating func expandNode() {
+        guard focus == .state else { if focus == .timeline { focus = .state }; return }
+        guard let row = cursorRow, row.isContainer else { return }
+        if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
+    }
+
+    /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
+    mutating func collapseNode() {
+        guard focus == .state, let row = cursorRow else { return }
+        if row.isExpanded {
+            setExpanded(row.path, false)
+        } else if let parent = row.path.parent, !parent.isRoot,
+                  let parentRow = stateRows[..<stateCursor].lastIndex(where: { $0.path == parent }) {
+            stateCursor = parentRow
+        }
+    }
+
+    mutating func setExpanded(_ path: JSONPointer, _ expanded: Bool) {
+        if expanded {
+            collapsedPaths.remove(path)
+            expandedPaths.insert(path)
+        } else {
+            expandedPaths.remove(path)
+            collapsedPaths.insert(path)
+        }
+    }
+
+    // MARK: Prompt
+
+    mutating func handlePromptKey(_ key: Key) {
+        guard let current = prompt else { return }
+        var text: String
+        switch current {
+        case .search(let typed), .jump(let typed): text = typed
+        }
+        switch key {
+        case .escape:
+            prompt = nil
+            return
+        case .enter:
+            prompt = nil
+            submit(current)
+            return
+        case .backspace:
+            if text.isEmpty { prompt = nil; return }
+            text.removeLast()
+        case .character(let character):
+            text.append(character)
+        default:
+            return
+        }
+        switch current {
+        case .search: prompt = .search(text)
+        case .jump: prompt = .jump(text)
+        }
+    }
+
+    private mutating func submit(_ prompt: Prompt) {
+        switch prompt {
+        case .search(let query):
+            guard !query.isEmpty else { return }
+            lastSearch = query
+            search(query, forward: true, includingCurrent: false)
+        case .jump(let text):
+            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1, number <= count else {
+                message = "No entry \(text) (entries are 1–\(count))"
+                return
+            }
+            if let filter, !filter.entries.contains(number - 1) {
+                self.filter = nil
+                message = "Filter cleared to show entry \(number)"
+            }
+            select(entry: number - 1)
+            focus = .timeline
+        }
+    }
+
+    // MARK: Mouse
+
+    mutating func handleMouse(_ mouse: MouseEvent) {
+        if overlay != nil {
+            switch mouse.kind {
+            case .wheelUp: handleOverlayKey(.up)
+            case .wheelDown: handleOverlayKey(.down)
+            case .press: break
+            }
+            return
+        }
+        let layout = self.layout
+        let pane: Pane? = Pane.allCases.first { pane in
+            let content = layout.content(of: pane)
+            // The title row above the content belongs to the pane too.
+            return Rect(column: content.column, row: content.row - 1, width: content.width, height: content.height + 1)
+                .contains(column: mouse.column, row: mouse.row)
+        }
+        guard let pane else { return }
+        let content = layout.content(of: pane)
+        switch mouse.kind {
+        case .press:
+            focus = pane
+            guard content.rows.contains(mouse.row) else { return }
+            let offset = mouse.row - content.row
+            switch pane {
+            case .timeline:
+                if timelineTop + offset < visibleEntryCount { selectRow(timelineTop + offset) }
+            case .state:
+                if stateTop + offset < stateRows.count { stateCursor = stateTop + offset }
+            case .diff:
+                break
+            }
+        case .wheelUp, .wheelDown:
+            let saved = focus
+            focus = pane
+            move(by: mouse.kind == .wheelUp ? -3 : 3)
+            focus = saved
+        }
+    }
+
+    // MARK: Follow mode and background indexing
+
+    mutating func toggleFollow() {
+        follow.toggle()
+        if follow {
+            pickUpNewEntries()
+            selectRow(visibleEntryCount - 1)
+            message = "Following \(source.name): new entries appear as they are written"
+        } else {
+            message = "Follow mode off"
+        }
+    }
+
+    /// Reads how far indexing got and, in follow mode, what was appended.
+    mutating func pickUpNewEntries() {
+        source.refresh()
+        let previous = count
+        count = source.count
+        guard count != previous else { return }
+        extendFilter()
+        if follow { selectRow(visibleEntryCount - 1) }
+        if count > 0 && previous == 0 { selection = 0 }
+    }
+}
+
+extension Int {
+    func addingClamped(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? Int.max : Int.min) : sum
+    }
+}

@@ -1,0 +1,109 @@
+import Recorder
+
+/// `/` and `n`/`N`: the timeline searches action names and payloads, the
+/// state pane keys and values, the diff pane its lines. Case-insensitive.
+extension InspectorModel {
+    mutating func repeatSearch(forward: Bool) {
+        guard let query = lastSearch else { message = "No search yet: press / to search"; return }
+        search(query, forward: forward, includingCurrent: false)
+    }
+
+    mutating func search(_ query: String, forward: Bool, includingCurrent: Bool) {
+        let needle = query.lowercased()
+        let found: Bool
+        switch focus {
+        case .timeline: found = searchTimeline(needle, forward: forward)
+        case .state: found = searchState(needle, forward: forward)
+        case .diff: found = searchDiff(needle, forward: forward)
+        }
+        if !found { message = "No match for \"\(query)\" in the \(focus.title.lowercased()) pane" }
+    }
+
+    /// Timeline rows after (or before) the selection, wrapping around once.
+    private mutating func searchTimeline(_ needle: String, forward: Bool) -> Bool {
+        let rows = visibleEntryCount
+        guard rows > 0 else { return false }
+        let start = selectedRow
+        for step in 1...rows {
+            let row = ((forward ? start + step : start - step) % rows + rows) % rows
+            guard let index = entryIndex(atRow: row), let entry = source.entry(at: index) else { continue }
+            if Self.entry(entry, matches: needle) {
+                selection = index
+                if forward ? row <= start : row >= start { message = "Search wrapped around" }
+                return true
+            }
+        }
+        return false
+    }
+
+    static func entry(_ entry: TimelineEntry, matches needle: String) -> Bool {
+        entry.actionType.lowercased().contains(needle) || entry.payload.description.lowercased().contains(needle)
+    }
+
+    /// Every node of the selected state (open or not) in display order; opens
+    /// the ancestors of the match so it is on screen.
+    private mutating func searchState(_ needle: String, forward: Bool) -> Bool {
+        guard let state = view.state else { return false }
+        let current = cursorRow?.path
+        var matchesBefore: [JSONPointer] = []   // at or before the cursor
+        var matchesAfter: [JSONPointer] = []
+        var passedCursor = current == nil
+        StateTree.forEachNode(in: state) { path, key, value in
+            let isMatch = Self.node(key: key, value: value, matches: needle)
+            if path == current {
+                passedCursor = true
+                if isMatch { matchesBefore.append(path) }
+            } else if isMatch {
+                if passedCursor { matchesAfter.append(path) } else { matchesBefore.append(path) }
+            }
+            return true
+        }
+        let ordered = matchesAfter + matchesBefore
+        guard !ordered.isEmpty else { return false }
+        let target: JSONPointer
+        if forward {
+            target = ordered[0]
+            if matchesAfter.isEmpty { message = "Search wrapped around" }
+        } else {
+            // The last match strictly before the cursor, else wrap to the last one.
+            let before = matchesBefore.filter { $0 != current }
+            target = before.last ?? (matchesAfter.last ?? ordered[ordered.count - 1])
+            if before.isEmpty { message = "Search wrapped around" }
+        }
+        reveal(target)
+        return true
+    }
+
+    static func node(key: String?, value: JSONValue, matches needle: String) -> Bool {
+        if let key, key.lowercased().contains(needle) { return true }
+        switch value {
+        case .object, .array: return false
+        case .string(let text): return text.lowercased().contains(needle)
+        default: return value.description.lowercased().contains(needle)
+        }
+    }
+
+    /// Opens every ancestor of `path` and puts the cursor on it.
+    mutating func reveal(_ path: JSONPointer) {
+        var ancestor = path.parent
+        while let current = ancestor, !current.isRoot {
+            setExpanded(current, true)
+            ancestor = current.parent
+        }
+        refreshRows()
+        if let row = stateRows.firstIndex(where: { $0.path == path }) { stateCursor = row }
+    }
+
+    private mutating func searchDiff(_ needle: String, forward: Bool) -> Bool {
+        let lines = view.diffLines
+        guard !lines.isEmpty else { return false }
+        for step in 1...lines.count {
+            let index = ((forward ? diffTop + step : diffTop - step) % lines.count + lines.count) % lines.count
+            if lines[index].text.lowercased().contains(needle) {
+                diffTop = min(index, max(0, lines.count - layout.diff.height))
+                return true
+            }
+        }
+        return false
+    }
+}

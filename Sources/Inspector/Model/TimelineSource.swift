@@ -1,0 +1,66 @@
+import Recorder
+
+/// What the inspector knows about one entry without rebuilding its state.
+struct TimelineEntry: Equatable, Sendable {
+    /// Position in the log, from 0.
+    var index: Int
+    /// Seconds since the first entry.
+    var timeOffset: Double
+    var actionType: String
+    var payload: JSONValue
+    /// Paths the action changed; empty when it changed nothing.
+    var changedPaths: [JSONPointer]
+    /// True when an effect, not the user, dispatched the action.
+    var fromEffect: Bool
+    /// True when the entry stores the whole state rather than a patch.
+    var isKeyframe: Bool
+}
+
+/// A record of the log that could not be read; the inspector lists these.
+struct DamagedRecord: Equatable, Sendable {
+    /// 1-based line number in the log file.
+    var line: Int
+    var reason: String
+}
+
+/// How far the background scan of the log has got.
+enum IndexingProgress: Equatable, Sendable {
+    case complete
+    /// `fraction` of the file's bytes scanned so far, 0...1.
+    case scanning(fraction: Double)
+}
+
+/// Everything the inspector reads from a log. The model never owns the data:
+/// it asks for the few entries and the one state on screen (lnav's
+/// data-source idea), so a million-entry log costs no more than a small one.
+///
+/// Implementations cache what they rebuild; reading the same index twice is
+/// cheap, and reading a neighbour of a cached state applies one patch.
+protocol TimelineSource: AnyObject {
+    /// The file name shown in the status bar.
+    var name: String { get }
+    /// Entries indexed so far (grows while indexing and in follow mode).
+    var count: Int { get }
+    var indexing: IndexingProgress { get }
+    /// Records that could not be read, in file order.
+    var damage: [DamagedRecord] { get }
+    /// The last line when it was cut off (a recording still being written,
+    /// or a crash mid-write); it is not an entry.
+    var tornTail: DamagedRecord? { get }
+    /// The state before the first entry, when the log has it.
+    var initialState: JSONValue? { get }
+    /// `nil` when the entry's record cannot be read.
+    func entry(at index: Int) -> TimelineEntry?
+    /// The state after entry `index`; throws (with a one-line description)
+    /// when a damaged record it depends on makes it unavailable.
+    func state(at index: Int) throws -> JSONValue
+    /// Picks up entries appended to the file since the last call.
+    func refresh()
+}
+
+extension TimelineSource {
+    /// The state before entry `index` ran, when it can be had.
+    func stateBefore(_ index: Int) -> JSONValue? {
+        index > 0 ? try? state(at: index - 1) : initialState
+    }
+}

@@ -1,0 +1,36 @@
+import Recorder
+
+extension ScreenPainter {
+    /// What the selected action changed (or mark → selection), `-` red, `+` green.
+    mutating func drawDiffPane() {
+        let area = layout.diff
+        var title = "Diff"
+        if model.comparingWithMark, let mark = model.mark {
+            title += "  \(mark + 1) → \(model.selection + 1)"
+        } else if model.count > 0 {
+            title += "  \(model.selection) → \(model.selection + 1)"
+        }
+        drawTitle(title, over: area, focused: model.focus == .diff)
+        let lines = model.view.diffLines
+        if lines.isEmpty {
+            if model.view.entry != nil {
+                screen.write(" (no changes)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            }
+            return
+        }
+        for offset in 0..<area.height {
+            let index = model.diffTop + offset
+            guard index < lines.count else { break }
+            let line = lines[index]
+            let style: CellStyle
+            switch line.kind {
+            case .header: style = .colored(.accent, bold: true)
+            case .removed: style = .colored(.removed)
+            case .added: style = .colored(.added)
+            case .unchanged: style = .plain
+            case .collapsed: style = .dim
+            }
+            screen.write(" " + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
+        }
+    }
+}

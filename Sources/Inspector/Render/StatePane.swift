@@ -1,0 +1,66 @@
+import Recorder
+
+extension ScreenPainter {
+    /// The state at the selection as a tree; nodes the action changed are highlighted.
+    mutating func drawStatePane() {
+        let area = layout.state
+        var title = "State"
+        if model.count > 0 { title += " after \(model.selection + 1)" }
+        if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(mark + 1))" }
+        drawTitle(title, over: area, focused: model.focus == .state)
+        guard model.view.state != nil else {
+            if model.count == 0 {
+                screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            } else {
+                let reason = model.view.stateError ?? "the entry's record cannot be read"
+                drawWrapped(" State unavailable: " + reason, in: area, style: .colored(.warning))
+            }
+            return
+        }
+        let end = area.column + area.width
+        for offset in 0..<area.height {
+            let index = model.stateTop + offset
+            guard index < model.stateRows.count else { break }
+            let row = model.stateRows[index]
+            let y = area.row + offset
+            let changed = model.isChanged(row.path)
+            let indent = String(repeating: "  ", count: row.depth)
+            let disclosure = row.isContainer ? (row.isExpanded ? "▾ " : "▸ ") : "  "
+            var x = screen.write(" " + indent + disclosure, row: y, column: area.column, style: .dim, limit: end)
+            let keyStyle: CellStyle = changed ? .colored(.changed, bold: true) : .colored(.accent)
+            if let key = row.key {
+                x = screen.write(key, row: y, column: x, style: keyStyle, limit: end)
+                x = screen.write(row.isContainer ? " " : ": ", row: y, column: x, style: keyStyle, limit: end)
+            }
+            let summary = ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
+            let valueStyle: CellStyle = changed ? .colored(.changed, bold: true) : (row.isContainer ? .dim : .plain)
+            screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: valueStyle, limit: end)
+            if changed { screen.write("●", row: y, column: area.column, style: .colored(.changed, bold: true), limit: end) }
+            if index == model.stateCursor && model.focus == .state {
+                for column in area.columns {
+                    var style = screen[y, column].style
+                    style.reverse = true
+                    screen.applyStyle(style, row: y, columns: column..<(column + 1))
+                }
+            }
+        }
+    }
+
+    /// Text broken over the rows of `area` (for messages longer than a row).
+    mutating func drawWrapped(_ text: String, in area: Rect, style: CellStyle) {
+        var remaining = Substring(text)
+        for row in area.rows {
+            guard !remaining.isEmpty else { break }
+            var taken = 0
+            var width = 0
+            for character in remaining {
+                let w = TerminalWidth.of(character)
+                if width + w > area.width - 1 { break }
+                width += w
+                taken += 1
+            }
+            screen.write(" " + remaining.prefix(taken), row: row, column: area.column, style: style, limit: area.column + area.width)
+            remaining = remaining.dropFirst(max(1, taken))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Recorder
+
+extension ScreenPainter {
+    /// File, entry i/N, mode, indexing progress, damage; reversed across the screen.
+    mutating func drawStatusBar() {
+        let row = layout.statusRow
+        let width = layout.size.columns
+        screen.fill(rows: row..<(row + 1), columns: 0..<width, style: .reverse)
+        var parts: [String] = [model.source.name]
+        parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
+        parts.append(model.focus.title.lowercased())
+        if model.follow { parts.append("FOLLOW") }
+        if let filter = model.filter { parts.append("filter: \(filter.actionType)") }
+        if let mark = model.mark { parts.append("mark \(mark + 1)") }
+        if case .scanning(let fraction) = model.source.indexing {
+            parts.append("indexing \(Int(fraction * 100))%")
+        }
+        var x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
+        let damageCount = model.source.damage.count + (model.source.tornTail == nil ? 0 : 1)
+        if damageCount > 0 {
+            let text = "  ⚠ \(damageCount) damaged (D lists)"
+            x = screen.write(text, row: row, column: x, style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
+        }
+        _ = x
+    }
+
+    /// The prompt being typed, a message, or key hints from the key table.
+    mutating func drawHintLine() {
+        let row = layout.hintRow
+        let width = layout.size.columns
+        switch model.prompt {
+        case .search(let text):
+            let x = screen.write("/" + text, row: row, column: 0, style: .bold, limit: width)
+            screen.write("█", row: row, column: x, limit: width)
+            return
+        case .jump(let text):
+            let x = screen.write(":" + text, row: row, column: 0, style: .bold, limit: width)
+            screen.write("█", row: row, column: x, limit: width)
+            return
+        case nil:
+            break
+        }
+        if let message = model.message {
+            screen.write(message, row: row, column: 0, style: .colored(.accent, bold: true), limit: width)
+            return
+        }
+        var x = 0
+        for (key, label) in KeyTable.hints {
+            let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
+            if x + needed > width { break }
+            x = screen.write(key, row: row, column: x, style: .bold, limit: width)
+            x = screen.write(" " + label + "  ", row: row, column: x, style: .dim, limit: width)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Recorder
+
+extension ScreenPainter {
+    /// One row per entry: mark, number, time offset, effect marker, action
+    /// and payload summary, and on the right how many paths it changed.
+    mutating func drawTimeline() {
+        let area = layout.timeline
+        var title = "Timeline  \(model.count) entries"
+        if let filter = model.filter { title = "Timeline  \(filter.entries.count)/\(model.count) \"\(filter.actionType)\"" }
+        drawTitle(title, over: area, focused: model.focus == .timeline)
+        guard model.count > 0 else {
+            screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            return
+        }
+        let numberWidth = max(3, String(model.count).count)
+        for offset in 0..<area.height {
+            let row = model.timelineTop + offset
+            guard let index = model.entryIndex(atRow: row) else { break }
+            let y = area.row + offset
+            let selected = index == model.selection
+            guard let entry = model.source.entry(at: index) else {
+                screen.write(" \(String(index + 1).leftPadded(toWidth: numberWidth)) (unreadable)", row: y, column: area.column, style: .colored(.warning), limit: area.column + area.width)
+                continue
+            }
+            drawTimelineRow(entry, y: y, area: area, numberWidth: numberWidth, selected: selected)
+        }
+    }
+
+    private mutating func drawTimelineRow(_ entry: TimelineEntry, y: Int, area: Rect, numberWidth: Int, selected: Bool) {
+        let end = area.column + area.width
+        let markSymbol = model.mark == entry.index ? "*" : " "
+        var x = screen.write(markSymbol, row: y, column: area.column, style: .colored(.accent, bold: true), limit: end)
+        x = screen.write(String(entry.index + 1).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
+        x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
+        // Effects dispatch on their own: mark them so cause and effect read apart.
+        x = screen.write(entry.fromEffect ? "↳ " : "  ", row: y, column: x, style: .colored(.accent), limit: end)
+        let changed = entry.changedPaths.count
+        let countText = changed == 0 ? "·" : "±\(changed)"
+        let countColumn = end - TerminalWidth.of(countText) - 1
+        x = screen.write(entry.actionType, row: y, column: x, style: .bold, limit: countColumn - 1)
+        let payload = ValueFormatting.payloadSummary(entry.payload)
+        if !payload.isEmpty, x < countColumn - 2 {
+            screen.write(" " + payload.truncated(toWidth: countColumn - 2 - x), row: y, column: x, limit: countColumn - 1)
+        }
+        screen.write(countText, row: y, column: countColumn, style: changed == 0 ? .dim : .colored(.changed), limit: end)
+        if selected {
+            let focused = model.focus == .timeline
+            for column in area.columns {
+                var style = screen[y, column].style
+                style.reverse = true
+                style.dim = false
+                if !focused { style.bold = true }
+                screen.applyStyle(style, row: y, columns: column..<(column + 1))
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Recorder
+
+/// Short text for values, payloads and times in the panes.
+enum ValueFormatting {
+    /// `+1.234s`, `+2m05s`, `+1h02m`: time since the first entry.
+    static func timeOffset(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "+?" }
+        if seconds < 100 {
+            let milliseconds = Int((seconds * 1000).rounded())
+            let fraction = String(milliseconds % 1000)
+            return "+\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+        }
+        let whole = Int(seconds)
+        if whole < 3600 { return "+\(whole / 60)m\(twoDigits(whole % 60))s" }
+        return "+\(whole / 3600)h\(twoDigits(whole / 60 % 60))m"
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    /// Compact JSON of a payload, empty for `null`; callers truncate to fit.
+    static func payloadSummary(_ payload: JSONValue) -> String {
+        if payload == .null { return "" }
+        // Single-member objects read better without their braces: `id: 3`.
+        if case .object(let object) = payload, object.count == 1, let (key, value) = object.members.first(where: { _ in true }),
+           !isContainer(value) {
+            return "\(key): \(value.description)"
+        }
+        return payload.description
+    }
+
+    /// What a tree row shows after its key: a scalar, or a summary of a container.
+    static func nodeSummary(_ value: JSONValue, expanded: Bool) -> String {
+        switch value {
+        case .object(let object):
+            if expanded { return "{\(object.count)}" }
+            let keys = object.keys.prefix(6).joined(separator: ", ")
+            return object.count > 6 ? "{\(keys), …}" : "{\(keys)}"
+        case .array(let elements):
+            return elements.isEmpty ? "[]" : "[\(elements.count)]"
+        default:
+            return value.description
+        }
+    }
+
+    static func isContainer(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object, .array: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Recorder
+@testable import Inspector
+
+/// A small todo-app recording used by the screen tests.
+enum InspectorFixtures {
+    static func todoTimeline() -> InMemoryTimeline {
+        var state: JSONValue = ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]]
+        var steps: [InMemoryTimeline.Step] = [.init("app/launch", state: state, at: 0)]
+        func add(_ title: String, at time: Double) {
+            var todos = state["todos"]?.arrayValue ?? []
+            todos.append(["title": .string(title), "done": false])
+            state = set(state, "todos", .array(todos))
+            steps.append(.init("todo/add", ["title": .string(title)], state: state, at: time))
+        }
+        add("Buy milk", at: 0.5)
+        add("Write tests", at: 1.25)
+        var todos = state["todos"]!.arrayValue!
+        todos[0] = ["title": "Buy milk", "done": true]
+        state = set(state, "todos", .array(todos))
+        steps.append(.init("todo/toggle", ["index": 0], state: state, at: 2))
+        state = set(state, "filter", "active")
+        steps.append(.init("filter/set", ["filter": "active"], state: state, at: 3.5))
+        todos = state["todos"]!.arrayValue!
+        todos.append(["title": "Sync done", "done": false])
+        state = set(state, "todos", .array(todos))
+        steps.append(.init("sync/loaded", ["count": 3], state: state, at: 4.125, fromEffect: true))
+        return InMemoryTimeline(name: "todo.jsonl", steps: steps)
+    }
+
+    static func set(_ value: JSONValue, _ key: String, _ member: JSONValue) -> JSONValue {
+        guard var object = value.objectValue else { return value }
+        object[key] = member
+        return .object(object)
+    }
+
+    static func model(_ source: any TimelineSource = todoTimeline(), columns: Int = 80, rows: Int = 24) -> InspectorModel {
+        InspectorModel(source: source, size: ScreenSize(columns: columns, rows: rows))
+    }
+}
+
+extension InspectorModel {
+    /// Feeds keys typed as text (`"jj/todo\n"`); `\n` is Enter, `\t` Tab, `\u{1b}` Esc.
+    mutating func type(_ text: String) {
+        for character in text {
+            switch character {
+            case "\n": send(.enter)
+            case "\t": send(.tab)
+            case "\u{1b}": send(.escape)
+            default: send(.character(character))
+            }
+        }
+    }
+
+    @discardableResult
+    mutating func send(_ key: Key) -> [InspectorEffect] { reduce(&self, .key(key)) }
+
+    /// The screen a user would see, as text.
+    var screenText: String { render(self, size: size).plainText }
+}

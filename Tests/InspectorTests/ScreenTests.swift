@@ -1,0 +1,369 @@
+import Testing
+import Recorder
+@testable import Inspector
+
+/// Whole screens at 80×24, as a user reads them.
+@Suite struct ScreenTests {
+    @Test func firstScreenShowsTimelineStateDiffAndStatus() {
+        let model = InspectorFixtures.model()
+        #expect(model.screenText == """
+             Timeline  6 entries                    │ State after 1
+               1  +0.000s   app/launch            · │   todos: []
+               2  +0.500s   todo/add title: "Bu… ±1 │   filter: "all"
+               3  +1.250s   todo/add title: "Wr… ±1 │ ▸ user {name, email}
+               4  +2.000s   todo/toggle index: 0 ±1 │
+               5  +3.500s   filter/set filter: … ±1 │
+               6  +4.125s ↳ sync/loaded count: 3 ±1 │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │ Diff  0 → 1
+                                                    │ (no changes)
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+             todo.jsonl  │  entry 1/6  │  timeline
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff
+            """)
+    }
+
+    @Test func steppingShowsWhatTheActionChangedHighlightedAndAsADiff() {
+        var model = InspectorFixtures.model()
+        model.type("jjj")
+        #expect(model.screenText == """
+             Timeline  6 entries                    │ State after 4
+               1  +0.000s   app/launch            · │●▾ todos [2]
+               2  +0.500s   todo/add title: "Bu… ±1 │●  ▾ 0 {2}
+               3  +1.250s   todo/add title: "Wr… ±1 │       title: "Buy milk"
+               4  +2.000s   todo/toggle index: 0 ±1 │●      done: true
+               5  +3.500s   filter/set filter: … ±1 │   ▸ 1 {title, done}
+               6  +4.125s ↳ sync/loaded count: 3 ±1 │   filter: "all"
+                                                    │ ▸ user {name, email}
+                                                    │
+                                                    │
+                                                    │
+                                                    │ Diff  3 → 4
+                                                    │ @ /todos/0/done
+                                                    │ - false
+                                                    │ + true
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+             todo.jsonl  │  entry 4/6  │  timeline
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff
+            """)
+        let changed = render(model, size: model.size)
+        // The changed leaf is drawn in the "changed" colour, an unchanged sibling is not.
+        #expect(changed[4, 48].style.foreground == .changed)
+        #expect(changed[3, 48].style.foreground != .changed)
+    }
+
+    @Test func movementKeysAndJump() {
+        var model = InspectorFixtures.model()
+        model.send(.end)
+        #expect(model.selection == 5)
+        model.type("k")
+        #expect(model.selection == 4)
+        model.send(.home)
+        #expect(model.selection == 0)
+        model.type("G")
+        #expect(model.selection == 5)
+        model.type("g")
+        model.send(.pageDown)
+        #expect(model.selection == 5)
+        model.send(.pageUp)
+        #expect(model.selection == 0)
+        model.send(.down)
+        model.send(.down)
+        model.send(.up)
+        #expect(model.selection == 1)
+        model.type(":3")
+        #expect(model.screenText.hasSuffix(":3█"))
+        model.type("\n")
+        #expect(model.selection == 2)
+        #expect(model.screenText.contains("entry 3/6"))
+        model.type(":99\n")
+        #expect(model.selection == 2)
+        #expect(model.screenText.hasSuffix("No entry 99 (entries are 1–6)"))
+    }
+
+    @Test func treeNodesCollapseAndExpandWithEnterArrowsAndHL() {
+        var model = InspectorFixtures.model()
+        model.type("\t")            // focus the state pane
+        model.type("jj")            // cursor on "user"
+        #expect(model.cursorRow?.path.description == "/user")
+        model.type("l")
+        #expect(model.stateLines(4) == [
+            "   todos: []",
+            "   filter: \"all\"",
+            " ▾ user {2}",
+            "     name: \"Ada\"",
+        ])
+        model.send(.right)          // already open: moves into the first child
+        #expect(model.cursorRow?.path.description == "/user/name")
+        model.send(.left)           // on a leaf: back to the parent
+        #expect(model.cursorRow?.path.description == "/user")
+        model.send(.enter)
+        #expect(model.stateLines(3).last == " ▸ user {name, email}")
+        model.type(" ")
+        #expect(model.stateLines(3).last == " ▾ user {2}")
+        model.type("h")
+        #expect(model.stateLines(3).last == " ▸ user {name, email}")
+    }
+
+    @Test func focusCyclesThroughPanesWithTab() {
+        var model = InspectorFixtures.model()
+        #expect(model.focus == .timeline)
+        model.type("\t")
+        #expect(model.focus == .state)
+        model.type("\t")
+        #expect(model.focus == .diff)
+        #expect(model.screenText.contains("entry 1/6  │  diff"))
+        model.send(.backTab)
+        #expect(model.focus == .state)
+    }
+
+    @Test func timelineSearchFindsActionNamesAndPayloadsWithNextAndPrevious() {
+        var model = InspectorFixtures.model()
+        model.type("/Write")
+        #expect(model.screenText.hasSuffix("/Write█"))
+        model.type("\n")
+        #expect(model.selection == 2)               // payload "Write tests"
+        model.type("/todo\n")
+        #expect(model.selection == 3)               // next action name containing "todo"
+        model.type("n")
+        #expect(model.selection == 1)               // wrapped around
+        #expect(model.screenText.hasSuffix("Search wrapped around"))
+        model.type("N")
+        #expect(model.selection == 3)
+        model.type("/nothing-like-this\n")
+        #expect(model.selection == 3)
+        #expect(model.screenText.hasSuffix("No match for \"nothing-like-this\" in the timeline pane"))
+    }
+
+    @Test func stateSearchFindsKeysAndValuesAndOpensTheirParents() {
+        var model = InspectorFixtures.model()
+        model.type("\t/ada@\n")
+        #expect(model.cursorRow?.path.description == "/user/email")
+        #expect(model.stateLines(5) == [
+            "   todos: []",
+            "   filter: \"all\"",
+            " ▾ user {2}",
+            "     name: \"Ada\"",
+            "     email: \"ada@example.com\"",
+        ])
+        model.type("/filter\n")
+        #expect(model.cursorRow?.path.description == "/filter")
+    }
+
+    @Test func filterPickerRestrictsTheTimelineAndFClears() {
+        var model = InspectorFixtures.model()
+        model.type("f")
+        let screen = model.screenText
+        #expect(screen.contains("┌ Filter by action type (Enter picks, Esc cancels)"))
+        #expect(screen.contains("│ app/launch  (1)"))
+        #expect(screen.contains("│ todo/add  (2)"))
+        model.type("jjj")               // app/launch, filter/set, sync/loaded, todo/add
+        model.type("\n")
+        #expect(model.screenText.split(separator: "\n").prefix(4).joined(separator: "\n") == """
+             Timeline  2/6 "todo/add"               │ State after 2
+               2  +0.500s   todo/add title: "Bu… ±1 │●▾ todos [1]
+               3  +1.250s   todo/add title: "Wr… ±1 │●  ▸ 0 {title, done}
+                                                    │   filter: "all"
+            """)
+        #expect(model.selection == 1)
+        model.type("j")
+        #expect(model.selection == 2)
+        model.type("j")
+        #expect(model.selection == 2)   // last filtered entry
+        model.type("f")
+        #expect(model.filter == nil)
+        #expect(model.screenText.hasSuffix("Filter \"todo/add\" cleared"))
+        #expect(model.screenText.contains("Timeline  6 entries"))
+    }
+
+    @Test func markAndDiffComparesAnyTwoEntries() {
+        var model = InspectorFixtures.model()
+        model.type("jm")
+        #expect(model.screenText.contains("*  2  +0.500s"))
+        model.type("jjjd")
+        let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0].hasSuffix("│ State after 5  (vs mark 2)"))
+        #expect(lines[11].hasSuffix("│ Diff  2 → 5"))
+        #expect(Array(lines[12...19]).map { $0.components(separatedBy: "│ ").last! } == [
+            "@ /todos/0/done",
+            "- false",
+            "+ true",
+            "@ /todos/1",
+            "+ {",
+            "+   \"title\": \"Write tests\",",
+            "+   \"done\": false",
+            "+ }",
+        ])
+        model.type("d")
+        #expect(model.screenText.contains("│ Diff  4 → 5"))
+        model.type("d")
+        model.type("\u{1b}")            // Esc leaves the comparison too
+        #expect(model.comparingWithMark == false)
+    }
+
+    @Test func pathHistoryListsEntriesThatChangedANodeAndJumpsThroughThem() {
+        var model = InspectorFixtures.model()
+        model.type("G\t")                // last entry, state pane, cursor on "todos"
+        #expect(model.cursorRow?.path.description == "/todos")
+        model.type("w")
+        let screen = model.screenText
+        #expect(screen.contains("History of /todos — 4 changes"))
+        #expect(screen.contains("│      2  +0.500s  todo/add title: \"Buy milk\""))
+        #expect(screen.contains("│      6  +4.125s  sync/loaded count: 3"))
+        model.type("k")
+        #expect(model.selection == 3)   // moving in the list moves the selection behind it
+        model.type("k")
+        #expect(model.selection == 2)
+        model.type("\n")
+        #expect(model.overlay == nil)
+        #expect(model.selection == 2)
+    }
+
+    @Test func exportAsksForAMarkdownFileWithTheDiff() {
+        var model = InspectorFixtures.model()
+        model.type("jjj")
+        let effects = model.send(.character("e"))
+        #expect(effects == [.exportDiff(markdown: """
+            # todo.jsonl: entry 4, `todo/toggle`
+
+            Payload: `{"index":0}`
+
+            ```diff
+            @ /todos/0/done
+            - false
+            + true
+            ```
+
+            """, suggestedName: "todo-diff-3-4.md")])
+        reduce(&model, .exportFinished(path: "/tmp/todo-diff-3-4.md"))
+        #expect(model.screenText.hasSuffix("Exported diff to /tmp/todo-diff-3-4.md"))
+    }
+
+    @Test func followModePicksUpAppendedEntriesAndSelectsTheNewest() {
+        let timeline = InspectorFixtures.todoTimeline()
+        var model = InspectorFixtures.model(timeline)
+        model.type("F")
+        #expect(model.selection == 5)
+        #expect(model.screenText.contains("│  FOLLOW"))
+        timeline.pending = [.init("clock/tick", state: ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]], at: 9)]
+        reduce(&model, .tick)
+        #expect(model.count == 7)
+        #expect(model.selection == 6)
+        #expect(model.screenText.contains("   7  +9.000s   clock/tick"))
+        model.type("F")
+        timeline.pending = [.init("clock/tick", state: [:], at: 10)]
+        reduce(&model, .tick)
+        #expect(model.count == 8)
+        #expect(model.selection == 6)   // not following: the selection stays
+    }
+
+    @Test func mouseClickSelectsRowsAndTheWheelScrolls() {
+        var model = InspectorFixtures.model()
+        reduce(&model, .mouse(MouseEvent(kind: .press, column: 5, row: 3)))
+        #expect(model.selection == 2)
+        reduce(&model, .mouse(MouseEvent(kind: .wheelDown, column: 5, row: 3)))
+        #expect(model.selection == 5)
+        reduce(&model, .mouse(MouseEvent(kind: .wheelUp, column: 5, row: 3)))
+        #expect(model.selection == 2)
+        reduce(&model, .mouse(MouseEvent(kind: .press, column: 50, row: 2)))   // state pane, second row
+        #expect(model.focus == .state)
+        #expect(model.stateCursor == 1)
+    }
+
+    @Test func helpOverlayIsGeneratedFromTheKeyTable() {
+        var model = InspectorFixtures.model(columns: 100, rows: 40)
+        model.type("?")
+        let screen = model.screenText
+        for binding in KeyTable.bindings {
+            #expect(screen.contains(binding.keyLabel.padded(toWidth: 14) + binding.description), "help lacks \(binding.description)")
+        }
+        model.type("\u{1b}")
+        #expect(model.overlay == nil)
+        #expect(!model.screenText.contains("Keys (Esc closes)"))
+    }
+
+    @Test func hintsComeFromTheKeyTable() {
+        let model = InspectorFixtures.model(columns: 160, rows: 24)
+        let hints = model.screenText.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(hints == KeyTable.hints.map { "\($0.key) \($0.label)" }.joined(separator: "  "))
+        #expect(hints.hasPrefix("? help  q quit"))
+    }
+
+    @Test func quitAndInterruptAskToLeave() {
+        var model = InspectorFixtures.model()
+        #expect(model.send(.character("q")) == [.quit])
+        #expect(reduce(&model, .interrupt) == [.quit])
+        model.type("/q")                 // inside a prompt, q is text
+        #expect(model.prompt == .search("q"))
+    }
+
+    @Test func resizeRedrawsAtTheNewSizeAndTinyTerminalsSaySo() {
+        var model = InspectorFixtures.model()
+        reduce(&model, .resize(ScreenSize(columns: 120, rows: 30)))
+        let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 30)
+        #expect(lines[0].hasPrefix(" Timeline  6 entries" + String(repeating: " ", count: 40) + "│ State after 1"))
+        reduce(&model, .resize(ScreenSize(columns: 30, rows: 5)))
+        #expect(model.screenText == "Terminal too small: need 40×8\nq quits\n\n\n")
+    }
+
+    @Test func damagedLogShowsDamageInStatusAndListsIt() {
+        let timeline = InspectorFixtures.todoTimeline()
+        timeline.damage = [DamagedRecord(line: 4, reason: "checksum mismatch")]
+        timeline.tornTail = DamagedRecord(line: 9, reason: "incomplete final line (no newline)")
+        var model = InspectorFixtures.model(timeline)
+        #expect(model.screenText.contains("timeline  ⚠ 2 damaged (D lists)"))
+        model.type("D")
+        let screen = model.screenText
+        #expect(screen.contains("│ line 4: checksum mismatch"))
+        #expect(screen.contains("│ line 9: incomplete final line (no newline) (torn tail, ignored)"))
+    }
+
+    @Test func wideCharactersTakeTwoCellsAndKeepColumnsAligned() {
+        let timeline = InMemoryTimeline(name: "日本.jsonl", steps: [
+            .init("greet", ["text": "こんにちは世界"], state: ["msg": "héllo 🎉"]),
+        ])
+        let model = InspectorFixtures.model(timeline)
+        let lines = model.screenText.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "   1  +0.000s   greet text: \"こんに…  · │   msg: \"héllo 🎉\"")
+        #expect(lines[22].hasPrefix(" 日本.jsonl  │  entry 1/1"))
+    }
+
+    @Test func emptyLogDrawsWithoutEntries() {
+        var model = InspectorFixtures.model(InMemoryTimeline(steps: []))
+        model.type("jGkf/x\n:1\n")
+        #expect(model.screenText.contains("(no entries yet)"))
+        #expect(model.screenText.contains("no entries"))
+    }
+}
+
+extension InspectorModel {
+    /// The first `count` rows of the state pane, without the pane border.
+    func stateLines(_ count: Int) -> [String] {
+        let area = layout.state
+        let screen = render(self, size: size)
+        return (area.row..<(area.row + count)).map { row in
+            var text = ""
+            for column in area.columns where !screen[row, column].isContinuation { text.append(screen[row, column].text) }
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+    }
+}
