@@ -1,0 +1,58 @@
+/// CRC-32 as used by zlib, gzip and PNG (IEEE 802.3 polynomial, reflected,
+/// initial value and final XOR 0xFFFFFFFF), so any tool can verify a record:
+/// `python3 -c 'import zlib,sys; print("%08x" % zlib.crc32(sys.stdin.buffer.read()))'`.
+///
+/// Slicing-by-8 tables: the log reader checks every record while indexing,
+/// so this runs over the whole file and must keep up with `memchr`.
+enum CRC32 {
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        var index = 0
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return 0 }
+        tables.withUnsafeBufferPointer { table in
+            while count - index >= 8 {
+                let low = base.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
+                let high = base.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
+                crc = table[7 * 256 + Int(low & 0xFF)]
+                    ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)]
+                    ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)]
+                    ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[1 * 256 + Int((high >> 16) & 0xFF)]
+                    ^ table[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+                index += 1
+            }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    /// Eight 256-entry tables: table 0 is the classic byte-at-a-time table,
+    /// table k advances a byte through k further zero bytes.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for byte in 0..<256 {
+            var crc = UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            tables[byte] = crc
+        }
+        for byte in 0..<256 {
+            var crc = tables[byte]
+            for slice in 1..<8 {
+                crc = tables[Int(crc & 0xFF)] ^ (crc >> 8)
+                tables[slice * 256 + byte] = crc
+            }
+        }
+        return tables
+    }()
+}

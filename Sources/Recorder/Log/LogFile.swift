@@ -1,0 +1,49 @@
+import Foundation
+
+/// A read-only file descriptor read with `pread`, so a file that shrinks or
+/// grows under the reader gives short reads, never a signal (as `mmap` would).
+final class ReadOnlyFile {
+    let descriptor: Int32
+
+    /// Opens `path`, turning every failure into the one-line error a user sees.
+    init(path: String) throws(LogReadError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw LogReadError(code == ENOENT ? .notFound : .unreadable(String(cString: strerror(code))), path: path)
+        }
+        self.descriptor = descriptor
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw LogReadError(.isDirectory, path: path)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    var size: Int64 {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer` (resized); returns bytes read.
+    @discardableResult
+    func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+        var total = 0
+        buffer.withUnsafeMutableBytes { bytes in
+            while total < count {
+                let result = pread(descriptor, bytes.baseAddress! + total, count - total, off_t(offset) + off_t(total))
+                if result > 0 {
+                    total += result
+                } else if result < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+        return total
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The first record of a log (and of every later recording session appended to it).
+///
+/// ```swift
+/// let reader = try LogReader(path: "checkout.jsonl")
+/// print(reader.header.stateTypeName ?? "?", reader.header.keyframeInterval)
+/// ```
+public struct LogHeader: Sendable, Equatable {
+    /// Format version; this library reads and writes version 1.
+    public var version: Int
+    /// When recording started.
+    public var created: Date
+    /// Name of the process that recorded the log.
+    public var processName: String
+    /// Swift type names of the recorded state and action (`nil` when nothing was recorded).
+    public var stateTypeName: String?
+    public var actionTypeName: String?
+    /// At most this many entries separate two keyframes.
+    public var keyframeInterval: Int
+    /// The recorder options in effect (queue policy, durability, …), for people reading the log.
+    public var options: JSONValue
+    /// Free-form metadata given to the recorder (`Recorder.Options.metadata`).
+    public var metadata: [String: String]
+    /// The state before the first recorded action, when the recorder saw it.
+    public var initialState: JSONValue?
+    /// True when the state was encoded with `Codable` (so it can be decoded back for replay),
+    /// false when it was dumped through reflection.
+    public var isStateReplayable: Bool
+}
+
+extension LogHeader {
+    /// The header as written, without the `kind` and checksum members.
+    var jsonObject: JSONObject {
+        var object = JSONObject()
+        object["format"] = .string(LogLine.formatName)
+        object["version"] = .integer(Int64(version))
+        object["created"] = .double(LogTime.rounded(created.timeIntervalSince1970))
+        object["process"] = .string(processName)
+        object["stateType"] = stateTypeName.map(JSONValue.string) ?? .null
+        object["actionType"] = actionTypeName.map(JSONValue.string) ?? .null
+        object["keyframeInterval"] = .integer(Int64(keyframeInterval))
+        object["options"] = options
+        object["metadata"] = .object(JSONObject(metadata.sorted { $0.key < $1.key }.map { (key, value) -> (String, JSONValue) in (key, .string(value)) }))
+        object["stateReplayable"] = .bool(isStateReplayable)
+        if let initialState { object["initialState"] = initialState }
+        return object
+    }
+
+    /// Reads a parsed header record; the message says which member is wrong.
+    init(record: JSONValue) throws(LogRecordError) {
+        guard record["format"]?.stringValue == LogLine.formatName else {
+            throw LogRecordError("the header does not say \"format\":\"rewind\"")
+        }
+        guard let version = record["version"]?.int64Value else { throw LogRecordError("the header has no version") }
+        self.version = Int(version)
+        created = Date(timeIntervalSince1970: record["created"]?.doubleValue ?? 0)
+        processName = record["process"]?.stringValue ?? ""
+        stateTypeName = record["stateType"]?.stringValue
+        actionTypeName = record["actionType"]?.stringValue
+        keyframeInterval = Int(record["keyframeInterval"]?.int64Value ?? 0)
+        options = record["options"] ?? [:]
+        var metadata: [String: String] = [:]
+        if let members = record["metadata"]?.objectValue?.members {
+            for (key, value) in members { metadata[key] = value.stringValue ?? value.description }
+        }
+        self.metadata = metadata
+        isStateReplayable = record["stateReplayable"]?.boolValue ?? false
+        initialState = record["initialState"]
+    }
+}
+
+/// A record that has a valid checksum but does not hold what its kind requires.
+struct LogRecordError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Times in the log are seconds since 1970 rounded to microseconds, so they
+/// print short (`1764425312.123456`) and `jq 'todate'` reads them.
+enum LogTime {
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1e6).rounded() / 1e6 }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Where each entry's line is, found by scanning the file for newlines and
+/// checking every line's checksum, incrementally so huge logs open at once.
+///
+/// About 17 bytes per entry (1,000,000 entries ≈ 17 MB); records are parsed
+/// only when asked for.
+struct LogIndex {
+    /// Per entry, in parallel arrays to stay compact.
+    var offsets: [Int64] = []
+    var lengths: [UInt32] = []
+    var lineNumbers: [UInt32] = []
+    var flags: [EntryFlags] = []
+
+    var damage: [LogDamage] = []
+    var gaps: [LogGap] = []
+    var tornTail: LogDamage?
+    /// Offset and length of the first line, once complete (the header).
+    var headerLine: (offset: Int64, length: Int)?
+
+    /// The next unscanned byte: always the start of a line.
+    var scannedOffset: Int64 = 0
+    var scannedLines = 0
+    /// Flags to give the next entry found.
+    var pendingFlags: EntryFlags = []
+
+    struct EntryFlags: OptionSet {
+        let rawValue: UInt8
+        /// A damaged line lies between this entry and the previous one.
+        static let afterDamage = EntryFlags(rawValue: 1)
+        /// Entries were dropped (a gap record) right before this one.
+        static let afterGap = EntryFlags(rawValue: 2)
+        /// A new recording session (header) starts right before this entry.
+        static let sessionStart = EntryFlags(rawValue: 4)
+    }
+
+    var entryCount: Int { offsets.count }
+
+    /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
+    mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
+        let budgetEnd = scannedOffset + Int64(max(maxBytes, 1))
+        tornTail = nil
+        while scannedOffset < fileSize && scannedOffset < budgetEnd {
+            let windowSize = Int(min(Int64(LogIndex.windowBytes), fileSize - scannedOffset))
+            let read = file.read(into: &buffer, at: scannedOffset, count: windowSize)
+            guard read > 0 else { return }
+            let consumed = buffer.withUnsafeBytes { bytes in
+                scanWindow(UnsafeRawBufferPointer(rebasing: bytes[..<read]), fileSize: fileSize)
+            }
+            scannedOffset += Int64(consumed)
+            if tornTail != nil { return }
+            if consumed == 0 {
+                // No newline in a whole window: one long line.
+                if !scanLongLine(file, fileSize: fileSize, buffer: &buffer) { return }
+            }
+        }
+    }
+
+    static let windowBytes = 1 << 20
+
+    /// Processes the complete lines in `window` (which starts at `scannedOffset`);
+    /// returns how many bytes they took.
+    private mutating func scanWindow(_ window: UnsafeRawBufferPointer, fileSize: Int64) -> Int {
+        var position = 0
+        let base = window.baseAddress!
+        while position < window.count {
+            guard let found = memchr(base + position, 0x0A, window.count - position) else { break }
+            let end = base.distance(to: UnsafeRawPointer(found))
+            let lineOffset = scannedOffset + Int64(position)
+            let isFinal = lineOffset + Int64(end - position) + 1 == fileSize
+            if !addLine(UnsafeRawBufferPointer(rebasing: window[position..<end]), at: lineOffset, isFinal: isFinal) {
+                return position
+            }
+            position = end + 1
+        }
+        if tornTail == nil && position < window.count && scannedOffset + Int64(window.count) == fileSize {
+            // The rest of the file is a line without its newline.
+            markTorn(at: scannedOffset + Int64(position), length: window.count - position, reason: "incomplete final line (no newline)")
+        }
+        return position
+    }
+
+    /// A line longer than the window: find its end without keeping it if it is
+    /// over the limit. Returns false when scanning must stop (torn tail).
+    private mutating func scanLongLine(_ file: ReadOnlyFile, fileSize: Int64, buffer: inout [UInt8]) -> Bool {
+        var searchFrom = scannedOffset + Int64(LogIndex.windowBytes)
+        var newline: Int64?
+        while newline == nil && searchFrom < fileSize {
+            let count = Int(min(Int64(LogIndex.windowBytes), fileSize - searchFrom))
+            let read = file.read(into: &buffer, at: searchFrom, count: count)
+            guard read > 0 else { break }
+            buffer.withUnsafeBytes { bytes in
+                if let found = memchr(bytes.baseAddress!, 0x0A, read) {
+                    newline = searchFrom + Int64(bytes.baseAddress!.distance(to: UnsafeRawPointer(found)))
+                }
+            }
+            searchFrom += Int64(read)
+        }
+        guard let newline else {
+            markTorn(at: scannedOffset, length: Int(fileSize - scannedOffset), reason: "incomplete final line (no newline)")
+            return false
+        }
+        let length = Int(newline - scannedOffset)
+        let isFinal = newline + 1 == fileSize
+        if length > LogReader.maximumLineBytes {
+            scannedLines += 1
+            damage.append(LogDamage(lineNumber: scannedLines, offset: scannedOffset, reason: "line longer than the \(LogReader.maximumLineBytes >> 20) MB record limit"))
+            pendingFlags.insert(.afterDamage)
+        } else {
+            var line: [UInt8] = []
+            file.read(into: &line, at: scannedOffset, count: length)
+            let accepted = line.withUnsafeBytes { bytes in
+                addLine(UnsafeRawBufferPointer(rebasing: bytes[..<length]), at: scannedOffset, isFinal: isFinal)
+            }
+            if !accepted { return false }
+        }
+        scannedOffset = newline + 1
+        return true
+    }
+
+    /// Classifies one complete line. Returns false when it is a bad final line
+    /// (a torn tail: left unscanned so a later refresh can look again).
+    private mutating func addLine(_ line: UnsafeRawBufferPointer, at offset: Int64, isFinal: Bool) -> Bool {
+        let lineNumber = scannedLines + 1
+        guard LogLine.verify(line) else {
+            let reason = line.isEmpty ? "empty line" : "checksum mismatch or not a complete record"
+            if isFinal {
+                markTorn(at: offset, length: line.count + 1, reason: "final line " + (line.isEmpty ? "is empty" : "fails its checksum"))
+                return false
+            }
+            scannedLines = lineNumber
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: reason))
+            pendingFlags.insert(.afterDamage)
+            return true
+        }
+        scannedLines = lineNumber
+        if LogLine.hasPrefix(line, LogLine.entryPrefix) {
+            offsets.append(offset)
+            lengths.append(UInt32(line.count))
+            lineNumbers.append(UInt32(truncatingIfNeeded: lineNumber))
+            flags.append(pendingFlags)
+            pendingFlags = []
+        } else if LogLine.hasPrefix(line, LogLine.headerPrefix) {
+            if headerLine == nil {
+                headerLine = (offset, line.count)
+            } else {
+                pendingFlags.insert(.sessionStart)
+            }
+        } else if LogLine.hasPrefix(line, LogLine.gapPrefix) {
+            let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
+            gaps.append(LogGap(
+                beforeEntry: offsets.count, lineNumber: lineNumber,
+                firstSequence: record?["firstSeq"]?.int64Value ?? -1,
+                droppedCount: Int(record?["dropped"]?.int64Value ?? 0)))
+            pendingFlags.insert(.afterGap)
+        }
+        // Any other kind with a valid checksum comes from a later minor version: skipped.
+        return true
+    }
+
+    private mutating func markTorn(at offset: Int64, length: Int, reason: String) {
+        tornTail = LogDamage(lineNumber: scannedLines + 1, offset: offset, reason: reason + ", \(length) bytes")
+    }
+}
+
+/// Entries the recorder dropped because its queue was full (drop policy).
+public struct LogGap: Sendable, Equatable {
+    /// Index of the entry that follows the gap (== entry count when the gap is last).
+    public var beforeEntry: Int
+    public var lineNumber: Int
+    /// Sequence number of the first dropped entry.
+    public var firstSequence: Int64
+    /// How many entries were dropped.
+    public var droppedCount: Int
+}

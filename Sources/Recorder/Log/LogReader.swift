@@ -1,0 +1,236 @@
+import Foundation
+
+/// Reads a Rewind log without loading it: entries are found by an incremental
+/// index of line offsets and parsed only when asked for; states are rebuilt
+/// from the nearest keyframe plus at most K patches, with a small cache.
+///
+/// ```swift
+/// let reader = try LogReader(path: "checkout.jsonl")
+/// let entry = try reader.entry(at: 41)              // action, time, changed paths
+/// let state = try reader.state(at: 41)              // JSONValue after that action
+/// ```
+///
+/// Huge or growing logs: open with `indexing: .lazily`, then call
+/// ``indexMore(maxBytes:)`` (from any thread) until ``isFullyIndexed``, and
+/// ``refresh()`` to pick up records appended since (follow mode).
+///
+/// Thread-safe: every method takes an internal lock.
+public final class LogReader: @unchecked Sendable {
+    /// Longest line the reader accepts (a record holding a bigger state is
+    /// reported as damage rather than read), which bounds its memory use.
+    public static let maximumLineBytes = 256 << 20
+
+    /// How much of the file ``init(path:indexing:)`` scans before returning.
+    public enum Indexing: Sendable {
+        /// The whole file (command-line tools, tests).
+        case all
+        /// About the first 4 MB; call ``indexMore(maxBytes:)`` for the rest.
+        case lazily
+    }
+
+    public let path: String
+    /// The log's first header.
+    public let header: LogHeader
+
+    private let file: ReadOnlyFile
+    private let lock = NSLock()
+    private var index = LogIndex()
+    private var fileSize: Int64
+    private var scanBuffer: [UInt8] = []
+    private var stateCache = StateCache(capacity: 16)
+
+    /// Opens a log and reads its header.
+    ///
+    /// Throws a ``LogReadError`` for a missing file, a directory, an empty or
+    /// binary file, JSON that is not a log, or a log from a newer format version.
+    public init(path: String, indexing: Indexing = .all) throws(LogReadError) {
+        self.path = path
+        file = try ReadOnlyFile(path: path)
+        fileSize = file.size
+        guard fileSize > 0 else { throw LogReadError(.empty, path: path) }
+
+        var first: [UInt8] = []
+        let read = file.read(into: &first, at: 0, count: LogLine.headerPrefix.count)
+        guard read == LogLine.headerPrefix.count, first.starts(with: LogLine.headerPrefix) else {
+            throw LogReadError(.notALog, path: path)
+        }
+        index.scan(file, fileSize: fileSize, maxBytes: indexing == .all ? Int.max : 4 << 20, buffer: &scanBuffer)
+        guard let line = index.headerLine else {
+            if index.tornTail != nil && index.damage.isEmpty { throw LogReadError(.tornHeader, path: path) }
+            throw LogReadError(.damagedHeader("its checksum does not match"), path: path)
+        }
+        var bytes: [UInt8] = []
+        file.read(into: &bytes, at: line.offset, count: line.length)
+        let header: LogHeader
+        do {
+            let record = try JSONParser.parse(bytes[..<line.length])
+            header = try LogHeader(record: record)
+        } catch let error as LogRecordError {
+            throw LogReadError(.damagedHeader(error.description), path: path)
+        } catch {
+            throw LogReadError(.damagedHeader("\(error)"), path: path)
+        }
+        guard header.version <= LogLine.formatVersion else {
+            throw LogReadError(.futureVersion(header.version), path: path)
+        }
+        self.header = header
+    }
+
+    // MARK: Index
+
+    /// Entries indexed so far (all of them once ``isFullyIndexed``).
+    public var entryCount: Int { lock.withLock { index.entryCount } }
+
+    /// True when the whole file, as of the last ``refresh()``, has been scanned.
+    public var isFullyIndexed: Bool {
+        lock.withLock { index.tornTail != nil || index.scannedOffset >= fileSize }
+    }
+
+    /// Fraction of the file scanned, 0...1, for a progress display.
+    public var indexProgress: Double {
+        lock.withLock {
+            guard fileSize > 0, index.tornTail == nil else { return 1 }
+            return min(1, Double(index.scannedOffset) / Double(fileSize))
+        }
+    }
+
+    /// Scans about `maxBytes` more of the file. Returns true while more remains.
+    @discardableResult
+    public func indexMore(maxBytes: Int = 16 << 20) -> Bool {
+        lock.withLock {
+            index.scan(file, fileSize: fileSize, maxBytes: maxBytes, buffer: &scanBuffer)
+            return index.tornTail == nil && index.scannedOffset < fileSize
+        }
+    }
+
+    /// Picks up records appended since the last look (for following a log
+    /// that is still being written) and indexes them. Returns the number of new entries.
+    @discardableResult
+    public func refresh() -> Int {
+        lock.withLock {
+            let before = index.entryCount
+            let size = file.size
+            if size < index.scannedOffset {
+                // The file was cut (a recorder recovered its torn tail): start over.
+                index = LogIndex()
+                stateCache = StateCache(capacity: 16)
+            }
+            fileSize = size
+            index.scan(file, fileSize: fileSize, maxBytes: Int.max, buffer: &scanBuffer)
+            return max(0, index.entryCount - before)
+        }
+    }
+
+    /// Damaged lines found so far in the middle of the log (skipped; not entries).
+    public var damage: [LogDamage] { lock.withLock { index.damage } }
+
+    /// The torn final line, if the log ends with an incomplete or damaged record
+    /// (what a crash while writing leaves). It is ignored.
+    public var tornTail: LogDamage? { lock.withLock { index.tornTail } }
+
+    /// Places where the recorder dropped entries (drop queue policy).
+    public var gaps: [LogGap] { lock.withLock { index.gaps } }
+
+    /// Size of the file in bytes, as of the last ``refresh()``.
+    public var byteCount: Int64 { lock.withLock { fileSize } }
+
+    // MARK: Entries and states
+
+    /// The entry at `index` (0-based, among readable entries).
+    public func entry(at index: Int) throws(LogReadError) -> LogEntry {
+        lock.lock()
+        defer { lock.unlock() }
+        return try parsedEntry(at: index).entry
+    }
+
+    /// The state after the entry at `index`, rebuilt from the nearest keyframe.
+    ///
+    /// Throws when a damaged line lies between that keyframe and the entry;
+    /// states are available again from the next keyframe.
+    public func state(at index: Int) throws(LogReadError) -> JSONValue {
+        lock.lock()
+        defer { lock.unlock() }
+        return try rebuildState(at: index)
+    }
+
+    /// The state before the entry at `index`: the previous entry's state, or the
+    /// header's initial state for the first entry of the log.
+    public func stateBefore(_ index: Int) throws(LogReadError) -> JSONValue? {
+        if index == 0 { return header.initialState }
+        return try state(at: index - 1)
+    }
+
+    private func parsedEntry(at position: Int) throws(LogReadError) -> ParsedEntry {
+        guard position >= 0 && position < index.entryCount else {
+            throw LogReadError(.entryOutOfRange(index: position, count: index.entryCount), path: path)
+        }
+        let length = Int(index.lengths[position])
+        let lineNumber = Int(index.lineNumbers[position])
+        var bytes: [UInt8] = []
+        let read = file.read(into: &bytes, at: index.offsets[position], count: length)
+        guard read == length else {
+            throw LogReadError(.damagedRecord(line: lineNumber, reason: "the file is shorter than when it was indexed"), path: path)
+        }
+        do {
+            let record = try JSONParser.parse(bytes[..<length])
+            return try ParsedEntry(record: record, index: position, lineNumber: lineNumber)
+        } catch let error as LogRecordError {
+            throw LogReadError(.damagedRecord(line: lineNumber, reason: error.description), path: path)
+        } catch {
+            throw LogReadError(.damagedRecord(line: lineNumber, reason: "\(error)"), path: path)
+        }
+    }
+
+    private func rebuildState(at target: Int) throws(LogReadError) -> JSONValue {
+        if let cached = stateCache[target] { return cached }
+        // Walk back to a keyframe (or a cached state), collecting patches.
+        var patches: [(index: Int, patch: JSONPatch)] = []
+        var position = target
+        var state: JSONValue
+        while true {
+            if position != target, let cached = stateCache[position] {
+                state = cached
+                break
+            }
+            let parsed = try parsedEntry(at: position)
+            if let keyframe = parsed.state {
+                state = keyframe
+                break
+            }
+            let flags = index.flags[position]
+            guard let patch = parsed.patch, position > 0, flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) else {
+                let damagedLine = index.damage.last { $0.offset < index.offsets[position] }?.lineNumber
+                throw LogReadError(.stateUnavailable(entry: target, damagedLine: flags.contains(.afterDamage) ? damagedLine : nil), path: path)
+            }
+            patches.append((position, patch))
+            position -= 1
+        }
+        for (position, patch) in patches.reversed() {
+            do {
+                state = try patch.applied(to: state)
+            } catch {
+                throw LogReadError(.damagedRecord(line: Int(index.lineNumbers[position]), reason: "its patch does not apply: \(error)"), path: path)
+            }
+        }
+        stateCache[target] = state
+        return state
+    }
+}
+
+/// A few recently rebuilt states, so stepping to a neighbour applies one patch.
+struct StateCache {
+    let capacity: Int
+    private var items: [(index: Int, state: JSONValue)] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    subscript(index: Int) -> JSONValue? {
+        get { items.last { $0.index == index }?.state }
+        set {
+            items.removeAll { $0.index == index }
+            guard let newValue else { return }
+            items.append((index, newValue))
+            if items.count > capacity { items.removeFirst() }
+        }
+    }
+}
