@@ -27,7 +27,17 @@ final class ReadOnlyFile {
         return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    /// Reads up to `count` bytes at `offset` into `buffer` (resized); returns bytes read.
+    /// Reads up to `count` bytes at `offset` into `buffer` (grown if needed); returns bytes read.
+    @discardableResult
+    func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
+        PositionalReader(descriptor: descriptor).read(into: &buffer, at: offset, count: count)
+    }
+}
+
+/// `pread` on a descriptor someone else owns.
+struct PositionalReader {
+    let descriptor: Int32
+
     @discardableResult
     func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }

@@ -38,10 +38,10 @@ struct LogIndex {
 
     /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
-        let budgetEnd = scannedOffset + Int64(max(maxBytes, 1))
+        let budgetEnd = scannedOffset + min(Int64(max(maxBytes, 1)), Int64.max - scannedOffset)
         tornTail = nil
         while scannedOffset < fileSize && scannedOffset < budgetEnd {
-            let windowSize = Int(min(Int64(LogIndex.windowBytes), fileSize - scannedOffset))
+            let windowSize = Int(min(Int64(LogIndex.windowBytes), fileSize - scannedOffset, budgetEnd - scannedOffset))
             let read = file.read(into: &buffer, at: scannedOffset, count: windowSize)
             guard read > 0 else { return }
             let consumed = buffer.withUnsafeBytes { bytes in
@@ -51,7 +51,7 @@ struct LogIndex {
             if tornTail != nil { return }
             if consumed == 0 {
                 // No newline in a whole window: one long line.
-                if !scanLongLine(file, fileSize: fileSize, buffer: &buffer) { return }
+                if !scanLongLine(file, fileSize: fileSize, searchFrom: scannedOffset + Int64(read), buffer: &buffer) { return }
             }
         }
     }
@@ -82,8 +82,8 @@ struct LogIndex {
 
     /// A line longer than the window: find its end without keeping it if it is
     /// over the limit. Returns false when scanning must stop (torn tail).
-    private mutating func scanLongLine(_ file: ReadOnlyFile, fileSize: Int64, buffer: inout [UInt8]) -> Bool {
-        var searchFrom = scannedOffset + Int64(LogIndex.windowBytes)
+    private mutating func scanLongLine(_ file: ReadOnlyFile, fileSize: Int64, searchFrom start: Int64, buffer: inout [UInt8]) -> Bool {
+        var searchFrom = start
         var newline: Int64?
         while newline == nil && searchFrom < fileSize {
             let count = Int(min(Int64(LogIndex.windowBytes), fileSize - searchFrom))

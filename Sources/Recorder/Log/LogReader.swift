@@ -26,6 +26,16 @@ public final class LogReader: @unchecked Sendable {
         case all
         /// About the first 4 MB; call ``indexMore(maxBytes:)`` for the rest.
         case lazily
+        /// About the first `bytes` bytes (at least the header).
+        case prefix(bytes: Int)
+
+        var initialBytes: Int {
+            switch self {
+            case .all: Int.max
+            case .lazily: 4 << 20
+            case .prefix(let bytes): bytes
+            }
+        }
     }
 
     public let path: String
@@ -54,7 +64,7 @@ public final class LogReader: @unchecked Sendable {
         guard read == LogLine.headerPrefix.count, first.starts(with: LogLine.headerPrefix) else {
             throw LogReadError(.notALog, path: path)
         }
-        index.scan(file, fileSize: fileSize, maxBytes: indexing == .all ? Int.max : 4 << 20, buffer: &scanBuffer)
+        index.scan(file, fileSize: fileSize, maxBytes: indexing.initialBytes, buffer: &scanBuffer)
         guard let line = index.headerLine else {
             if index.tornTail != nil && index.damage.isEmpty { throw LogReadError(.tornHeader, path: path) }
             throw LogReadError(.damagedHeader("its checksum does not match"), path: path)

@@ -1,0 +1,52 @@
+/// How the writer turns recorded Swift values into JSON, on its own thread.
+enum RecordedValue {
+    /// `Codable` values losslessly (replayable); anything else through reflection,
+    /// marked not replayable. Never fails.
+    static func encode(_ value: Any) -> (value: JSONValue, replayable: Bool) {
+        // TODO(json engine): switch to JSONEncoding.encodeAny once it lands on main.
+        if let encodable = value as? any Encodable, let json = try? JSONEncoding.value(of: encodable) {
+            return (json, type(of: value) is any Decodable.Type)
+        }
+        return (JSONEncoding.reflecting(value), false)
+    }
+
+    /// The enum case path of an action: `.primary(.brakeTapped)` is
+    /// `primary.brakeTapped`, `.add(title: "x")` is `add`; a struct action is its type name.
+    /// A payload enum is followed only when its type name ends in `Action`
+    /// (`Car.Action`, `EngineAction`), so `.setFilter(.done)` stays `setFilter`.
+    static func actionName(_ action: Any) -> String {
+        var parts: [String] = []
+        var current = action
+        while true {
+            let mirror = Mirror(reflecting: current)
+            if mirror.displayStyle == .optional {
+                guard let wrapped = mirror.children.first?.value else { return parts.isEmpty ? "nil" : parts.joined(separator: ".") }
+                current = wrapped
+                continue
+            }
+            guard mirror.displayStyle == .enum else {
+                if parts.isEmpty { parts.append(String(describing: type(of: current))) }
+                break
+            }
+            guard let child = mirror.children.first, let label = child.label else {
+                // A case without payload reflects as its name.
+                parts.append(String(describing: current))
+                break
+            }
+            parts.append(label)
+            // Follow a payload that is itself an action enum: `.primary(.brakeTapped)`.
+            var payload = child.value
+            let mirrorOfPayload = Mirror(reflecting: payload)
+            if mirrorOfPayload.displayStyle == .tuple, mirrorOfPayload.children.count == 1, let only = mirrorOfPayload.children.first {
+                payload = only.value
+            }
+            guard Mirror(reflecting: payload).displayStyle == .enum, isActionType(type(of: payload)) else { break }
+            current = payload
+        }
+        return parts.joined(separator: ".")
+    }
+
+    private static func isActionType(_ type: Any.Type) -> Bool {
+        String(describing: type).hasSuffix("Action")
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// Appends every action and the state it produced to a crash-safe log.
+///
+/// ```swift
+/// let recorder = try Recorder(file: "checkout.jsonl")
+/// let reducer = recorder.recording(appReducer)   // same type as appReducer
+/// // … dispatch as usual …
+/// try recorder.close()
+/// ```
+///
+/// The caller's thread only hands copies of the (copy-on-write) state and the
+/// action to a bounded queue; a background thread encodes them, diffs each
+/// state against the previous one and writes. Write errors never crash or block
+/// the app: recording stops, `Options.onError` is called once and `close()`
+/// throws the error.
+public final class Recorder: Sendable {
+    /// The log file being written.
+    public let path: String
+    private let options: Options
+    private let queue: RecordingQueue
+    private let status = Locked(Status())
+    private let writerFinished = DispatchSemaphore(value: 0)
+
+    private struct Status {
+        var error: RecorderError?
+        var closed = false
+    }
+
+    /// Opens (or creates, owner-only 0600) the log at `path` and starts the writer thread.
+    /// An existing log is appended to as a new session, after cutting a torn final line.
+    ///
+    /// - Throws: ``RecorderError`` when the file cannot be opened (missing directory,
+    ///   permission denied) or exists and is not a Rewind log.
+    public init(file path: String, options: Options = Options()) throws(RecorderError) {
+        self.path = path
+        self.options = options
+        queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
+        let writer = WriterThreadState(LogWriter(appender: try LogAppender(path: path), options: options))
+        let thread = Thread { [queue, status, writerFinished] in
+            Recorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
+            writerFinished.signal()
+        }
+        thread.name = "rewind-recorder"
+        thread.start()
+    }
+
+    deinit {
+        if status.withLock({ status in defer { status.closed = true }; return !status.closed }) {
+            queue.close()
+            writerFinished.wait()
+        }
+    }
+
+    /// Wraps a reducer so every call is recorded; returns a function of the same type.
+    ///
+    /// Works for any return type: `Void`, an effect value, `[Action]`, so it fits
+    /// hand-written stores, TCA's `Reduce { state, action in … }` and ReSwift-style
+    /// reducers alike. The store must not run the wrapped reducer on two threads at
+    /// once (no store does: the state is `inout`); entries are numbered in the order
+    /// the reducer ran.
+    public func recording<State, Action, Result>(
+        _ reducer: @escaping (inout State, Action) -> Result
+    ) -> (inout State, Action) -> Result {
+        let firstCall = FirstCall()
+        let clock = options.clock
+        return { [self] state, action in
+            // Only the first call copies the state before the reducer mutates it.
+            let initialState: State? = firstCall.take() ? state : nil
+            let start = clock.nanoseconds()
+            let result = reducer(&state, action)
+            let end = clock.nanoseconds()
+            record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState)
+            return result
+        }
+    }
+
+    /// A ReSwift-shaped middleware that records every dispatched action with the
+    /// state after it, without importing ReSwift:
+    /// `Store(reducer: appReducer, state: nil, middleware: [recorder.middleware()])`.
+    ///
+    /// The recorded duration covers the rest of the middleware chain and the reducer.
+    /// An action dispatched synchronously from inside a subscriber is recorded before
+    /// the action that caused it (its state is already the later one); use
+    /// ``recording(_:)`` on the reducer when that matters.
+    public func middleware<State, Action>()
+        -> (@escaping (Action) -> Void, @escaping () -> State?) -> (@escaping (Action) -> Void) -> (Action) -> Void
+    {
+        let clock = options.clock
+        return { [self] _, getState in
+            let firstCall = FirstCall()
+            return { next in
+                { action in
+                    let initialState = firstCall.take() ? getState() : nil
+                    let start = clock.nanoseconds()
+                    next(action)
+                    let end = clock.nanoseconds()
+                    guard let state = getState() else { return }
+                    self.record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState)
+                }
+            }
+        }
+    }
+
+    /// Hands one reducer call to the writer; returns its sequence number (nil once stopped).
+    /// The reference ``Store`` calls this directly to say which entry's effect sent an action.
+    @discardableResult
+    func record<State, Action>(
+        state: State, action: Action, start: UInt64, end: UInt64, effectOf: Int64?, initialState: State?
+    ) -> Int64? {
+        queue.enqueue(PendingEntry(
+            endNanoseconds: end, durationNanoseconds: end &- start, action: action, state: state,
+            effectOf: effectOf, initialState: initialState.map { $0 as Any },
+            stateType: State.self, actionType: Action.self))
+    }
+
+    var clock: RecorderClock { options.clock }
+
+    /// Returns once everything recorded so far is written to the file (visible to
+    /// readers and safe from an app crash; see `Options.durability` for power cuts).
+    public func flush() {
+        queue.waitUntilWritten()
+    }
+
+    /// Writes what is queued, stops the writer thread and closes the file.
+    /// Calling it again does nothing more.
+    ///
+    /// - Throws: the ``RecorderError`` that stopped recording, if any.
+    public func close() throws(RecorderError) {
+        let wasOpen = status.withLock { status in
+            defer { status.closed = true }
+            return !status.closed
+        }
+        if wasOpen {
+            queue.close()
+            writerFinished.wait()
+        }
+        if let error = status.withLock({ $0.error }) { throw error }
+    }
+
+    /// The error that stopped recording, if one has.
+    public var error: RecorderError? { status.withLock { $0.error } }
+
+    private static func runWriter(
+        _ writer: LogWriter, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?
+    ) {
+        func fail(_ error: RecorderError) {
+            let first = status.withLock { status in
+                defer { if status.error == nil { status.error = error } }
+                return status.error == nil
+            }
+            queue.stop()
+            if first { onError?(error) }
+        }
+        while let batch = queue.takeBatch() {
+            do {
+                try writer.write(batch)
+            } catch {
+                return fail(error)
+            }
+            queue.markProcessed(batch.count)
+        }
+        if status.withLock({ $0.error }) != nil { return }
+        do {
+            try writer.finish()
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+/// Hands the writer to its thread. `@unchecked Sendable`: only that thread uses it.
+private final class WriterThreadState: @unchecked Sendable {
+    let writer: LogWriter
+    init(_ writer: LogWriter) { self.writer = writer }
+}
+
+/// True exactly once; a wrapper's calls are serialised by its store.
+private final class FirstCall {
+    private var pending = true
+    func take() -> Bool {
+        defer { pending = false }
+        return pending
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+extension Recorder {
+    /// How a recorder writes its log. Every option has a sensible default.
+    ///
+    /// ```swift
+    /// var options = Recorder.Options()
+    /// options.metadata = ["build": "1.4.2"]
+    /// options.onError = { error in print("recording stopped: \(error)") }
+    /// let recorder = try Recorder(file: "checkout.jsonl", options: options)
+    /// ```
+    public struct Options: Sendable {
+        /// A keyframe (whole state) at least every this many entries; the entries
+        /// in between hold patches. Rebuilding any state costs one keyframe plus
+        /// at most this many patches. 32 balances log size against rebuild time
+        /// (measured in docs/PERFORMANCE.md, `## Recorder`).
+        public var keyframeInterval = 32
+
+        /// Entries waiting for the background writer, at most.
+        public var queueCapacity = 1024
+
+        /// What to do when the queue is full.
+        public var queuePolicy = QueuePolicy.wait
+
+        /// When written records reach the disk.
+        public var durability = Durability.write
+
+        /// Free-form facts written into the header (build number, device, test name).
+        public var metadata: [String: String] = [:]
+
+        /// Hides secrets in states and action payloads before anything is written.
+        public var redaction: Redaction?
+
+        /// Called once, on the writer thread, when recording stops because of an
+        /// error (disk full, file removed, …). `close()` throws the same error.
+        public var onError: (@Sendable (RecorderError) -> Void)?
+
+        /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
+        package var clock = RecorderClock.system
+
+        public init() {}
+    }
+
+    /// What the caller's thread does when the writer has fallen `queueCapacity` entries behind.
+    public enum QueuePolicy: String, Sendable {
+        /// Wait for room: nothing is lost, the app slows down to the writer's pace.
+        case wait
+        /// Drop the entry and count it; the log gets a `gap` record with the number lost.
+        case drop
+    }
+
+    /// When written records are forced to the disk.
+    public enum Durability: Sendable, Equatable {
+        /// `write()` after each batch, no `fsync`: the log survives the app crashing
+        /// (the default), but not necessarily a power cut.
+        case write
+        /// Also `fsync` at most every `seconds`: survives a power cut except the last interval.
+        case fsync(interval: Double)
+        /// `write()` and `fsync` after every record: slowest, loses at most the record being written.
+        case fsyncEachRecord
+
+        var jsonValue: JSONValue {
+            switch self {
+            case .write: "write"
+            case .fsync(let interval): .object(JSONObject([("fsyncInterval", .double(interval))]))
+            case .fsyncEachRecord: "fsyncEachRecord"
+            }
+        }
+    }
+}
+
+/// Wall-clock and monotonic time for the recorder, injectable for reproducible logs.
+package struct RecorderClock: Sendable {
+    /// Seconds since 1970.
+    package var now: @Sendable () -> Double
+    /// A monotonic nanosecond counter, for reducer durations.
+    package var nanoseconds: @Sendable () -> UInt64
+
+    package init(now: @escaping @Sendable () -> Double, nanoseconds: @escaping @Sendable () -> UInt64) {
+        self.now = now
+        self.nanoseconds = nanoseconds
+    }
+
+    package static let system = RecorderClock(
+        now: { Date().timeIntervalSince1970 },
+        nanoseconds: { DispatchTime.now().uptimeNanoseconds })
+
+    /// Starts at `start` and advances by `step` seconds (and 1 µs of duration) per reading.
+    package static func fixed(start: Double, step: Double) -> RecorderClock {
+        let ticks = Locked(0 as UInt64)
+        return RecorderClock(
+            now: { start + step * Double(ticks.withLock { $0 += 1; return $0 }) },
+            nanoseconds: { ticks.withLock { $0 += 1; return $0 * 1000 } })
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+@Suite struct LogReaderTests {
+    @Test func rebuildsTheStateAtEveryEntry() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        let actions = randomTodoActions(count: 400, seed: 7)
+        let states = try recordTodos(actions, to: path, options: testOptions(keyframeInterval: 5))
+
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 400)
+        #expect(reader.isFullyIndexed)
+        #expect(reader.damage.isEmpty && reader.tornTail == nil)
+        #expect(reader.header.stateTypeName == "RecorderTests.TodoState")
+        #expect(reader.header.initialState == (try JSONEncoding.value(of: TodoState())))
+        var keyframes = 0
+        for index in (0..<400).reversed() {  // backwards, so the cache does not help
+            #expect(try reader.state(at: index) == (try JSONEncoding.value(of: states[index])), "entry \(index)")
+            let entry = try reader.entry(at: index)
+            #expect(entry.sequence == Int64(index))
+            #expect(entry.action.payload == (try JSONEncoding.value(of: actions[index])))
+            if entry.isKeyframe { keyframes += 1 }
+        }
+        #expect(keyframes >= 80)
+        #expect(keyframes < 400)
+    }
+
+    @Test func entriesCarryTheActionCasePathAndChangedPaths() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos([.add(title: "milk"), .toggle(id: 0), .setFilter(.done)], to: path)
+        let reader = try LogReader(path: path)
+        let toggle = try reader.entry(at: 1)
+        #expect(toggle.action.name == "toggle")
+        #expect(toggle.action.isReplayable)
+        #expect(toggle.changedPaths.map(\.description) == ["/todos/0/done"])
+        #expect(toggle.lineNumber == 3)
+        #expect(try reader.entry(at: 2).action.name == "setFilter")
+        #expect(try reader.entry(at: 0).isKeyframe)
+        let changed = try reader.entry(at: 0).changedPaths.map(\.description)
+        #expect(changed.sorted() == ["/nextID", "/stats/added", "/todos/-"])
+    }
+
+    @Test func ignoresAndReportsATornTail() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("torn.jsonl")
+        try recordTodos(randomTodoActions(count: 20, seed: 1), to: path)
+        var bytes = fileBytes(path)
+        let lastLine = bytes.dropLast().lastIndex(of: 0x0A)! + 1
+        // Cut the last record in the middle, as a crash while writing would.
+        bytes.removeLast((bytes.count - lastLine) / 2)
+        writeBytes(bytes, to: path)
+
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 19)
+        #expect(reader.damage.isEmpty)
+        #expect(reader.tornTail?.lineNumber == 21)
+        #expect(reader.isFullyIndexed)
+        _ = try reader.state(at: 18)
+    }
+
+    @Test func aFinalLineThatFailsItsChecksumIsATornTail() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("torn.jsonl")
+        try recordTodos(randomTodoActions(count: 10, seed: 1), to: path)
+        var bytes = fileBytes(path)
+        bytes[bytes.count - 30] ^= 0x01
+        writeBytes(bytes, to: path)
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 9)
+        #expect(reader.tornTail != nil)
+        #expect(reader.damage.isEmpty)
+    }
+
+    @Test func skipsADamagedLineAndResumesAtTheNextKeyframe() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("damaged.jsonl")
+        // Ten todos, then toggles: small patches, so after the first few entries
+        // (where a patch is bigger than the tiny state) keyframes come every 8 entries.
+        let actions = (0..<10).map { TodoAction.add(title: "todo \($0)") } + (0..<30).map { TodoAction.toggle(id: $0 % 10) }
+        let states = try recordTodos(actions, to: path, options: testOptions(keyframeInterval: 8))
+        var lines = readLines(path)
+        // Line 22 holds entry 20 (the header is line 1): change one character.
+        lines[21] = lines[21].replacingOccurrences(of: "\"seq\":20", with: "\"seq\":21")
+        writeBytes(Array(lines.joined(separator: "\n").utf8), to: path)
+
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 39)
+        #expect(reader.damage.map(\.lineNumber) == [22])
+        #expect(reader.tornTail == nil)
+        let keyframes = try (0..<39).filter { try reader.entry(at: $0).isKeyframe }.map { try reader.entry(at: $0).sequence }
+        #expect(keyframes == [0, 1, 9, 17, 25, 33])
+        // Entries before the damage are intact.
+        for index in 0..<20 {
+            #expect(try reader.state(at: index) == (try JSONEncoding.value(of: states[index])))
+        }
+        // Sequences 21 to 24 are patches that depend on the damaged line.
+        #expect(try reader.entry(at: 20).sequence == 21)
+        for index in 20..<24 {
+            let error = #expect(throws: LogReadError.self) { try reader.state(at: index) }
+            #expect(error?.description.contains("line 22, which is damaged") == true)
+        }
+        // The keyframe at sequence 25 restores reconstruction.
+        for index in 24..<39 {
+            #expect(try reader.state(at: index) == (try JSONEncoding.value(of: states[index + 1])))
+        }
+    }
+
+    @Test func openErrorsAreOneClearLine() throws {
+        let directory = TemporaryDirectory()
+        func message(_ path: String) -> String {
+            do {
+                _ = try LogReader(path: path)
+                return "opened"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(message(directory.file("missing.jsonl")).hasSuffix("missing.jsonl: no such file"))
+        #expect(message(directory.path).hasSuffix(": is a directory, not a log file"))
+        writeBytes([], to: directory.file("empty"))
+        #expect(message(directory.file("empty")).hasSuffix("empty: empty file, not a Rewind log"))
+        writeBytes([0x7F, 0x45, 0x4C, 0x46, 0, 1, 2, 3, 0xFF, 0x0A], to: directory.file("binary"))
+        #expect(message(directory.file("binary")).hasSuffix("not a Rewind log (the first line is not a Rewind header)"))
+        writeBytes(Array(#"{"kind":"other","a":1}"#.utf8) + [0x0A], to: directory.file("other.json"))
+        #expect(message(directory.file("other.json")).contains("not a Rewind log"))
+
+        var future: [UInt8] = []
+        future.append(contentsOf: LogLine.headerPrefix)
+        future.append(contentsOf: #","format":"rewind","version":2"#.utf8)
+        LogLine.seal(&future, recordStart: 0)
+        writeBytes(future, to: directory.file("future.jsonl"))
+        #expect(message(directory.file("future.jsonl")).hasSuffix("written by a newer Rewind (log format version 2); this version reads format 1"))
+
+        writeBytes(Array(#"{"kind":"header","format":"rew"#.utf8), to: directory.file("torn-header.jsonl"))
+        #expect(message(directory.file("torn-header.jsonl")).contains("stopped while writing its header"))
+        #expect(!message(directory.file("torn-header.jsonl")).contains("\n"))
+    }
+
+    @Test func indexesLazilyAndFollowsAGrowingLog() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("live.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        let reducer = recorder.recording(todoReducer)
+        var state = TodoState()
+        for action in randomTodoActions(count: 50, seed: 5) { reducer(&state, action) }
+        recorder.flush()
+
+        let reader = try LogReader(path: path, indexing: .lazily)
+        #expect(reader.entryCount == 50)
+        for action in randomTodoActions(count: 30, seed: 6) { reducer(&state, action) }
+        recorder.flush()
+        #expect(reader.entryCount == 50)
+        #expect(reader.refresh() == 30)
+        #expect(reader.entryCount == 80)
+        #expect(try reader.state(at: 79) == (try JSONEncoding.value(of: state)))
+        try recorder.close()
+    }
+
+    @Test func scansInSteps() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("big.jsonl")
+        try recordTodos(randomTodoActions(count: 1000, seed: 9), to: path)
+        let reader = try LogReader(path: path, indexing: .prefix(bytes: 16 << 10))
+        #expect(!reader.isFullyIndexed)
+        #expect(reader.entryCount > 0 && reader.entryCount < 1000)
+        #expect(reader.indexProgress > 0 && reader.indexProgress < 1)
+        _ = try reader.state(at: reader.entryCount - 1)
+        var steps = 0
+        while reader.indexMore(maxBytes: 16 << 10) { steps += 1 }
+        #expect(steps >= 2)
+        #expect(reader.isFullyIndexed)
+        #expect(reader.indexProgress == 1)
+        #expect(reader.entryCount == 1000)
+    }
+}
