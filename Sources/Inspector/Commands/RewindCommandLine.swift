@@ -22,25 +22,58 @@ public enum RewindCommandLine {
         case "-h", "--help", "help":
             streams.output(usage)
             return 0
+        case "open":
+            return OpenCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "show":
+            return ShowCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "log":
+            return LogCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "stats":
+            return StatsCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "blame":
+            return BlameCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
+            // `rewind app.jsonl`: anything that looks like a path is a log to open.
+            if looksLikePath(first) {
+                return OpenCommand.run(arguments, streams: &streams)
+            }
             streams.error("rewind: unknown command '\(first)'. Run 'rewind --help' for usage.")
             return 2
         }
     }
 
     static let usage = """
-        usage: rewind <log>                 open a log in the inspector
+        usage: rewind <log>                 open a log in the inspector (prints the entry list when not a terminal)
+               rewind open <log>            the same
+               rewind show <log> [--at N] [--path /json/pointer]
+                                            the state after entry N (default: the last) as JSON
+               rewind log <log>             one line per entry
+               rewind stats <log>           entries, keyframes, size, damage, actions by type
+               rewind blame <log> <pointer> the entries that changed a path, old → new
                rewind diff A.json B.json [--format tree|patch|unified]
         """
+
+    /// A first argument that is an existing file, or contains `/` or `.`, names a log.
+    static func looksLikePath(_ argument: String) -> Bool {
+        argument.contains("/") || argument.contains(".") || FileManager.default.fileExists(atPath: argument)
+    }
 }
 
 /// Where commands write; tests substitute an in-memory implementation.
 protocol TextStreams {
     mutating func output(_ text: String)
     mutating func error(_ text: String)
+    /// True when stdin and stdout are a terminal (the inspector can run full-screen).
+    var isTerminal: Bool { get }
+}
+
+extension TextStreams {
+    var isTerminal: Bool { false }
 }
 
 struct StandardStreams: TextStreams {
+    var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
     func output(_ text: String) {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// `rewind <log>` and `rewind open <log>`: the full-screen inspector when
+/// stdin and stdout are a terminal, the entry list otherwise (pipes, CI).
+enum OpenCommand {
+    static let usage = "usage: rewind open <log>"
+
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+        guard arguments.count == 1, !arguments[0].hasPrefix("--") else {
+            streams.error(usage)
+            return 2
+        }
+        let path = arguments[0]
+        guard streams.isTerminal else {
+            guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
+            LogCommand.printEntries(of: timeline, streams: &streams)
+            return 0
+        }
+        let timeline: LogTimeline
+        do {
+            timeline = try LogTimeline(path: path, indexInBackground: true)
+        } catch {
+            streams.error("rewind: \(error.description)")
+            return 2
+        }
+        var terminal = CursesTerminal()
+        return InspectorSession.run(source: timeline, terminal: &terminal)
+    }
+}

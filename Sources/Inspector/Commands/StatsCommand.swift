@@ -1,0 +1,51 @@
+/// `rewind stats <log>`: entries, keyframes, size, damaged records, time span
+/// and how often each action type occurs.
+enum StatsCommand {
+    static let usage = "usage: rewind stats <log>"
+
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+        guard arguments.count == 1, !arguments[0].hasPrefix("--") else {
+            streams.error(usage)
+            return 2
+        }
+        guard let timeline = CommandSupport.openLog(arguments[0], streams: &streams) else { return 2 }
+        var keyframes = 0
+        var unreadable = 0
+        var fromEffects = 0
+        var counts: [String: Int] = [:]
+        var lastOffset = 0.0
+        for index in 0..<timeline.count {
+            guard let entry = timeline.entry(at: index) else { unreadable += 1; continue }
+            if entry.isKeyframe { keyframes += 1 }
+            if entry.fromEffect { fromEffects += 1 }
+            counts[entry.actionType, default: 0] += 1
+            lastOffset = entry.timeOffset
+        }
+        let damaged = timeline.damage.count + unreadable
+        var lines = [
+            "file:             \(timeline.path)",
+            "size:             \(formatBytes(timeline.byteCount))",
+            "entries:          \(timeline.count)",
+            "keyframes:        \(keyframes)",
+            "from effects:     \(fromEffects)",
+            "time span:        \(ValueFormatting.timeOffset(lastOffset).dropFirst())",
+            "damaged records:  \(damaged)" + (timeline.tornTail != nil ? " (and a torn last line)" : ""),
+            "actions by type:",
+        ]
+        let width = counts.keys.map(\.count).max() ?? 0
+        for (type, count) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+            lines.append("  " + type.padded(toWidth: width) + "  " + String(count).leftPadded(toWidth: 7))
+        }
+        streams.output(lines.joined(separator: "\n"))
+        return 0
+    }
+
+    static func formatBytes(_ bytes: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        if unit == 0 { return "\(bytes) bytes" }
+        return "\((value * 10).rounded() / 10) \(units[unit]) (\(bytes) bytes)"
+    }
+}

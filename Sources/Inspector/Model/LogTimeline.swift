@@ -1,0 +1,85 @@
+import Foundation
+import Recorder
+
+/// A log file as the inspector reads it: `LogReader` behind the
+/// `TimelineSource` the model uses. For huge logs the rest of the file is
+/// indexed on a background thread while the first screen is already up.
+final class LogTimeline: TimelineSource {
+    let reader: LogReader
+    let path: String
+    let name: String
+    private var summaries: [Int: TimelineEntry] = [:]
+    private var firstEntryTime: Date?
+    private let indexer: BackgroundIndexer?
+
+    /// Opens `path`; with `indexInBackground` only the start of the file is
+    /// scanned before returning (the interactive inspector), otherwise all of it (commands).
+    init(path: String, indexInBackground: Bool = false) throws(LogReadError) {
+        reader = try LogReader(path: path, indexing: indexInBackground ? .lazily : .all)
+        self.path = path
+        name = (path as NSString).lastPathComponent
+        indexer = indexInBackground && !reader.isFullyIndexed ? BackgroundIndexer(reader: reader) : nil
+    }
+
+    deinit { indexer?.cancel() }
+
+    var count: Int { reader.entryCount }
+
+    var indexing: IndexingProgress {
+        reader.isFullyIndexed ? .complete : .scanning(fraction: reader.indexProgress)
+    }
+
+    var damage: [DamagedRecord] { reader.damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
+    var tornTail: DamagedRecord? { reader.tornTail.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
+    var initialState: JSONValue? { reader.header.initialState }
+
+    func entry(at index: Int) -> TimelineEntry? {
+        if let cached = summaries[index] { return cached }
+        guard let entry = try? reader.entry(at: index) else { return nil }
+        if firstEntryTime == nil { firstEntryTime = index == 0 ? entry.time : (try? reader.entry(at: 0))?.time }
+        let summary = TimelineEntry(
+            index: index,
+            timeOffset: max(0, entry.time.timeIntervalSince(firstEntryTime ?? entry.time)),
+            actionType: entry.action.name,
+            payload: entry.action.payload,
+            changedPaths: entry.changedPaths,
+            fromEffect: entry.effectOf != nil,
+            isKeyframe: entry.isKeyframe)
+        // Only what is on screen is parsed; keep a screenful or two of summaries.
+        if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }
+        summaries[index] = summary
+        return summary
+    }
+
+    func state(at index: Int) throws -> JSONValue {
+        try reader.state(at: index)
+    }
+
+    func refresh() {
+        // While the background scan runs, it is the one reading the file.
+        guard indexer?.isRunning != true, reader.isFullyIndexed else { return }
+        reader.refresh()
+    }
+
+    /// Size of the file in bytes.
+    var byteCount: Int64 { reader.byteCount }
+}
+
+/// Scans the rest of a log in small steps on a background thread, so the
+/// reader's lock is never held long and the screen stays responsive.
+final class BackgroundIndexer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var running = true
+
+    init(reader: LogReader) {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            while !isCancelled, reader.indexMore(maxBytes: 2 << 20) {}
+            lock.withLock { running = false }
+        }
+    }
+
+    private var isCancelled: Bool { lock.withLock { cancelled } }
+    var isRunning: Bool { lock.withLock { running } }
+    func cancel() { lock.withLock { cancelled = true } }
+}

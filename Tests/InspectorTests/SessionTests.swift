@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import Recorder
+@testable import Inspector
+
+/// A terminal that replays scripted events and keeps every frame drawn.
+struct ScriptedTerminal: TerminalDevice {
+    var size = ScreenSize(columns: 80, rows: 24)
+    var events: [InspectorEvent?]
+    var frames: [ScreenBuffer] = []
+    var stopped = false
+
+    mutating func draw(_ screen: ScreenBuffer) { frames.append(screen) }
+    mutating func nextEvent(timeoutMilliseconds: Int) -> InspectorEvent? {
+        events.isEmpty ? .key(.character("q")) : events.removeFirst()
+    }
+    mutating func stop() { stopped = true }
+}
+
+@Suite struct SessionTests {
+    @Test func runsUntilQuitDrawingOnlyChangedFrames() {
+        var terminal = ScriptedTerminal(events: [.key(.character("j")), nil, nil, .key(.character("q"))])
+        let status = InspectorSession.run(source: InspectorFixtures.todoTimeline(), terminal: &terminal)
+        #expect(status == 0)
+        #expect(terminal.stopped)
+        // First frame, then the frame after j; the idle ticks draw nothing new.
+        #expect(terminal.frames.count == 2)
+        #expect(terminal.frames.last?.plainText.contains("entry 2/6") == true)
+    }
+
+    @Test func exportWritesTheMarkdownFileAndShowsItsPath() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-export-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try ExportFile.write("# one\n", suggestedName: "todo-diff-1-2.md", directory: directory)
+        let second = try ExportFile.write("# two\n", suggestedName: "todo-diff-1-2.md", directory: directory)
+        #expect(first == directory + "/todo-diff-1-2.md")
+        #expect(second == directory + "/todo-diff-1-2-2.md")
+        #expect(try String(contentsOfFile: second, encoding: .utf8) == "# two\n")
+    }
+}
