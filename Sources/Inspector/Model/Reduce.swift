@@ -243,7 +243,7 @@ extension InspectorModel {
 
     /// Reads how far indexing got and, in follow mode, what was appended.
     mutating func pickUpNewEntries() {
-        source.refresh()
+        if follow { source.refresh() }
         let previous = count
         count = source.count
         guard count != previous else { return }

@@ -54,7 +54,8 @@ protocol TimelineSource: AnyObject {
     /// The state after entry `index`; throws (with a one-line description)
     /// when a damaged record it depends on makes it unavailable.
     func state(at index: Int) throws -> JSONValue
-    /// Picks up entries appended to the file since the last call.
+    /// Picks up entries appended to the file since the last call (follow mode
+    /// calls it on every tick; background indexing grows `count` by itself).
     func refresh()
 }
 
