@@ -1,40 +1,64 @@
-import Foundation
-
-/// Turns Swift values into JSON.
+/// Turns Swift values into JSON, without Foundation's `JSONEncoder`.
 ///
 /// ```swift
-/// let value = try JSONEncoding.value(of: appState)       // Encodable, lossless
+/// let bytes = try JSONEncoding.bytes(of: appState)         // compact UTF-8, fast path
+/// let value = try JSONEncoding.value(of: appState)         // a JSONValue tree, for diffing
 /// let dump = JSONEncoding.reflecting(nonCodableThing)      // any value, through Mirror
 /// ```
+///
+/// The output is what `JSONDecoder` with default settings reads back, with
+/// these documented differences from `JSONEncoder`'s own output:
+/// - Object keys keep the order the type encoded them in (no sorting, no
+///   hash order).
+/// - Floating-point numbers are written with the shortest text that parses
+///   back to the same value; whole numbers below 10^15 have no ".0".
+/// - Non-finite numbers, which `JSONEncoder` refuses by default, become the
+///   strings `"NaN"`, `"Infinity"` and `"-Infinity"` (readable with
+///   `.convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")`).
+/// - `/` is not escaped.
+/// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
+///   decimals that do not fit in 64 bits are the nearest `Double`.
+///
+/// Like `JSONEncoder`'s defaults: `Date` is seconds since 2001-01-01 as a
+/// number, `Data` is a base64 string, `URL` its absolute string, `Decimal` a
+/// number, dictionaries keyed by `String` or `Int` are objects and other
+/// dictionaries flat `[key, value, …]` arrays; `nil` from `encodeIfPresent`
+/// omits the key. Nesting deeper than ``maximumDepth`` is an error rather
+/// than a stack overflow.
 public enum JSONEncoding {
+    /// Deepest nesting encoded; the same as ``JSONParser/maximumDepth`` so all output parses back.
+    public static let maximumDepth = JSONParser.maximumDepth
+
     /// Encodes an `Encodable` value to a ``JSONValue``, keys in encoding order.
     public static func value<T: Encodable>(of value: T) throws -> JSONValue {
-        // Interim implementation through Foundation; replaced by the fast encoder.
-        let data = try JSONEncoder().encode(value)
-        return try JSONParser.parse(data)
+        try _ValueEncoder().encodeValue(value)
     }
 
     /// Encodes an `Encodable` value straight to compact UTF-8 JSON.
     public static func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
-        JSONWriter.compact(try self.value(of: value))
+        let encoder = _StreamingEncoder()
+        do {
+            try encoder.encodeTopLevel(value)
+            return encoder.output.bytes
+        } catch is _NeedsValueEncoder {
+            // The type writes its containers out of order; build a tree instead.
+            return JSONWriter.compact(try self.value(of: value))
+        }
     }
 
-    /// A readable JSON-shaped dump of any value through reflection (`Mirror`).
-    /// Never fails; the result is for reading, not for decoding back.
-    public static func reflecting(_ value: Any) -> JSONValue {
-        let mirror = Mirror(reflecting: value)
-        switch value {
-        case let string as String: return .string(string)
-        case let bool as Bool: return .bool(bool)
-        case let int as Int: return .integer(Int64(int))
-        case let double as Double: return .double(double)
-        default: break
+    /// Encodes `value` through `Encodable` when it conforms and encoding
+    /// succeeds (`replayable` true: the JSON decodes back to the value);
+    /// otherwise a ``reflecting(_:)`` dump with `replayable` false. Never throws.
+    public static func encodeAny(_ value: Any) -> (value: JSONValue, replayable: Bool) {
+        if let encodable = value as? any Encodable, let encoded = try? self.value(of: encodable) {
+            return (encoded, true)
         }
-        if mirror.children.isEmpty { return .string(String(describing: value)) }
-        var object = JSONObject()
-        for (index, child) in mirror.children.enumerated() {
-            object[child.label ?? "\(index)"] = reflecting(child.value)
-        }
-        return .object(object)
+        return (reflecting(value), false)
+    }
+
+    static func tooDeep(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "nesting deeper than \(maximumDepth) levels (a reference cycle?)"))
     }
 }

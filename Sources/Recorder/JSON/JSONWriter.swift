@@ -6,60 +6,90 @@
 /// ```
 ///
 /// Floating-point numbers are written with the shortest text that parses
-/// back to the same `Double`. JSON has no NaN or infinity, so those are
-/// written as the strings `"NaN"`, `"Infinity"` and `"-Infinity"`.
+/// back to the same `Double` (whole numbers below 10^15 without ".0").
+/// JSON has no NaN or infinity, so those are written as the strings `"NaN"`,
+/// `"Infinity"` and `"-Infinity"` (see docs/JSON.md).
 public enum JSONWriter {
     /// Compact JSON (no spaces or newlines), as recorded in logs.
     public static func compact(_ value: JSONValue) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
-        appendCompact(value, to: &output)
-        return output
+        let buffer = _ByteBuffer()
+        write(value, to: buffer)
+        return buffer.bytes
     }
 
     public static func compactString(_ value: JSONValue) -> String {
-        String(decoding: compact(value), as: UTF8.self)
+        let buffer = _ByteBuffer()
+        write(value, to: buffer)
+        return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
     }
 
     /// Indented JSON with two spaces per level and `"key": value` members, for people.
     public static func prettyString(_ value: JSONValue) -> String {
-        var output: [UInt8] = []
-        appendPretty(value, indent: 0, to: &output)
-        return String(decoding: output, as: UTF8.self)
+        let buffer = _ByteBuffer()
+        writePretty(value, indent: 0, to: buffer)
+        return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
     }
 
     public static func appendCompact(_ value: JSONValue, to output: inout [UInt8]) {
+        appending(to: &output) { write(value, to: $0) }
+    }
+
+    public static func appendInteger<T: BinaryInteger>(_ number: T, to output: inout [UInt8]) {
+        if let exact = Int64(exactly: number) {
+            appending(to: &output) { writeInt64(exact, to: $0) }
+        } else {
+            output.append(contentsOf: String(number).utf8)
+        }
+    }
+
+    public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
+        appending(to: &output) { writeDouble(number, to: $0) }
+    }
+
+    public static func appendString(_ string: String, to output: inout [UInt8]) {
+        appending(to: &output) { writeString(string, to: $0) }
+    }
+
+    private static func appending(to output: inout [UInt8], _ body: (_ByteBuffer) -> Void) {
+        let buffer = _ByteBuffer(capacity: 64)
+        body(buffer)
+        output.append(contentsOf: UnsafeBufferPointer(start: buffer.base, count: buffer.count))
+    }
+
+    // MARK: Writing into a byte buffer
+
+    static func write(_ value: JSONValue, to output: _ByteBuffer) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .integer(let number): appendInteger(number, to: &output)
-        case .double(let number): appendDouble(number, to: &output)
-        case .string(let string): appendString(string, to: &output)
+        case .null: output.append("null")
+        case .bool(let flag): writeBool(flag, to: output)
+        case .integer(let number): writeInt64(number, to: output)
+        case .double(let number): writeDouble(number, to: output)
+        case .string(let string): writeString(string, to: output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
+            for index in elements.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                appendCompact(element, to: &output)
+                write(elements[index], to: output)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in object.members {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                appendString(key, to: &output)
+            let keys = object.keys
+            let values = object.values
+            for index in keys.indices {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(keys[index], to: output)
                 output.append(UInt8(ascii: ":"))
-                appendCompact(member, to: &output)
+                write(values[index], to: output)
             }
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    static func appendPretty(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
+    static func writePretty(_ value: JSONValue, indent: Int, to output: _ByteBuffer) {
         func newline(_ level: Int) {
             output.append(UInt8(ascii: "\n"))
-            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+            for _ in 0..<(level * 2) { output.append(UInt8(ascii: " ")) }
         }
         switch value {
         case .array(let elements) where !elements.isEmpty:
@@ -67,83 +97,171 @@ public enum JSONWriter {
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                appendPretty(element, indent: indent + 1, to: &output)
+                writePretty(element, indent: indent + 1, to: output)
             }
             newline(indent)
             output.append(UInt8(ascii: "]"))
         case .object(let object) where !object.isEmpty:
             output.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in object.members {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
+            for (index, (key, member)) in object.members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                appendString(key, to: &output)
-                output.append(contentsOf: ": ".utf8)
-                appendPretty(member, indent: indent + 1, to: &output)
+                writeString(key, to: output)
+                output.append(": ")
+                writePretty(member, indent: indent + 1, to: output)
             }
             newline(indent)
             output.append(UInt8(ascii: "}"))
         default:
-            appendCompact(value, to: &output)
+            write(value, to: output)
         }
     }
 
     @inline(__always)
-    public static func appendInteger<T: BinaryInteger>(_ number: T, to output: inout [UInt8]) {
-        if number >= 0 && number < 10 {
-            output.append(UInt8(truncatingIfNeeded: number) + 0x30)
-            return
-        }
-        output.append(contentsOf: String(number).utf8)
+    static func writeBool(_ flag: Bool, to output: _ByteBuffer) {
+        if flag { output.append("true") } else { output.append("false") }
     }
 
-    public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
+    @inline(__always)
+    static func writeInt64(_ number: Int64, to output: _ByteBuffer) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        writeUInt64(number.magnitude, to: output)
+    }
+
+    /// Digits written back to front straight into the buffer.
+    @inline(__always)
+    static func writeUInt64(_ number: UInt64, to output: _ByteBuffer) {
+        if number < 10 {
+            output.append(UInt8(truncatingIfNeeded: number) &+ 0x30)
+            return
+        }
+        var digits = 0
+        var probe = number
+        while probe > 0 { digits += 1; probe /= 10 }
+        output.reserve(digits)
+        let end = output.base + output.count + digits
+        var cursor = end
+        var remaining = number
+        while remaining > 0 {
+            let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+            cursor -= 1
+            cursor.pointee = UInt8(truncatingIfNeeded: digit) &+ 0x30
+            remaining = quotient
+        }
+        output.didWrite(digits)
+    }
+
+    static func writeDouble(_ number: Double, to output: _ByteBuffer) {
         guard number.isFinite else {
-            appendString(number.isNaN ? "NaN" : (number < 0 ? "-Infinity" : "Infinity"), to: &output)
+            writeNonFinite(isNaN: number.isNaN, isNegative: number < 0, to: output)
             return
         }
         // Whole numbers print without ".0" so 3.0 reads as 3, like JSONEncoder.
-        if number.rounded() == number && number.magnitude < 1e15 {
-            appendInteger(Int64(number), to: &output)
-            if number == 0 && number.sign == .minus { output.insert(UInt8(ascii: "-"), at: output.count - 1) }
+        if number.rounded(.towardZero) == number && number.magnitude < 1e15 {
+            if number == 0 && number.sign == .minus { output.append(UInt8(ascii: "-")) }
+            writeInt64(Int64(number), to: output)
             return
         }
         // Swift's description is the shortest round-tripping text; it is valid JSON
         // for finite values ("1e-05", "1.5", "1.2345e+20").
-        output.append(contentsOf: number.description.utf8)
+        writeASCII(number.description, to: output)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    public static func appendString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                runStart = index + 1
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                default:
-                    output.append(contentsOf: "u00".utf8)
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0xF)])
-                }
-            }
-            if bytes.count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+    /// A `Float` by its own shortest text, so `Float(0.1)` reads "0.1".
+    static func writeFloat(_ number: Float, to output: _ByteBuffer) {
+        guard number.isFinite else {
+            writeNonFinite(isNaN: number.isNaN, isNegative: number < 0, to: output)
+            return
         }
+        if number.rounded(.towardZero) == number && number.magnitude < 1e7 {
+            writeDouble(Double(number), to: output)
+            return
+        }
+        writeASCII(number.description, to: output)
+    }
+
+    private static func writeASCII(_ text: String, to output: _ByteBuffer) {
+        var text = text
+        text.withUTF8 { output.append($0) }
+    }
+
+    /// JSON has no NaN or infinity: they become strings, the names
+    /// `JSONDecoder`'s `.convertFromString(positiveInfinity: "Infinity",
+    /// negativeInfinity: "-Infinity", nan: "NaN")` strategy reads back.
+    private static func writeNonFinite(isNaN: Bool, isNegative: Bool, to output: _ByteBuffer) {
+        if isNaN {
+            output.append(#""NaN""#)
+        } else if isNegative {
+            output.append(#""-Infinity""#)
+        } else {
+            output.append(#""Infinity""#)
+        }
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    @inline(__always)
+    static func writeString(_ string: String, to output: _ByteBuffer) {
+        var string = string
+        string.withUTF8 { writeString(utf8: $0, to: output) }
+    }
+
+    /// Copies runs of bytes that need no escaping in one go, scanning eight
+    /// bytes at a time for '"', '\\' and control characters.
+    static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
         output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        let count = bytes.count
+        guard let base = bytes.baseAddress else {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        let raw = UnsafeRawPointer(base)
+        while index < count {
+            if index + 8 <= count, !needsEscaping(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, count)
+            while index < end {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    if index > runStart { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                    writeEscape(byte, to: output)
+                    runStart = index + 1
+                }
+                index += 1
+            }
+        }
+        if count > runStart { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// True when any byte of `word` is below 0x20, '"' (0x22) or '\\' (0x5C).
+    @inline(__always)
+    private static func needsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs  // some byte < 0x20 (bytes >= 0x80 excluded by ~word)
+        return control != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
+    private static func writeEscape(_ byte: UInt8, to output: _ByteBuffer) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(#"\""#)
+        case UInt8(ascii: "\\"): output.append(#"\\"#)
+        case 0x0A: output.append(#"\n"#)
+        case 0x0D: output.append(#"\r"#)
+        case 0x09: output.append(#"\t"#)
+        case 0x08: output.append(#"\b"#)
+        case 0x0C: output.append(#"\f"#)
+        default:
+            output.append(#"\u00"#)
+            output.append(hexDigits.utf8Start[Int(byte >> 4)])
+            output.append(hexDigits.utf8Start[Int(byte & 0xF)])
+        }
     }
 }
 

@@ -1,0 +1,133 @@
+/// The keyed, unkeyed and single-value containers of ``_StreamingEncoder``.
+/// Each write goes straight to the encoder's byte buffer.
+struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: _StreamingEncoder
+    let id: Int
+    var codingPath: [any CodingKey]
+
+    @inline(__always) private func writeKey(_ key: Key) throws {
+        try encoder.beginElement(of: id)
+        JSONWriter.writeString(key.stringValue, to: encoder.output)
+        encoder.output.append(UInt8(ascii: ":"))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try writeKey(key); encoder.output.append("null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeKey(key); JSONWriter.writeBool(value, to: encoder.output) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try writeKey(key); JSONWriter.writeString(value, to: encoder.output) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try writeKey(key); JSONWriter.writeDouble(value, to: encoder.output) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try writeKey(key); JSONWriter.writeFloat(value, to: encoder.output) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(value, to: encoder.output) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(value, to: encoder.output) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try writeKey(key)
+        try encoder.encodeValue(value, forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nestedID = (try? writeKey(key)) == nil ? encoder.fail() : encoder.nestedFrame(isObject: true)
+        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, id: nestedID, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nestedID = (try? writeKey(key)) == nil ? encoder.fail() : encoder.nestedFrame(isObject: false)
+        return _StreamingUnkeyedContainer(encoder: encoder, id: nestedID, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder.superEncoder(marking: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.superEncoder(marking: codingPath) }
+}
+
+struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: _StreamingEncoder
+    let id: Int
+    var codingPath: [any CodingKey]
+    private(set) var count = 0
+
+    init(encoder: _StreamingEncoder, id: Int, codingPath: [any CodingKey]) {
+        self.encoder = encoder
+        self.id = id
+        self.codingPath = codingPath
+    }
+
+    @inline(__always) private mutating func begin() throws {
+        try encoder.beginElement(of: id)
+        count += 1
+    }
+
+    mutating func encodeNil() throws { try begin(); encoder.output.append("null") }
+    mutating func encode(_ value: Bool) throws { try begin(); JSONWriter.writeBool(value, to: encoder.output) }
+    mutating func encode(_ value: String) throws { try begin(); JSONWriter.writeString(value, to: encoder.output) }
+    mutating func encode(_ value: Double) throws { try begin(); JSONWriter.writeDouble(value, to: encoder.output) }
+    mutating func encode(_ value: Float) throws { try begin(); JSONWriter.writeFloat(value, to: encoder.output) }
+    mutating func encode(_ value: Int) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int8) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int16) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int32) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int64) throws { try begin(); JSONWriter.writeInt64(value, to: encoder.output) }
+    mutating func encode(_ value: UInt) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt8) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt16) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt32) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt64) throws { try begin(); JSONWriter.writeUInt64(value, to: encoder.output) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try begin()
+        try encoder.encodeValue(value, forKey: _IndexKey(count - 1))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nestedID = (try? begin()) == nil ? encoder.fail() : encoder.nestedFrame(isObject: true)
+        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, id: nestedID, codingPath: codingPath + [_IndexKey(count - 1)]))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nestedID = (try? begin()) == nil ? encoder.fail() : encoder.nestedFrame(isObject: false)
+        return _StreamingUnkeyedContainer(encoder: encoder, id: nestedID, codingPath: codingPath + [_IndexKey(count - 1)])
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder.superEncoder(marking: codingPath) }
+}
+
+struct _StreamingSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: _StreamingEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws { try encoder.beginSingleValue(); encoder.output.append("null") }
+    mutating func encode(_ value: Bool) throws { try encoder.beginSingleValue(); JSONWriter.writeBool(value, to: encoder.output) }
+    mutating func encode(_ value: String) throws { try encoder.beginSingleValue(); JSONWriter.writeString(value, to: encoder.output) }
+    mutating func encode(_ value: Double) throws { try encoder.beginSingleValue(); JSONWriter.writeDouble(value, to: encoder.output) }
+    mutating func encode(_ value: Float) throws { try encoder.beginSingleValue(); JSONWriter.writeFloat(value, to: encoder.output) }
+    mutating func encode(_ value: Int) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int8) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int16) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int32) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
+    mutating func encode(_ value: Int64) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(value, to: encoder.output) }
+    mutating func encode(_ value: UInt) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt8) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt16) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt32) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
+    mutating func encode(_ value: UInt64) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(value, to: encoder.output) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.beginSingleValue()
+        try encoder.encodeValue(value)
+    }
+}
+
+/// The coding key of an array element (`codingPath` entries inside unkeyed containers).
+struct _IndexKey: CodingKey {
+    var intValue: Int?
+    var stringValue: String { String(intValue ?? 0) }
+    init(_ index: Int) { intValue = index }
+    init?(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { guard let index = Int(stringValue) else { return nil }; intValue = index }
+}

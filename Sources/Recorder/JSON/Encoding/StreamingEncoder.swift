@@ -1,0 +1,167 @@
+import Foundation
+
+/// Thrown inside ``_StreamingEncoder`` when a type uses containers in an order
+/// a single forward pass cannot write (writing to a container after a sibling
+/// was started, `superEncoder`, two kinds of container for one value). The
+/// caller then encodes through ``_ValueEncoder``, which handles every pattern.
+struct _NeedsValueEncoder: Error {}
+
+/// Encodes straight to UTF-8 bytes in one forward pass: no intermediate tree,
+/// one growing buffer. Synthesized `Codable` conformances (and almost every
+/// hand-written one) write each container front to back, which is exactly what
+/// this supports; anything else throws ``_NeedsValueEncoder``.
+final class _StreamingEncoder: Encoder {
+    // Unchecked: the encoder is confined to one call on one thread, and dynamic
+    // exclusivity checks on every member written cost a measurable share of the time.
+    let output: _ByteBuffer
+    @exclusivity(unchecked) var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// An open object or array, innermost last.
+    struct Frame {
+        var id: Int
+        var isObject: Bool
+        var isEmpty = true
+    }
+    @exclusivity(unchecked) var frames: [Frame] = []
+    /// The innermost frame's id and emptiness, kept out of `frames` so writing
+    /// a member touches no array.
+    @exclusivity(unchecked) private var topID = -1
+    @exclusivity(unchecked) private var topIsEmpty = true
+    @exclusivity(unchecked) private var nextFrameID = 0
+    /// Frames below this index belong to values that enclose the current one.
+    @exclusivity(unchecked) private var valueBase = 0
+    /// The container the current value opened (-1: none yet).
+    @exclusivity(unchecked) private var valueContainer = -1
+    @exclusivity(unchecked) private var valueContainerIsObject = false
+    @exclusivity(unchecked) private var valueWroteSingle = false
+    @exclusivity(unchecked) private var depth = 0
+    /// Set by non-throwing requirements (`container(keyedBy:)`, `superEncoder`) that hit an unsupported pattern.
+    @exclusivity(unchecked) var needsValueEncoder = false
+
+    init(capacity: Int = 1024) { output = _ByteBuffer(capacity: capacity) }
+
+    // MARK: Values
+
+    /// Writes one value: primitives and the types `JSONEncoder` treats specially
+    /// inline, everything else through its `encode(to:)`.
+    @inline(__always)
+    func encodeValue<T: Encodable>(_ value: T, forKey key: (any CodingKey)? = nil) throws {
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), to: output); return }
+        if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: output); return }
+        if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: output); return }
+        if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: output); return }
+        if let special = _SpecialEncodable.value(of: value) {
+            JSONWriter.write(special, to: output)
+            return
+        }
+        try encodeComposite(value, forKey: key)
+    }
+
+    private func encodeComposite<T: Encodable>(_ value: T, forKey key: (any CodingKey)?) throws {
+        let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle)
+        if let key { codingPath.append(key) }
+        depth += 1
+        guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
+        valueBase = frames.count
+        valueContainer = -1
+        valueWroteSingle = false
+        try value.encode(to: self)
+        if needsValueEncoder { throw _NeedsValueEncoder() }
+        closeFrames(downTo: valueBase)
+        // A type that encodes nothing becomes an empty object, as with JSONEncoder.
+        if valueContainer < 0 && !valueWroteSingle { output.append("{}") }
+        depth -= 1
+        if key != nil { codingPath.removeLast() }
+        (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
+    }
+
+    /// Whether the top-level value wrote anything (JSONEncoder rejects values that do not).
+    func encodeTopLevel<T: Encodable>(_ value: T) throws {
+        try encodeValue(value)
+        if needsValueEncoder { throw _NeedsValueEncoder() }
+    }
+
+    // MARK: Containers
+
+    private func openFrame(isObject: Bool) -> Int {
+        output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        nextFrameID += 1
+        if !frames.isEmpty { frames[frames.count - 1].isEmpty = topIsEmpty }
+        frames.append(Frame(id: nextFrameID, isObject: isObject))
+        topID = nextFrameID
+        topIsEmpty = true
+        return nextFrameID
+    }
+
+    private func closeFrames(downTo count: Int) {
+        guard frames.count > count else { return }
+        while frames.count > count {
+            output.append(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+        topID = frames.last?.id ?? -1
+        topIsEmpty = frames.last?.isEmpty ?? true
+    }
+
+    /// Prepares to write a member of container `id`: closes finished nested
+    /// containers and writes the separating comma.
+    @inline(__always)
+    func beginElement(of id: Int) throws {
+        if needsValueEncoder { throw _NeedsValueEncoder() }
+        if topID != id { try resume(id) }
+        if topIsEmpty {
+            topIsEmpty = false
+        } else {
+            output.append(UInt8(ascii: ","))
+        }
+    }
+
+    private func resume(_ id: Int) throws {
+        guard let index = frames.lastIndex(where: { $0.id == id }), index >= valueBase else { throw _NeedsValueEncoder() }
+        closeFrames(downTo: index + 1)
+    }
+
+    func valueContainer(isObject: Bool) -> Int {
+        if valueContainer >= 0 {
+            // Asking twice (e.g. a subclass after `super.encode(to:)`) shares the container.
+            if valueContainerIsObject != isObject || frames.last(where: { $0.id == valueContainer }) == nil { needsValueEncoder = true }
+            return valueContainer
+        }
+        if valueWroteSingle { needsValueEncoder = true }
+        valueContainer = openFrame(isObject: isObject)
+        valueContainerIsObject = isObject
+        return valueContainer
+    }
+
+    func nestedFrame(isObject: Bool) -> Int { openFrame(isObject: isObject) }
+
+    func beginSingleValue() throws {
+        if valueContainer >= 0 || valueWroteSingle { throw _NeedsValueEncoder() }
+        valueWroteSingle = true
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, id: valueContainer(isObject: true), codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        _StreamingUnkeyedContainer(encoder: self, id: valueContainer(isObject: false), codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        _StreamingSingleValueContainer(encoder: self)
+    }
+
+    func superEncoder(marking codingPath: [any CodingKey]) -> any Encoder {
+        needsValueEncoder = true
+        return self
+    }
+}
+
+extension _StreamingEncoder {
+    /// Marks the pass as unusable from a non-throwing requirement; returns an id no frame has.
+    func fail() -> Int {
+        needsValueEncoder = true
+        return -1
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Recorder
+
+// A realistic app state: strings, integers, doubles, booleans, optionals,
+// nested structs and arrays.
+private struct BenchUser: Codable {
+    var id: Int
+    var name: String
+    var email: String
+}
+
+private struct BenchTodo: Codable {
+    var id: Int
+    var title: String
+    var notes: String?
+    var done: Bool
+    var priority: Double
+    var tags: [String]
+    var owner: BenchUser
+    var dueIn: Int?
+}
+
+private struct BenchSettings: Codable {
+    var theme: String
+    var fontSize: Double
+    var notifications: Bool
+}
+
+private struct BenchState: Codable {
+    var todos: [BenchTodo]
+    var filter: String
+    var selected: Int?
+    var settings: BenchSettings
+    var revision: Int
+}
+
+private func makeState(elements: Int, seed: Int = 0) -> BenchState {
+    let tags = ["home", "work", "errand", "someday", "urgent"]
+    let todos = (0..<elements).map { (index: Int) -> BenchTodo in
+        let user = index % 13
+        let owner = BenchUser(id: user, name: "User \(user)", email: "user\(user)@example.com")
+        let notes: String? = index % 3 == 0 ? "Remember the oat one, not the almond one.\nTwo litres." : nil
+        let dueIn: Int? = index % 5 == 0 ? nil : index * 3600
+        let priority = Double(index % 7) * 0.37 + 0.1
+        return BenchTodo(id: index, title: "Todo number \(index + seed) — buy \"milk\"", notes: notes, done: index % 2 == 0,
+                         priority: priority, tags: Array(tags.prefix(index % 4)), owner: owner, dueIn: dueIn)
+    }
+    return BenchState(todos: todos, filter: "active", selected: elements / 2,
+                      settings: BenchSettings(theme: "dark", fontSize: 13.5, notifications: true), revision: seed)
+}
+
+func runJSONBenchmarks() {
+    print("\n## JSON engine")
+    benchmarkEncoding()
+    benchmarkParsing()
+    benchmarkDiff()
+}
+
+private func benchmarkEncoding() {
+    let sizes = Benchmark.quick ? [10, 1_000] : [10, 1_000, 100_000]
+    for size in sizes {
+        let state = makeState(elements: size)
+        let byteCount = Double((try? JSONEncoding.bytes(of: state))?.count ?? 0)
+        let foundation = JSONEncoder()
+        let baseline = Benchmark.measure { _ = try? foundation.encode(state) }
+        let bytes = Benchmark.measure { _ = try? JSONEncoding.bytes(of: state) }
+        let tree = Benchmark.measure { _ = try? JSONEncoding.value(of: state) }
+        let baselineFigure = Benchmark.format(bytesPerSecond: byteCount / baseline)
+        Benchmark.report("encode bytes, \(size) elements (\(Int(byteCount)) B)", Benchmark.format(bytesPerSecond: byteCount / bytes),
+                         baseline: baselineFigure, ratio: baseline / bytes)
+        Benchmark.report("encode JSONValue, \(size) elements", Benchmark.format(bytesPerSecond: byteCount / tree),
+                         baseline: baselineFigure, ratio: baseline / tree)
+    }
+    print("  (baseline: Foundation JSONEncoder, default settings, same values)")
+}
+
+private func benchmarkParsing() {
+    let size = Benchmark.quick ? 1_000 : 100_000
+    guard let bytes = try? JSONEncoding.bytes(of: makeState(elements: size)) else { return }
+    let data = Data(bytes)
+    let baseline = Benchmark.measure { _ = try? JSONSerialization.jsonObject(with: data) }
+    let ours = Benchmark.measure { _ = try? JSONParser.parse(bytes) }
+    Benchmark.report("parse, \(size)-element state (\(bytes.count) B)", Benchmark.format(bytesPerSecond: Double(bytes.count) / ours),
+                     baseline: Benchmark.format(bytesPerSecond: Double(bytes.count) / baseline), ratio: baseline / ours)
+    print("  (baseline: Foundation JSONSerialization.jsonObject on the same bytes)")
+}
+
+private func benchmarkDiff() {
+    // Two ~1 MB states: every 50th todo edited, a few removed and added.
+    let size = Benchmark.quick ? 500 : 4_000
+    var after = makeState(elements: size)
+    for index in stride(from: 0, to: size, by: 50) { after.todos[index].done.toggle(); after.todos[index].title += " (edited)" }
+    after.todos.remove(at: size / 3)
+    after.todos.insert(makeState(elements: 1, seed: 99).todos[0], at: size / 4)
+    after.revision += 1
+    guard let old = try? JSONEncoding.value(of: makeState(elements: size)), let new = try? JSONEncoding.value(of: after) else { return }
+    let stateBytes = JSONWriter.compact(old).count
+    var patchCount = 0
+    let diff = Benchmark.measure { patchCount = JSONDiff.patch(from: old, to: new).operations.count }
+    let parseBaseline = Benchmark.measure { _ = try? JSONSerialization.jsonObject(with: Data(JSONWriter.compact(new))) }
+    Benchmark.report("diff two \(stateBytes / 1000) kB states (\(patchCount) ops)", Benchmark.format(seconds: diff),
+                     baseline: Benchmark.format(seconds: parseBaseline), ratio: parseBaseline / diff)
+    print("  (baseline: JSONSerialization parsing one of the two states)")
+
+    let count = Benchmark.quick ? 1_000 : 10_000
+    let array = JSONValue.array((0..<count).map { .object(JSONObject([("id", .integer(Int64($0))), ("title", .string("row \($0)"))])) })
+    var shorter = array.arrayValue!
+    shorter.remove(at: count / 2)
+    let removed = JSONValue.array(shorter)
+    var operations: [JSONPatchOperation] = []
+    let arrayDiff = Benchmark.measure { operations = JSONDiff.patch(from: array, to: removed).operations }
+    let equality = Benchmark.measure { _ = array == removed }
+    Benchmark.report("diff \(count)-element array, 1 removed (\(operations.count) op)", Benchmark.format(seconds: arrayDiff),
+                     baseline: Benchmark.format(seconds: equality), ratio: equality / arrayDiff)
+    print("  (baseline: one == comparison of the two arrays)")
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+private struct Address: Codable, Equatable {
+    var street: String
+    var zip: Int
+}
+
+private enum Mood: String, Codable { case happy, grumpy }
+
+private struct Profile: Codable, Equatable {
+    var name: String
+    var age: Int
+    var score: Double
+    var ratio: Float
+    var active: Bool
+    var nickname: String?
+    var missing: String?
+    var tags: [String]
+    var address: Address
+    var history: [Address]
+    var mood: Mood
+    var joined: Date
+    var avatar: Data
+    var homepage: URL
+    var balance: Decimal
+    var byName: [String: Int]
+    var byNumber: [Int: String]
+    var byMood: [Mood: Bool]
+    var byAddress: [Address: Int]?
+    var big: UInt64
+    var small: Int64
+    var bytes: [UInt8]
+    var nested: [[Int?]]
+}
+
+extension Address: Hashable {}
+
+private let profile = Profile(
+    name: "Zoë \"Z\" O'Neil\n\t\u{01}/\\ 🦊", age: 42, score: 0.1 + 0.2, ratio: 0.1, active: true,
+    nickname: "zee", missing: nil, tags: ["a", "", "long tag that is longer than eight bytes"],
+    address: Address(street: "Main", zip: 12345), history: [Address(street: "Old", zip: 1)],
+    mood: .grumpy, joined: Date(timeIntervalSinceReferenceDate: 123_456.789), avatar: Data([0, 1, 2, 255]),
+    homepage: URL(string: "https://example.com/a?b=c")!, balance: Decimal(string: "12.5")!,
+    byName: ["x": 1], byNumber: [7: "seven"], byMood: [.happy: true], byAddress: [Address(street: "K", zip: 2): 3],
+    big: UInt64.max, small: Int64.min, bytes: [1, 2, 3], nested: [[1, nil], []])
+
+@Suite struct JSONEncodingTests {
+    @Test func bytesDecodeBackWithFoundationsDefaultDecoder() throws {
+        let bytes = try JSONEncoding.bytes(of: profile)
+        #expect(try JSONDecoder().decode(Profile.self, from: Data(bytes)) == profile)
+    }
+
+    @Test func valueTreeWritesTheSameJSONAsTheByteEncoder() throws {
+        let tree = try JSONEncoding.value(of: profile)
+        // The tree keeps UInt64.max as the nearest Double, so compare everything else exactly.
+        var withoutBig = profile
+        withoutBig.big = 7
+        #expect(JSONWriter.compact(try JSONEncoding.value(of: withoutBig)) == (try JSONEncoding.bytes(of: withoutBig)))
+        #expect(tree["name"] == .string(profile.name))
+        #expect(tree["missing"] == nil)
+    }
+
+    @Test func agreesWithJSONEncoderOnEveryValue() throws {
+        var withoutBig = profile
+        withoutBig.big = 7
+        let ours = try JSONParser.parse(try JSONEncoding.bytes(of: withoutBig))
+        let foundation = try JSONParser.parse(try JSONEncoder().encode(withoutBig))
+        #expect(ours == foundation)
+    }
+
+    @Test func keepsKeysInEncodingOrderAndOmitsNilOptionals() throws {
+        struct Point: Encodable { var y = 2; var x = 1; var label: String? = nil; var z: Int? = 3 }
+        #expect(String(decoding: try JSONEncoding.bytes(of: Point()), as: UTF8.self) == #"{"y":2,"x":1,"z":3}"#)
+        #expect(try JSONEncoding.value(of: Point()).objectValue?.keys == ["y", "x", "z"])
+    }
+
+    @Test func encodeNilWritesNull() throws {
+        struct Explicit: Encodable {
+            enum CodingKeys: String, CodingKey { case gone }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeNil(forKey: .gone)
+            }
+        }
+        #expect(String(decoding: try JSONEncoding.bytes(of: Explicit()), as: UTF8.self) == #"{"gone":null}"#)
+        #expect(String(decoding: try JSONEncoding.bytes(of: [1, nil, 3] as [Int?]), as: UTF8.self) == "[1,null,3]")
+    }
+
+    @Test func doublesRoundTripExactly() throws {
+        var generator = SplitMix64(seed: 7)
+        var values: [Double] = [0, -0.0, 1, -1, 0.1, 1e-7, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 123456789012345680, 1e15, 1e16, 3.0]
+        for _ in 0..<2_000 { values.append(Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)) }
+        let bytes = try JSONEncoding.bytes(of: values)
+        let decoded = try JSONDecoder().decode([Double].self, from: Data(bytes))
+        #expect(decoded.map(\.bitPattern) == values.map(\.bitPattern))
+        let floats: [Float] = [0.1, 1.5, 3, 1e-8, .greatestFiniteMagnitude]
+        #expect(try JSONDecoder().decode([Float].self, from: Data(try JSONEncoding.bytes(of: floats))) == floats)
+        #expect(String(decoding: try JSONEncoding.bytes(of: [Float(0.1), 3]), as: UTF8.self) == "[0.1,3]")
+    }
+
+    @Test func nonFiniteNumbersBecomeStringsJSONDecoderCanReadBack() throws {
+        let values = [Double.nan, .infinity, -.infinity, 1]
+        let bytes = try JSONEncoding.bytes(of: values)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"["NaN","Infinity","-Infinity",1]"#)
+        #expect(JSONWriter.compact(try JSONEncoding.value(of: values)) == bytes)
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        let decoded = try decoder.decode([Double].self, from: Data(bytes))
+        #expect(decoded[0].isNaN && decoded[1] == .infinity && decoded[2] == -.infinity)
+    }
+
+    @Test func escapesControlCharactersQuotesAndBackslashesOnly() throws {
+        let text = "plain ascii, then \"quoted\" \\ \u{7F} é \u{1F} tab\t" + String(repeating: "x", count: 20) + "\n"
+        let bytes = try JSONEncoding.bytes(of: text)
+        #expect(String(decoding: bytes, as: UTF8.self) == #""plain ascii, then \"quoted\" \\ \#u{7F} é \u001f tab\t"# + String(repeating: "x", count: 20) + #"\n""#)
+        #expect(try JSONParser.parse(bytes) == .string(text))
+    }
+
+    @Test func containersWrittenOutOfOrderStillEncodeCorrectly() throws {
+        struct Interleaved: Encodable, Equatable {
+            enum Keys: String, CodingKey { case first, second, last }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                var first = container.nestedUnkeyedContainer(forKey: .first)
+                var second = container.nestedContainer(keyedBy: Keys.self, forKey: .second)
+                try first.encode(1)  // writes into `first` after `second` was opened
+                try second.encode("b", forKey: .last)
+                try container.encode(true, forKey: .last)
+                try first.encode(2)
+            }
+        }
+        let expected: JSONValue = ["first": [1, 2], "second": ["last": "b"], "last": true]
+        #expect(try JSONParser.parse(try JSONEncoding.bytes(of: Interleaved())) == expected)
+        #expect(try JSONEncoding.value(of: Interleaved()) == expected)
+    }
+
+    @Test func superEncoderAndSharedSubclassContainersMatchJSONEncoder() throws {
+        class Base: Encodable {
+            var id = 1
+        }
+        final class WithSuper: Base {
+            var name = "sub"
+            enum Keys: String, CodingKey { case name }
+            override func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(name, forKey: .name)
+                try super.encode(to: container.superEncoder())
+            }
+        }
+        final class Shared: Base {
+            var extra = [true]
+            enum Keys: String, CodingKey { case extra }
+            override func encode(to encoder: any Encoder) throws {
+                try super.encode(to: encoder)
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(extra, forKey: .extra)
+            }
+        }
+        for value in [WithSuper(), Shared()] as [Base] {
+            let foundation = try JSONParser.parse(try JSONEncoder().encode(value))
+            #expect(try JSONParser.parse(try JSONEncoding.bytes(of: value)) == foundation)
+            #expect(try JSONEncoding.value(of: value) == foundation)
+        }
+        #expect(try JSONEncoding.value(of: WithSuper()) == ["name": "sub", "super": ["id": 1]])
+    }
+
+    @Test func aValueThatEncodesNothingIsAnEmptyObject() throws {
+        struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
+        #expect(String(decoding: try JSONEncoding.bytes(of: [Nothing()]), as: UTF8.self) == "[{}]")
+    }
+
+    @Test func tooDeepNestingIsAnErrorNotACrash() {
+        final class Node: Encodable { var next: Node?; init(next: Node?) { self.next = next } }
+        var chain: Node? = nil
+        for _ in 0..<2_000 { chain = Node(next: chain) }
+        #expect(throws: EncodingError.self) { try JSONEncoding.bytes(of: chain) }
+        #expect(throws: EncodingError.self) { try JSONEncoding.value(of: chain) }
+    }
+
+    @Test func encodingErrorsFromTheValueAreRethrown() {
+        struct Failing: Encodable {
+            struct Boom: Error {}
+            func encode(to encoder: any Encoder) throws { throw Boom() }
+        }
+        #expect(throws: Failing.Boom.self) { try JSONEncoding.bytes(of: [Failing()]) }
+    }
+}
+
+/// A small seeded generator so property tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
