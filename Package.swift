@@ -21,10 +21,13 @@ let package = Package(
         // users can link it with their own reducer for replay.
         .target(name: "Inspector", dependencies: ["Recorder", "CNcurses"]),
         .executableTarget(name: "rewind", dependencies: ["Inspector"]),
-        .executableTarget(name: "rewind-demo", dependencies: ["Recorder"]),
+        // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
+        // domain) shared by the demo, the debug demo and the tests.
+        .target(name: "SampleDomains"),
+        .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
         .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder"]),
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
     ],
     swiftLanguageModes: [.v6]
 )
