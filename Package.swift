@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "Inspector", targets: ["Inspector"]),
+        .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .executable(name: "rewind", targets: ["rewind"]),
     ],
     targets: [
@@ -26,6 +27,9 @@ let package = Package(
         .target(name: "SampleDomains"),
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
         .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
+        // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
+        .target(name: "RewindTesting", dependencies: ["Recorder"]),
+        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains"]),
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
     ],

@@ -1,0 +1,23 @@
+import Recorder
+import XCTest
+
+extension XCTestCase {
+    /// A recorder for this test whose log is kept, with a readable report, when
+    /// the test fails, and deleted when it passes (unless `REWIND_KEEP=1`).
+    ///
+    /// ```swift
+    /// func testCheckout() throws {
+    ///     let store = Store(initialState: Cart(), reducer: try recordTest().recording(cartReducer))
+    ///     store.send(.add(item))
+    ///     XCTAssertEqual(store.state.total, 12)
+    /// }
+    /// ```
+    public func recordTest(file: StaticString = #filePath) throws -> Recorder {
+        let recording = try TestRecording(testName: name, sourceFile: "\(file)")
+        addTeardownBlock { [weak self] in
+            let failed = (self?.testRun?.totalFailureCount ?? 0) > 0
+            recording.finish(failed: failed)
+        }
+        return recording.recorder
+    }
+}
