@@ -9,3 +9,4 @@ func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(se
 print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meaningful)" : "")")
 // Sections register here: if wants("json") { runJSONBenchmarks() } …
 if wants("json") { runJSONBenchmarks() }
+if wants("inspector") { runInspectorBenchmarks() }

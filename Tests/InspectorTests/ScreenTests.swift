@@ -220,7 +220,9 @@ import Recorder
 
     @Test func pathHistoryListsEntriesThatChangedANodeAndJumpsThroughThem() {
         var model = InspectorFixtures.model()
-        model.type("G\t")                // last entry, state pane, cursor on "todos"
+        model.type("G\t")                // last entry: the cursor waits on the node it changed
+        #expect(model.cursorRow?.path.description == "/todos/2")
+        model.type("h")                  // a closed node: h goes to its parent
         #expect(model.cursorRow?.path.description == "/todos")
         model.type("w")
         let screen = model.screenText

@@ -94,6 +94,10 @@ struct InspectorModel {
     var message: String?
 
     private(set) var view = SelectionView()
+    /// The open nodes in effect (user choices plus revealed changes).
+    private(set) var expansion = TreeExpansion(open: [])
+    /// Rows of the whole state tree, and the ones on screen (from `stateTop`).
+    private(set) var stateRowCount = 0
     private(set) var stateRows: [TreeRow] = []
 
     init(source: any TimelineSource, size: ScreenSize) {
@@ -130,10 +134,18 @@ struct InspectorModel {
     // MARK: Derived view
 
     /// Nodes shown open: user-opened, and ancestors of what the selected action changed, minus user-closed.
-    func isExpanded(_ path: JSONPointer) -> Bool {
-        if collapsedPaths.contains(path) { return false }
-        if path.isRoot || expandedPaths.contains(path) { return true }
-        return view.changedPaths.contains { $0.tokens.count > path.tokens.count && $0.hasPrefix(path) }
+    func isExpanded(_ path: JSONPointer) -> Bool { path.isRoot || expansion.isExpanded(path) }
+
+    private func effectiveExpansion() -> TreeExpansion {
+        var open = expandedPaths
+        for changed in view.changedPaths {
+            var ancestor = changed.parent
+            while let path = ancestor, !path.isRoot {
+                open.insert(path)
+                ancestor = path.parent
+            }
+        }
+        return TreeExpansion(open: open.subtracting(collapsedPaths))
     }
 
     /// True when the selected action changed `path`, something inside it, or something containing it.
@@ -165,18 +177,37 @@ struct InspectorModel {
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
                 }
             }
-            if view.selection != selection { diffTop = 0 }
+            let selectionMoved = view.selection != selection
             view = next
+            if selectionMoved {
+                diffTop = 0
+                expansion = effectiveExpansion()
+                // Bring the first changed node into view unless the user is working in the tree.
+                if focus != .state, let state = view.state, let changed = view.changedPaths.first {
+                    var target: JSONPointer? = changed
+                    while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
+                    if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
+                }
+            }
         }
         refreshRows()
     }
 
+    /// Recomputes the open nodes and the visible window of the state tree.
     mutating func refreshRows() {
-        guard let state = view.state else { stateRows = []; return }
-        let model = self
-        stateRows = StateTree.rows(of: state, isExpanded: { model.isExpanded($0) })
-        stateCursor = min(max(0, stateCursor), max(0, stateRows.count - 1))
-        Self.keepVisible(&stateTop, cursor: stateCursor, height: layout.state.height, total: stateRows.count)
+        expansion = effectiveExpansion()
+        guard let state = view.state else { stateRows = []; stateRowCount = 0; return }
+        stateRowCount = StateTree.rowCount(of: state, expansion: expansion)
+        stateCursor = min(max(0, stateCursor), max(0, stateRowCount - 1))
+        let height = max(1, layout.state.height)
+        Self.keepVisible(&stateTop, cursor: stateCursor, height: height, total: stateRowCount)
+        stateRows = StateTree.rows(of: state, expansion: expansion, in: stateTop..<(stateTop + height))
+    }
+
+    /// The row position of `path` in the state tree, when it is visible (its parents open).
+    func stateRowIndex(of path: JSONPointer) -> Int? {
+        guard let state = view.state else { return nil }
+        return StateTree.rowIndex(of: path, in: state, expansion: expansion)
     }
 
     /// Scrolls `top` so `cursor` is on screen.

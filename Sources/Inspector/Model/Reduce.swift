@@ -77,7 +77,7 @@ extension InspectorModel {
         switch focus {
         case .timeline: selectRow(selectedRow.addingClamped(delta))
         case .state:
-            stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRows.count - 1))
+            stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
         case .diff:
             let height = layout.diff.height
             diffTop = min(max(0, diffTop.addingClamped(delta)), max(0, view.diffLines.count - height))
@@ -102,7 +102,11 @@ extension InspectorModel {
 
     // MARK: Tree nodes
 
-    var cursorRow: TreeRow? { stateRows.indices.contains(stateCursor) ? stateRows[stateCursor] : nil }
+    /// The state row under the cursor (always on screen, so in the window).
+    var cursorRow: TreeRow? {
+        let offset = stateCursor - stateTop
+        return stateRows.indices.contains(offset) ? stateRows[offset] : nil
+    }
 
     mutating func toggleNode() {
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
@@ -121,8 +125,7 @@ extension InspectorModel {
         guard focus == .state, let row = cursorRow else { return }
         if row.isExpanded {
             setExpanded(row.path, false)
-        } else if let parent = row.path.parent, !parent.isRoot,
-                  let parentRow = stateRows[..<stateCursor].lastIndex(where: { $0.path == parent }) {
+        } else if let parent = row.path.parent, !parent.isRoot, let parentRow = stateRowIndex(of: parent) {
             stateCursor = parentRow
         }
     }
@@ -216,7 +219,7 @@ extension InspectorModel {
             case .timeline:
                 if timelineTop + offset < visibleEntryCount { selectRow(timelineTop + offset) }
             case .state:
-                if stateTop + offset < stateRows.count { stateCursor = stateTop + offset }
+                if stateTop + offset < stateRowCount { stateCursor = stateTop + offset }
             case .diff:
                 break
             }

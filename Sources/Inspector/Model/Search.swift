@@ -91,7 +91,8 @@ extension InspectorModel {
             ancestor = current.parent
         }
         refreshRows()
-        if let row = stateRows.firstIndex(where: { $0.path == path }) { stateCursor = row }
+        if let row = stateRowIndex(of: path) { stateCursor = row }
+        refreshRows()
     }
 
     private mutating func searchDiff(_ needle: String, forward: Bool) -> Bool {

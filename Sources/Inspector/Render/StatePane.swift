@@ -20,8 +20,8 @@ extension ScreenPainter {
         let end = area.column + area.width
         for offset in 0..<area.height {
             let index = model.stateTop + offset
-            guard index < model.stateRows.count else { break }
-            let row = model.stateRows[index]
+            guard offset < model.stateRows.count else { break }
+            let row = model.stateRows[offset]
             let y = area.row + offset
             let changed = model.isChanged(row.path)
             let indent = String(repeating: "  ", count: row.depth)

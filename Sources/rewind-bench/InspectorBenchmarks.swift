@@ -1,0 +1,206 @@
+import Foundation
+import Inspector
+import Recorder
+
+// The inspector on huge logs: time to first screen, index memory, stepping
+// between 1 MB states, against `jq -c . >/dev/null` reading the same file.
+//
+//   swift run -c release rewind-bench inspector          (1 GB, 1,000,000 entries)
+//   swift run -c release rewind-bench --quick inspector  (small smoke run)
+func runInspectorBenchmarks() {
+    print("\n## inspector")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-inspector-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+
+    let quick = Benchmark.quick
+    let hugePath = directory.appendingPathComponent("huge.jsonl").path
+    let hugeEntries = quick ? 20_000 : 1_000_000
+    var hugeBytes: Int64 = 0
+    let writeSeconds = Benchmark.once {
+        hugeBytes = BenchmarkLog.write(path: hugePath, entries: hugeEntries, keyframeInterval: 32, items: 24, noteBytes: 860)
+    }
+    Benchmark.report("generate log (\(hugeEntries) entries, \(megabytes(hugeBytes)))", Benchmark.format(seconds: writeSeconds),
+                     baseline: Benchmark.format(bytesPerSecond: Double(hugeBytes) / writeSeconds))
+
+    // First screen: open (scans only the start), build the model, render it.
+    let rssBefore = residentBytes()
+    var probe: InspectorProbe?
+    var firstScreen = ""
+    let firstScreenSeconds = Benchmark.once {
+        probe = try? InspectorProbe(path: hugePath, columns: 120, rows: 40, indexInBackground: true)
+        firstScreen = probe?.screenText() ?? ""
+    }
+    guard let timeline = probe, firstScreen.contains("entry 1/") else {
+        print("inspector: could not open the generated log")
+        return
+    }
+    let indexSeconds = Benchmark.once {
+        while !timeline.isFullyIndexed { usleep(2_000) }
+    }
+    let indexBytes = residentBytes() - rssBefore
+    let jqSeconds = jqBaseline(hugePath)
+    Benchmark.report("first screen of \(megabytes(hugeBytes)) log (open+model+render)", Benchmark.format(seconds: firstScreenSeconds),
+                     baseline: jqSeconds.map { "jq " + Benchmark.format(seconds: $0) }, ratio: jqSeconds.map { $0 / firstScreenSeconds })
+    Benchmark.report("background index of all \(timeline.entryCount) entries", Benchmark.format(seconds: indexSeconds),
+                     baseline: jqSeconds.map { "jq " + Benchmark.format(seconds: $0) }, ratio: jqSeconds.map { $0 / indexSeconds })
+    Benchmark.report("index memory (resident growth)", megabytes(Int64(indexBytes)),
+                     baseline: "\(indexBytes / max(1, timeline.entryCount)) B/entry")
+
+    // Stepping j/k through 1 MB states: reduce + render per step.
+    let bigPath = directory.appendingPathComponent("big-states.jsonl").path
+    let bigEntries = quick ? 40 : 200
+    let bigItems = quick ? 2_000 : 17_000
+    _ = BenchmarkLog.write(path: bigPath, entries: bigEntries, keyframeInterval: 32, items: bigItems, noteBytes: 40)
+    guard let big = try? InspectorProbe(path: bigPath, columns: 120, rows: 40, indexInBackground: false),
+          let stateText = try? big.stateJSON(at: 0) else {
+        print("inspector: could not open the 1 MB-state log")
+        return
+    }
+    let stateBytes = stateText.count
+    var steps: [Double] = []
+    for index in 1..<bigEntries {
+        let seconds = Benchmark.once { big.stepDown() }
+        if index % 32 != 0 { steps.append(seconds) }   // keyframe crossings are reported apart
+        else { steps.append(-seconds) }
+    }
+    let neighbour = steps.filter { $0 >= 0 }.sorted()
+    let crossings = steps.filter { $0 < 0 }.map { -$0 }
+    let median = neighbour[neighbour.count / 2]
+    let worst = neighbour.last ?? 0
+    Benchmark.report("step to neighbour, \(kilobytes(stateBytes)) state (median)", Benchmark.format(seconds: median),
+                     baseline: "worst " + Benchmark.format(seconds: worst))
+    if let crossing = crossings.max() {
+        Benchmark.report("step onto a keyframe (parses the whole state)", Benchmark.format(seconds: crossing))
+    }
+    // Baseline for stepping: re-parsing the whole state, what a naive viewer does per step.
+    let parse = Benchmark.measure { _ = try? JSONParser.parse(stateText) }
+    Benchmark.report("  baseline: parse one \(kilobytes(stateBytes)) state", Benchmark.format(seconds: parse),
+                     ratio: parse / median)
+}
+
+private func megabytes(_ bytes: Int64) -> String { Benchmark.format3(Double(bytes) / 1e6) + " MB" }
+private func kilobytes(_ bytes: Int) -> String { Benchmark.format3(Double(bytes) / 1e3) + " kB" }
+
+/// Resident memory of this process (Linux `/proc/self/statm`), 0 elsewhere.
+private func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Seconds for `jq -c . <file> >/dev/null`, or nil without jq.
+private func jqBaseline(_ path: String) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["jq", "-c", ".", path]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    var status: Int32 = 1
+    let seconds = Benchmark.once {
+        guard (try? process.run()) != nil else { return }
+        process.waitUntilExit()
+        status = process.terminationStatus
+    }
+    return status == 0 ? seconds : nil
+}
+
+/// Writes a log in format v1 straight to disk, fast: a header, then entries
+/// that each update one item (a JSON Patch) with a keyframe of the whole
+/// state every `keyframeInterval` entries. See docs/FORMAT.md.
+enum BenchmarkLog {
+    static func write(path: String, entries: Int, keyframeInterval: Int, items: Int, noteBytes: Int) -> Int64 {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: path) else { return 0 }
+        defer { try? handle.close() }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(9 << 20)
+        var written: Int64 = 0
+        func flush() {
+            handle.write(Data(buffer))
+            written += Int64(buffer.count)
+            buffer.removeAll(keepingCapacity: true)
+        }
+        var values = [Int](repeating: 0, count: items)
+        let note = Array(String(repeating: "lorem ipsum ", count: noteBytes / 12 + 1).utf8.prefix(noteBytes))
+        let start = 1_764_400_000.0
+
+        var record = buffer.count
+        buffer += Array(#"{"kind":"header","format":"rewind","version":1,"created":1764400000,"process":"rewind-bench","stateType":"BenchState","actionType":"BenchAction","keyframeInterval":"#.utf8)
+        append(keyframeInterval, &buffer)
+        buffer += Array(#","options":{},"metadata":{},"stateReplayable":true"#.utf8)
+        seal(&buffer, from: record)
+
+        for index in 0..<entries {
+            let item = (index * 7919) % items
+            values[item] = index
+            record = buffer.count
+            buffer += Array(#"{"kind":"entry","seq":"#.utf8)
+            append(index, &buffer)
+            buffer += Array(#","time":"#.utf8)
+            buffer += Array(String(start + Double(index) / 1000).utf8)
+            buffer += Array(#","durationNs":1200,"action":{"type":"item/update","payload":{"id":"#.utf8)
+            append(item, &buffer)
+            buffer += Array(#","note":""#.utf8)
+            buffer += note
+            buffer += Array(#""},"replayable":true}"#.utf8)
+            if index % keyframeInterval == 0 {
+                buffer += Array(#","state":{"counter":"#.utf8)
+                append(index, &buffer)
+                buffer += Array(#","items":["#.utf8)
+                for (position, value) in values.enumerated() {
+                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
+                    buffer += Array(#"{"id":"#.utf8)
+                    append(position, &buffer)
+                    buffer += Array(#","name":"item number "#.utf8)
+                    append(position, &buffer)
+                    buffer += Array(#"","value":"#.utf8)
+                    append(value, &buffer)
+                    buffer.append(UInt8(ascii: "}"))
+                }
+                buffer += Array(#"]},"changed":["/counter","/items/"#.utf8)
+                append(item, &buffer)
+                buffer += Array(#"/value"]"#.utf8)
+            } else {
+                buffer += Array(#","patch":[{"op":"replace","path":"/counter","value":"#.utf8)
+                append(index, &buffer)
+                buffer += Array(#"},{"op":"replace","path":"/items/"#.utf8)
+                append(item, &buffer)
+                buffer += Array(#"/value","value":"#.utf8)
+                append(index, &buffer)
+                buffer += Array("}]".utf8)
+            }
+            seal(&buffer, from: record)
+            if buffer.count > 8 << 20 { flush() }
+        }
+        flush()
+        return written
+    }
+
+    private static func append(_ number: Int, _ buffer: inout [UInt8]) {
+        buffer += Array(String(number).utf8)
+    }
+
+    /// Closes the record with `,"crc":"xxxxxxxx"}` and a newline: the CRC-32
+    /// of the record's bytes so far, as the reader checks it.
+    private static func seal(_ buffer: inout [UInt8], from start: Int) {
+        var crc: UInt32 = 0xFFFF_FFFF
+        buffer.withUnsafeBufferPointer { bytes in
+            for index in start..<bytes.count {
+                crc = crcTable[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+            }
+        }
+        crc ^= 0xFFFF_FFFF
+        buffer += Array(#","crc":""#.utf8)
+        let hex = Array("0123456789abcdef".utf8)
+        for shift in stride(from: 28, through: 0, by: -4) { buffer.append(hex[Int((crc >> UInt32(shift)) & 0xF)]) }
+        buffer += Array("\"}\n".utf8)
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { value -> UInt32 in
+        var crc = UInt32(value)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        return crc
+    }
+}
