@@ -52,7 +52,11 @@ final class LogTimeline: TimelineSource {
     }
 
     func state(at index: Int) throws -> JSONValue {
-        try reader.state(at: index)
+        do {
+            return try reader.state(at: index)
+        } catch {
+            throw StateUnavailable(readerError: error)
+        }
     }
 
     func refresh() {
@@ -82,4 +86,18 @@ final class BackgroundIndexer: @unchecked Sendable {
     private var isCancelled: Bool { lock.withLock { cancelled } }
     var isRunning: Bool { lock.withLock { running } }
     func cancel() { lock.withLock { cancelled = true } }
+}
+
+/// Why a state cannot be shown, worded for the state pane: the reader's
+/// message without the file path (already in the status bar) and without its
+/// 0-based entry number (the inspector counts from 1).
+struct StateUnavailable: Error, CustomStringConvertible {
+    let description: String
+
+    init(readerError: LogReadError) {
+        var text = readerError.description
+        if text.hasPrefix(readerError.path + ": ") { text.removeFirst(readerError.path.count + 2) }
+        if let range = text.range(of: "cannot be rebuilt: ") { text = "it cannot be rebuilt: " + text[range.upperBound...] }
+        description = text
+    }
 }

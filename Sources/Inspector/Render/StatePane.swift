@@ -13,7 +13,7 @@ extension ScreenPainter {
                 screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             } else {
                 let reason = model.view.stateError ?? "the entry's record cannot be read"
-                drawWrapped(" State unavailable: " + reason, in: area, style: .colored(.warning))
+                drawWrapped("State unavailable: " + reason, in: area, style: .colored(.warning))
             }
             return
         }
@@ -46,21 +46,23 @@ extension ScreenPainter {
         }
     }
 
-    /// Text broken over the rows of `area` (for messages longer than a row).
+    /// Text broken at spaces over the rows of `area` (for messages longer than a row).
     mutating func drawWrapped(_ text: String, in area: Rect, style: CellStyle) {
-        var remaining = Substring(text)
-        for row in area.rows {
-            guard !remaining.isEmpty else { break }
-            var taken = 0
-            var width = 0
-            for character in remaining {
-                let w = TerminalWidth.of(character)
-                if width + w > area.width - 1 { break }
-                width += w
-                taken += 1
+        let width = max(1, area.width - 1)
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if TerminalWidth.of(candidate) <= width || current.isEmpty {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = String(word)
             }
-            screen.write(" " + remaining.prefix(taken), row: row, column: area.column, style: style, limit: area.column + area.width)
-            remaining = remaining.dropFirst(max(1, taken))
+        }
+        if !current.isEmpty { lines.append(current) }
+        for (row, line) in zip(area.rows, lines) {
+            screen.write(" " + line, row: row, column: area.column, style: style, limit: area.column + area.width)
         }
     }
 }

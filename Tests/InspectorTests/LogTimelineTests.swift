@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import Recorder
+@testable import Inspector
+
+/// The inspector over real log files (LogReader behind TimelineSource).
+@Suite struct LogTimelineTests {
+    @Test func opensALogFileAndShowsTheSameScreenAsTheRecording() throws {
+        let path = try LogFixture.todoLog(keyframeInterval: 3)
+        let timeline = try LogTimeline(path: path)
+        var fromFile = InspectorFixtures.model(timeline)
+        var fromMemory = InspectorFixtures.model()
+        for key in "jjjjj" {
+            fromFile.type(String(key))
+            fromMemory.type(String(key))
+            #expect(fromFile.screenText == fromMemory.screenText)
+        }
+        #expect(fromFile.screenText.contains("↳ sync/loaded"))
+    }
+
+    @Test func aDamagedRecordIsListedAndStatesAfterItWaitForTheNextKeyframe() throws {
+        // Keyframes at entries 0, 3; line 3 (entry 1) is damaged, so entry 2's patch has no base.
+        let path = try LogFixture.todoLog(keyframeInterval: 3, damageLine: 3)
+        var model = InspectorFixtures.model(try LogTimeline(path: path))
+        #expect(model.count == 5)
+        #expect(model.screenText.contains("⚠ 1 damaged (D lists)"))
+        model.type("j")
+        #expect(model.stateLines(3) == [
+            " State unavailable: it cannot be",
+            " rebuilt: it depends on line 3, which",
+            " is damaged; states are available again",
+        ])
+        model.type("j")                    // entry 4 in the file is a keyframe: states are back
+        #expect(model.view.state != nil)
+        model.type("D")
+        #expect(model.screenText.contains("│ line 3: checksum mismatch"))
+    }
+
+    @Test func followModeShowsEntriesAppendedToTheFile() throws {
+        let path = try LogFixture.todoLog()
+        let full = try Data(contentsOf: URL(fileURLWithPath: path))
+        let lines = full.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // Start with the header and three entries, then append the rest while following.
+        let firstPart = lines[0..<4].map { Data($0) + Data([0x0A]) }.reduce(Data(), +)
+        try firstPart.write(to: URL(fileURLWithPath: path))
+        var model = InspectorFixtures.model(try LogTimeline(path: path))
+        #expect(model.count == 3)
+        model.type("F")
+        #expect(model.selection == 2)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: full.dropFirst(firstPart.count))
+        try handle.close()
+        reduce(&model, .tick)
+        #expect(model.count == 6)
+        #expect(model.selection == 5)
+        #expect(model.screenText.contains("entry 6/6  │  timeline  │  FOLLOW"))
+    }
+
+    @Test func backgroundIndexingShowsProgressThenCompletes() throws {
+        // Enough entries that the first scan (about 4 MB) does not reach the end.
+        let steps = (0..<6_000).map { LogFixture.Step(type: "tick", payload: ["pad": .string(String(repeating: "x", count: 900))], state: ["n": .integer(Int64($0))]) }
+        let path = try LogFixture.write(steps, keyframeInterval: 50)
+        let timeline = try LogTimeline(path: path, indexInBackground: true)
+        var model = InspectorFixtures.model(timeline)
+        #expect(model.count < 6_000)
+        for _ in 0..<500 where timeline.indexing != .complete { usleep(10_000) }
+        reduce(&model, .tick)
+        #expect(model.count == 6_000)
+        #expect(!model.screenText.contains("indexing"))
+        model.type("G")
+        #expect(model.screenText.contains("entry 6000/6000"))
+    }
+}
