@@ -32,6 +32,8 @@ public enum RewindCommandLine {
             return StatsCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "blame":
             return BlameCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "diff":
+            return DiffCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
@@ -51,6 +53,7 @@ public enum RewindCommandLine {
                rewind stats <log>           entries, keyframes, size, damage, actions by type
                rewind blame <log> <pointer> the entries that changed a path, old → new
                rewind diff A.json B.json [--format tree|patch|unified]
+                                            differences between two JSON documents (exit 0 same, 1 different)
         """
 
     /// A first argument that is an existing file, or contains `/` or `.`, names a log.

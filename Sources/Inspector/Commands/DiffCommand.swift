@@ -1,0 +1,67 @@
+import Foundation
+import Recorder
+
+/// `rewind diff A.json B.json [--format tree|patch|unified]`: like diff(1),
+/// exit 0 when the documents are equal, 1 with the differences, 2 when an
+/// input is missing or not valid JSON (one line naming file, line and column).
+enum DiffCommand {
+    static let usage = "usage: rewind diff A.json B.json [--format tree|patch|unified]"
+
+    enum Format: String {
+        /// `-`/`+` lines with unchanged members collapsed (the default).
+        case tree
+        /// An RFC 6902 JSON Patch from A to B.
+        case patch
+        /// `diff -u` of the pretty-printed documents.
+        case unified
+    }
+
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+        let parsed: (positional: [String], options: [String: String])
+        switch CommandSupport.parse(arguments, options: ["--format"]) {
+        case .success(let value): parsed = value
+        case .failure(let error):
+            streams.error("rewind diff: \(error.description). \(usage)")
+            return 2
+        }
+        guard parsed.positional.count == 2 else {
+            streams.error("rewind diff: expected two files. \(usage)")
+            return 2
+        }
+        let formatName = parsed.options["--format"] ?? Format.tree.rawValue
+        guard let format = Format(rawValue: formatName) else {
+            streams.error("rewind diff: unknown format '\(formatName)'. \(usage)")
+            return 2
+        }
+        let (oldPath, newPath) = (parsed.positional[0], parsed.positional[1])
+        guard let old = read(oldPath, streams: &streams), let new = read(newPath, streams: &streams) else { return 2 }
+        if old == new {
+            streams.output("no differences")
+            return 0
+        }
+        switch format {
+        case .tree: streams.output(JSONDiff.treeText(from: old, to: new) ?? "")
+        case .patch: streams.output(JSONWriter.prettyString(JSONDiff.patch(from: old, to: new).jsonValue))
+        case .unified: streams.output(JSONDiff.unifiedText(from: old, to: new, fromLabel: oldPath, toLabel: newPath) ?? "")
+        }
+        return 1
+    }
+
+    /// The parsed document, or nil after writing `rewind diff: FILE:LINE:COLUMN: reason`.
+    private static func read(_ path: String, streams: inout some TextStreams) -> JSONValue? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            streams.error("rewind diff: \(path): \(exists ? "cannot read the file" : "no such file")")
+            return nil
+        }
+        do {
+            return try JSONParser.parse(data)
+        } catch {
+            streams.error("rewind diff: \(path):\(error.line):\(error.column): \(error.reason)")
+            return nil
+        }
+    }
+}

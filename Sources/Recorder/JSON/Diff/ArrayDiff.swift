@@ -1,0 +1,115 @@
+/// How two versions of one array line up, shared by the patch and the tree diff.
+struct _ArrayDiff {
+    let old: [JSONValue]
+    let new: [JSONValue]
+    /// The member that identifies elements, when the array is aligned by identity.
+    let identityField: String?
+    /// In order, covering both arrays. Without identity, a run of deletions
+    /// and insertions between two kept elements is paired up position by
+    /// position as `.match` (changed in place), since nothing says which is which.
+    let steps: [_AlignmentStep]
+    /// Elements removed in one place and added in another: new index -> old
+    /// index. They also appear in `steps` as a deletion and an insertion.
+    let moves: [Int: Int]
+
+    init(old: [JSONValue], new: [JSONValue], options: JSONDiffOptions) {
+        self.old = old
+        self.new = new
+        identityField = Self.identityField(old, new, candidates: options.identityFields)
+        var classes: [JSONValue: Int] = [:]
+        func classify(_ element: JSONValue, identity: String?) -> Int {
+            let key = identity.flatMap { element[$0] } ?? element
+            if let existing = classes[key] { return existing }
+            classes[key] = classes.count
+            return classes.count - 1
+        }
+        let identity = identityField
+        let oldClasses = old.map { classify($0, identity: identity) }
+        let newClasses = new.map { classify($0, identity: identity) }
+        let aligned = _SequenceAlignment.align(oldClasses, newClasses, maximumEditDistance: options.maximumEditDistance)
+            ?? Self.positional(old.count, new.count)
+        let moves = options.detectsMoves ? Self.pairMoves(aligned, old, new, identity: identity) : [:]
+        self.moves = moves
+        steps = identity == nil ? Self.pairSubstitutions(aligned, moves: moves) : aligned
+    }
+
+    /// The documented fallback past the edit-distance cap: position by position, then the tail.
+    private static func positional(_ oldCount: Int, _ newCount: Int) -> [_AlignmentStep] {
+        let shared = min(oldCount, newCount)
+        var steps = (0..<shared).map { _AlignmentStep.match(old: $0, new: $0) }
+        steps += (shared..<oldCount).map { .delete(old: $0) }
+        steps += (shared..<newCount).map { .insert(new: $0) }
+        return steps
+    }
+
+    /// Pairs deleted and inserted elements with the same key (equal values, or
+    /// the same identity). Skipped when simulating the moves while writing the
+    /// patch would cost more than a few million element shifts.
+    private static func pairMoves(_ steps: [_AlignmentStep], _ old: [JSONValue], _ new: [JSONValue], identity: String?) -> [Int: Int] {
+        var deleted: [Int] = []
+        var inserted: [Int] = []
+        for step in steps {
+            if case .delete(let i) = step { deleted.append(i) }
+            if case .insert(let j) = step { inserted.append(j) }
+        }
+        guard !deleted.isEmpty, !inserted.isEmpty, new.count * (deleted.count + inserted.count) <= 4_000_000 else { return [:] }
+        func key(_ element: JSONValue) -> JSONValue { identity.flatMap { element[$0] } ?? element }
+        var removedByKey: [JSONValue: [Int]] = [:]
+        for i in deleted.reversed() { removedByKey[key(old[i]), default: []].append(i) }
+        var moves: [Int: Int] = [:]
+        for j in inserted {
+            if let i = removedByKey[key(new[j])]?.popLast() { moves[j] = i }
+        }
+        return moves
+    }
+
+    /// Turns each run of deletions and insertions between kept elements into
+    /// in-place changes (first deleted with first inserted, …), leaving moved
+    /// elements and the surplus as deletions and insertions. Keeps new indices ascending.
+    private static func pairSubstitutions(_ steps: [_AlignmentStep], moves: [Int: Int]) -> [_AlignmentStep] {
+        let movedSources = Set(moves.values)
+        var result: [_AlignmentStep] = []
+        result.reserveCapacity(steps.count)
+        var runDeletes: [Int] = []
+        var runInserts: [Int] = []
+        func flush() {
+            let freeDeletes = runDeletes.filter { !movedSources.contains($0) }
+            let freeInserts = runInserts.filter { moves[$0] == nil }
+            let paired = min(freeDeletes.count, freeInserts.count)
+            var pairedOld: [Int: Int] = [:]  // new index -> old index
+            for index in 0..<paired { pairedOld[freeInserts[index]] = freeDeletes[index] }
+            let pairedSources = Set(freeDeletes.prefix(paired))
+            for i in runDeletes where !pairedSources.contains(i) { result.append(.delete(old: i)) }
+            for j in runInserts { result.append(pairedOld[j].map { .match(old: $0, new: j) } ?? .insert(new: j)) }
+            runDeletes.removeAll(keepingCapacity: true)
+            runInserts.removeAll(keepingCapacity: true)
+        }
+        for step in steps {
+            switch step {
+            case .delete(let i): runDeletes.append(i)
+            case .insert(let j): runInserts.append(j)
+            case .match:
+                if !runDeletes.isEmpty || !runInserts.isEmpty { flush() }
+                result.append(step)
+            }
+        }
+        flush()
+        return result
+    }
+
+    private static func identityField(_ old: [JSONValue], _ new: [JSONValue], candidates: [String]) -> String? {
+        guard !old.isEmpty, !new.isEmpty else { return nil }
+        for field in candidates {
+            let all = old.allSatisfy { Self.hasScalar($0, field) } && new.allSatisfy { Self.hasScalar($0, field) }
+            if all { return field }
+        }
+        return nil
+    }
+
+    private static func hasScalar(_ element: JSONValue, _ field: String) -> Bool {
+        switch element[field] {
+        case .string?, .integer?, .double?: true
+        default: false
+        }
+    }
+}
