@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "SampleDomains"),
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
         .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
+        // Kills a recording process at random moments and verifies the log (scripts/test runs it).
+        .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains"]),
