@@ -1,0 +1,82 @@
+/// The first entry whose recomputed state differs from the recorded one:
+/// what ``Replay/verify(reducer:state:action:)`` throws.
+///
+/// `description` is the report a test failure or `verify <log>` prints:
+/// ```text
+/// entry 7 of 12 diverges: todo add {"add":{"title":"Fix the bike"}}
+/// recorded → recomputed:
+///   /todos/3/id: 4 → 17
+/// ```
+public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Position of the entry in the log, from 0 (it is shown as `entryIndex + 1`).
+    public var entryIndex: Int
+    /// Entries in the log.
+    public var entryCount: Int
+    /// The action, as recorded: its case path and its JSON.
+    public var action: RecordedAction
+    /// The state the log holds after the action.
+    public var recorded: JSONValue
+    /// The state the current reducer computed, encoded as the recorder encodes states.
+    public var recomputed: JSONValue
+
+    /// What differs, as a tree diff (`-` recorded, `+` recomputed).
+    public var diff: String { DivergenceDiff.text(recorded: recorded, recomputed: recomputed) }
+
+    public var description: String {
+        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(action.payload))\n"
+        text += "recorded → recomputed:\n"
+        text += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        return text
+    }
+}
+
+/// Why a log cannot be replayed (as opposed to replaying and diverging).
+/// `description` is one line: `entry 3 (load): the action was recorded through reflection …`.
+public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Reason: Sendable, Equatable {
+        case unreadable(LogReadError)
+        case stateNotReplayable
+        case stateCannotDecode(entry: Int?, JSONValueDecodingError)
+        case stateCannotEncode(entry: Int, String)
+        case actionNotReplayable(entry: Int, name: String)
+        case actionCannotDecode(entry: Int, name: String, JSONValueDecodingError)
+    }
+
+    let reason: Reason
+
+    init(_ reason: Reason) { self.reason = reason }
+
+    /// The entry the error is about, from 0, when it is about one.
+    public var entryIndex: Int? {
+        switch reason {
+        case .unreadable, .stateNotReplayable: nil
+        case .stateCannotDecode(let entry, _): entry
+        case .stateCannotEncode(let entry, _), .actionNotReplayable(let entry, _), .actionCannotDecode(let entry, _, _): entry
+        }
+    }
+
+    public var description: String {
+        switch reason {
+        case .unreadable(let error): "\(error)"
+        case .stateNotReplayable:
+            "the state was recorded through reflection (its type is not Codable), so it cannot be restored for replay"
+        case .stateCannotDecode(let entry, let error):
+            (entry.map { "the state after entry \($0 + 1)" } ?? "the initial state") + " cannot be decoded with the current State type: \(error)"
+        case .stateCannotEncode(let entry, let why):
+            "the state computed for entry \(entry + 1) cannot be encoded: \(why)"
+        case .actionNotReplayable(let entry, let name):
+            "entry \(entry + 1) (\(name)): the action was recorded through reflection (not Codable), so it cannot be replayed"
+        case .actionCannotDecode(let entry, let name, let error):
+            "entry \(entry + 1) (\(name)): the action cannot be decoded with the current Action type: \(error)"
+        }
+    }
+}
+
+/// Short one-line renderings for reports.
+enum ReplayText {
+    /// Compact JSON cut to `limit` characters.
+    static func short(_ value: JSONValue, limit: Int = 120) -> String {
+        let text = value.description
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+}

@@ -1,0 +1,55 @@
+/// A replay session with its Swift types erased, so the inspector's model can
+/// hold one without becoming generic over the user's State and Action.
+/// ``ReplaySession`` is the implementation.
+///
+/// Positions are the inspector's timeline positions: `0..<entryCount` are the
+/// log's entries, `entryCount...` the entries of the branch (if any).
+package protocol ReplayEngine: AnyObject {
+    /// Entries in the log (not counting the branch).
+    var entryCount: Int { get }
+    /// Which recorded action types and states decode with the current types.
+    var compatibility: CompatibilityReport { get }
+    /// Replays from `start` to the end through the real reducer and compares each state with the recording.
+    func replay(from start: Int) -> ReplayRun
+
+    /// Entries skipped with ``toggleSkip(_:)``.
+    var skipped: Set<Int> { get }
+    /// Skips (or unskips) a log entry; states after it are recomputed without it.
+    func toggleSkip(_ index: Int)
+    /// True when the state shown for entry `index` is recomputed (it follows a skipped entry).
+    func isRecomputed(_ index: Int) -> Bool
+    /// The state after log entry `index`: recorded, or recomputed when it follows a skipped entry.
+    func effectiveState(at index: Int) throws -> JSONValue
+
+    /// Actions dispatched by hand (``dispatch(actionJSON:at:)``), after the entry they fork from.
+    var branch: ReplayBranch? { get }
+    /// Decodes `actionJSON` with the user's Action type and dispatches it on the state at
+    /// `position`, extending or starting the branch. Returns the new entry's position.
+    func dispatch(actionJSON: String, at position: Int) throws(ReplayEditError) -> Int
+    /// Writes the entries up to the fork (skipped ones left out) and the branch as a new log.
+    /// Returns the number of entries written.
+    func saveBranch(to path: String) throws(ReplayEditError) -> Int
+}
+
+/// Actions dispatched by hand on the state after entry `forkIndex`.
+package struct ReplayBranch: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        /// Case path of the action (`todo.add`).
+        package var name: String
+        /// The action as the user typed it.
+        package var payload: JSONValue
+        /// The state the reducer computed.
+        package var state: JSONValue
+    }
+
+    /// The log entry whose state the first branch action was dispatched on.
+    package var forkIndex: Int
+    package var entries: [Entry]
+}
+
+/// Why an edited action could not be dispatched or a branch saved; one line
+/// that names the field for decode errors: `todos[0].title: expected a string, found 3`.
+package struct ReplayEditError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
+}

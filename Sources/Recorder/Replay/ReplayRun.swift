@@ -1,0 +1,56 @@
+/// What replaying a stretch of a log found, entry by entry.
+package struct ReplayRun: Sendable, Equatable {
+    /// How one entry compared.
+    package enum Check: Sendable, Equatable {
+        /// The reducer recomputed exactly the recorded state.
+        case matches
+        /// The reducer computed something else; replay continues from the recorded state.
+        case diverges(ReplayDivergence)
+        /// The entry could not be replayed (action or state does not decode, …);
+        /// replay continues from the recorded state after it.
+        case cannotReplay(ReplayError)
+        /// Replay restarted here from the recorded state, because what came before
+        /// is not in the log (a new recording session, dropped entries, damage).
+        case restarted(reason: String)
+    }
+
+    /// First entry replayed.
+    package var start: Int
+    /// One check per entry from `start`, in order (fewer when the run stopped early).
+    package var checks: [Check]
+
+    package func check(at index: Int) -> Check? {
+        let offset = index - start
+        return checks.indices.contains(offset) ? checks[offset] : nil
+    }
+
+    package var firstDivergence: ReplayDivergence? {
+        for check in checks { if case .diverges(let divergence) = check { return divergence } }
+        return nil
+    }
+
+    package var divergentEntries: [Int] {
+        checks.indices.compactMap { offset in
+            if case .diverges = checks[offset] { return start + offset }
+            return nil
+        }
+    }
+
+    package var summary: String {
+        var matching = 0, divergent = 0, failed = 0
+        for check in checks {
+            switch check {
+            case .matches: matching += 1
+            case .diverges: divergent += 1
+            case .cannotReplay: failed += 1
+            case .restarted: break
+            }
+        }
+        var text = "Replayed \(checks.count) entr\(checks.count == 1 ? "y" : "ies") from \(start + 1): "
+        if divergent == 0 && failed == 0 { return text + "all match the recording" }
+        text += "\(divergent) diverge"
+        if let first = firstDivergence { text += " (first at \(first.entryIndex + 1))" }
+        if failed > 0 { text += ", \(failed) cannot be replayed" }
+        return text
+    }
+}

@@ -1,0 +1,367 @@
+import Foundation
+
+/// Replays a log through the user's real reducer: restores recorded states
+/// with the user's `Decodable` State type, decodes recorded actions with the
+/// Action type, and dispatches them.
+///
+/// Effects are never run: the reducer's return value (an effect, `[Action]`,
+/// anything) is dropped, and the actions that effects sent are replayed from
+/// the recording, in their recorded order, like every other entry.
+///
+/// Holds the inspector's replay work too: skipped entries (states after them
+/// recomputed without them) and a branch of hand-edited actions.
+package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngine {
+    package let reader: LogReader
+    private let reducer: (inout State, Action) -> Void
+    private let decoder = JSONValueDecoder()
+    private var decodedActions: [Int: Result<Action, ReplayError>] = [:]
+    private var cachedCompatibility: CompatibilityReport?
+
+    package private(set) var skipped: Set<Int> = []
+    /// States recomputed from the first skipped entry on, extended on demand.
+    private var recomputed: (start: Int, base: State, states: [State], json: [JSONValue])?
+
+    package private(set) var branch: ReplayBranch?
+    private var branchActions: [Action] = []
+    private var branchStates: [State] = []
+
+    /// `reducer` may return anything (an effect, `[Action]`, `Void`): the result is ignored.
+    package init<Result>(reader: LogReader, reducer: @escaping (inout State, Action) -> Result) {
+        self.reader = reader
+        self.reducer = { state, action in _ = reducer(&state, action) }
+    }
+
+    package var entryCount: Int { reader.entryCount }
+
+    // MARK: Decoding and encoding
+
+    /// The recorded action of entry `index`, decoded with the current Action type (cached).
+    package func action(at index: Int) -> Result<Action, ReplayError> {
+        if let cached = decodedActions[index] { return cached }
+        let result: Result<Action, ReplayError>
+        do {
+            let entry = try reader.entry(at: index)
+            result = decode(entry.action, entry: index)
+        } catch {
+            result = .failure(ReplayError(.unreadable(error)))
+        }
+        if decodedActions.count > 4096 { decodedActions.removeAll(keepingCapacity: true) }
+        decodedActions[index] = result
+        return result
+    }
+
+    func decode(_ action: RecordedAction, entry index: Int) -> Result<Action, ReplayError> {
+        guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: index, name: action.name))) }
+        do {
+            return .success(try decoder.decode(Action.self, from: action.payload))
+        } catch {
+            return .failure(ReplayError(.actionCannotDecode(entry: index, name: action.name, error)))
+        }
+    }
+
+    func decodeState(_ json: JSONValue, entry: Int?) throws(ReplayError) -> State {
+        guard reader.header.isStateReplayable else { throw ReplayError(.stateNotReplayable) }
+        do {
+            return try decoder.decode(State.self, from: json)
+        } catch {
+            throw ReplayError(.stateCannotDecode(entry: entry, error))
+        }
+    }
+
+    /// The recorded state after entry `index`, decoded.
+    package func recordedState(at index: Int) throws(ReplayError) -> State {
+        let json: JSONValue
+        do { json = try reader.state(at: index) } catch { throw ReplayError(.unreadable(error)) }
+        return try decodeState(json, entry: index)
+    }
+
+    /// The recorded state before entry `index` ran, or nil when the log does not have it
+    /// (no initial state in the header, or a damaged record in the way).
+    func recordedState(before index: Int) throws(ReplayError) -> State? {
+        if index == 0 {
+            guard let initial = reader.header.initialState else { return nil }
+            return try decodeState(initial, entry: nil)
+        }
+        guard let json = try? reader.state(at: index - 1) else { return nil }
+        return try decodeState(json, entry: index - 1)
+    }
+
+    /// Encodes a recomputed state the way the recorder encodes states.
+    func encode(_ state: State, entry: Int) throws(ReplayError) -> JSONValue {
+        do {
+            return try JSONEncoding.value(of: state)
+        } catch {
+            throw ReplayError(.stateCannotEncode(entry: entry, "\(error)"))
+        }
+    }
+
+    // MARK: Verifying
+
+    package func replay(from start: Int) -> ReplayRun { replay(from: start, stopAtFirstProblem: false) }
+
+    /// Dispatches every action from `start` on through the reducer, comparing each
+    /// recomputed state with the recorded one as JSON. After a divergence (or an
+    /// entry that cannot be replayed) it continues from the recorded state, so each
+    /// divergent entry is one where the reducer itself computed something else.
+    package func replay(from start: Int, stopAtFirstProblem: Bool) -> ReplayRun {
+        var run = ReplayRun(start: max(0, start), checks: [])
+        let count = entryCount
+        guard run.start < count else { return run }
+        var current: State?
+        var restartReason = "the log has no state before entry \(run.start + 1)"
+        do {
+            current = try recordedState(before: run.start)
+        } catch {
+            run.checks.append(.cannotReplay(error))
+            return run
+        }
+        var previous: LogEntry?
+        for index in run.start..<count {
+            let entry: LogEntry
+            do {
+                entry = try reader.entry(at: index)
+            } catch {
+                run.checks.append(.cannotReplay(ReplayError(.unreadable(error))))
+                if stopAtFirstProblem { return run }
+                current = nil
+                restartReason = "entry \(index) is damaged"
+                continue
+            }
+            defer { previous = entry }
+            if let previous, let reason = Self.chainBreak(between: previous, and: entry, gaps: reader.gaps) {
+                current = nil
+                restartReason = reason
+            }
+            guard let state = current else {
+                run.checks.append(.restarted(reason: restartReason))
+                current = try? recordedState(at: index)
+                continue
+            }
+            let check = self.check(entry: entry, startingFrom: state, next: &current)
+            run.checks.append(check)
+            if stopAtFirstProblem, check != .matches { return run }
+        }
+        return run
+    }
+
+    /// Replays one entry on `state`; `next` becomes the state to continue from.
+    private func check(entry: LogEntry, startingFrom state: State, next: inout State?) -> ReplayRun.Check {
+        let index = entry.index
+        let action: Action
+        switch decode(entry.action, entry: index) {
+        case .success(let decoded): action = decoded
+        case .failure(let error):
+            next = try? recordedState(at: index)
+            return .cannotReplay(error)
+        }
+        var state = state
+        reducer(&state, action)
+        do throws(ReplayError) {
+            let recomputedJSON = try encode(state, entry: index)
+            let recordedJSON: JSONValue
+            do { recordedJSON = try reader.state(at: index) } catch { throw ReplayError(.unreadable(error)) }
+            if ReplayComparison.matches(recorded: recordedJSON, recomputed: recomputedJSON) {
+                next = state
+                return .matches
+            }
+            next = try? decodeState(recordedJSON, entry: index)
+            return .diverges(ReplayDivergence(
+                entryIndex: index, entryCount: entryCount, action: entry.action,
+                recorded: recordedJSON, recomputed: ReplayComparison.masked(recomputedJSON, like: recordedJSON)))
+        } catch {
+            next = try? recordedState(at: index)
+            return .cannotReplay(error)
+        }
+    }
+
+    /// Why the state before `entry` is not the state after `previous`: a new
+    /// recording session, entries dropped in between, or damaged lines skipped.
+    static func chainBreak(between previous: LogEntry, and entry: LogEntry, gaps: [LogGap]) -> String? {
+        if entry.sequence == 0 { return "a new recording session starts at entry \(entry.index + 1)" }
+        if gaps.contains(where: { $0.beforeEntry == entry.index }) { return "the recorder dropped entries before entry \(entry.index + 1)" }
+        if entry.lineNumber != previous.lineNumber + 1 { return "records before entry \(entry.index + 1) are damaged or missing" }
+        return nil
+    }
+
+    // MARK: Compatibility
+
+    package var compatibility: CompatibilityReport {
+        if let cachedCompatibility { return cachedCompatibility }
+        let report = checkCompatibility()
+        cachedCompatibility = report
+        return report
+    }
+
+    /// Decodes one sample of every recorded action type, the initial state and
+    /// (up to 64, spread over the log) keyframe states. Never throws: problems are the report.
+    private func checkCompatibility() -> CompatibilityReport {
+        var types: [CompatibilityReport.ActionType] = []
+        var position: [String: Int] = [:]
+        var keyframes: [Int] = []
+        for index in 0..<entryCount {
+            guard let entry = try? reader.entry(at: index) else { continue }
+            if entry.isKeyframe { keyframes.append(index) }
+            if let existing = position[entry.action.name] {
+                types[existing].count += 1
+                continue
+            }
+            position[entry.action.name] = types.count
+            let status: CompatibilityReport.Status
+            switch decode(entry.action, entry: index) {
+            case .success: status = .ok
+            case .failure(let error):
+                if case .actionCannotDecode(_, _, let decodeError) = error.reason {
+                    status = .cannotDecode(reason: decodeError.description)
+                } else {
+                    status = .notReplayable
+                }
+            }
+            types.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
+        }
+        var checked = 0
+        var problem: String?
+        if !reader.header.isStateReplayable {
+            problem = "recorded through reflection, not Codable"
+        } else {
+            if let initial = reader.header.initialState {
+                do { _ = try decodeState(initial, entry: nil); checked += 1 } catch { problem = "initial state: \(Self.decodeReason(error))" }
+            }
+            let stride = max(1, keyframes.count / 64)
+            for (number, index) in keyframes.enumerated() where problem == nil && (number % stride == 0 || number == keyframes.count - 1) {
+                do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(index + 1): \(Self.decodeReason(error))" }
+            }
+        }
+        return CompatibilityReport(actionTypes: types, statesChecked: checked, stateProblem: problem)
+    }
+
+    private static func decodeReason(_ error: ReplayError) -> String {
+        if case .stateCannotDecode(_, let decodeError) = error.reason { return decodeError.description }
+        return error.description
+    }
+
+    // MARK: Skipping
+
+    package func toggleSkip(_ index: Int) {
+        guard index >= 0 && index < entryCount else { return }
+        if skipped.remove(index) == nil { skipped.insert(index) }
+        recomputed = nil
+    }
+
+    package func isRecomputed(_ index: Int) -> Bool {
+        guard let first = skipped.min() else { return false }
+        return index >= first && index < entryCount
+    }
+
+    package func effectiveState(at index: Int) throws -> JSONValue {
+        guard isRecomputed(index) else { return try reader.state(at: index) }
+        return try recompute(through: index).json
+    }
+
+    /// The Swift state after entry `index` as the timeline now has it.
+    private func effectiveSwiftState(at index: Int) throws -> State {
+        guard isRecomputed(index) else { return try recordedState(at: index) }
+        return try recompute(through: index).state
+    }
+
+    /// Extends the recomputation from the first skipped entry up to `index`:
+    /// skipped entries leave the state as it was, the others run through the reducer.
+    /// An action that cannot be decoded is left out too (it cannot be run).
+    private func recompute(through index: Int) throws -> (state: State, json: JSONValue) {
+        if recomputed == nil {
+            guard let first = skipped.min() else { throw ReplayEditError("nothing is skipped") }
+            guard let base = try recordedState(before: first) else {
+                throw ReplayEditError("cannot recompute: the log has no state before entry \(first + 1)")
+            }
+            recomputed = (first, base, [], [])
+        }
+        while var work = recomputed, work.start + work.states.count <= index {
+            let position = work.start + work.states.count
+            var state = work.states.last ?? work.base
+            if !skipped.contains(position), case .success(let action) = action(at: position) {
+                reducer(&state, action)
+            }
+            work.states.append(state)
+            work.json.append(try encode(state, entry: position))
+            recomputed = work
+        }
+        guard let work = recomputed else { throw ReplayEditError("nothing is skipped") }
+        return (work.states[index - work.start], work.json[index - work.start])
+    }
+
+    // MARK: Branch
+
+    package func dispatch(actionJSON text: String, at position: Int) throws(ReplayEditError) -> Int {
+        let json: JSONValue
+        do { json = try JSONParser.parse(text) } catch { throw ReplayEditError("not valid JSON: \(error)") }
+        let action: Action
+        do { action = try decoder.decode(Action.self, from: json) } catch { throw ReplayEditError(error.description) }
+
+        var base: State
+        var fork: Int
+        var kept: Int
+        if position < entryCount {
+            do { base = try effectiveSwiftState(at: position) } catch { throw ReplayEditError("the state at entry \(position + 1) cannot be restored: \(error)") }
+            fork = position
+            kept = 0
+        } else {
+            let offset = position - entryCount
+            guard let branch, branchStates.indices.contains(offset) else { throw ReplayEditError("no entry \(position + 1)") }
+            base = branchStates[offset]
+            fork = branch.forkIndex
+            kept = offset + 1
+        }
+        reducer(&base, action)
+        let encoded: JSONValue
+        do { encoded = try encode(base, entry: position) } catch { throw ReplayEditError(error.description) }
+
+        var entries = Array((branch?.entries ?? []).prefix(kept))
+        branchActions = Array(branchActions.prefix(kept))
+        branchStates = Array(branchStates.prefix(kept))
+        entries.append(ReplayBranch.Entry(name: RecordedValue.actionName(action), payload: json, state: encoded))
+        branchActions.append(action)
+        branchStates.append(base)
+        branch = ReplayBranch(forkIndex: fork, entries: entries)
+        return entryCount + entries.count - 1
+    }
+
+    package func saveBranch(to path: String) throws(ReplayEditError) -> Int {
+        guard let branch else { throw ReplayEditError("no branch to save: press a on an entry to dispatch an edited action first") }
+        guard !FileManager.default.fileExists(atPath: path) else { throw ReplayEditError("\(path) already exists") }
+        // Everything is decoded before the file is created, so a failure leaves no half-written log.
+        var items: [(action: Action, state: State, effectOf: Int64?, sequence: Int64)] = []
+        do {
+            for index in 0...branch.forkIndex where !skipped.contains(index) {
+                let entry = try reader.entry(at: index)
+                items.append((try action(at: index).get(), try effectiveSwiftState(at: index), entry.effectOf, entry.sequence))
+            }
+        } catch {
+            throw ReplayEditError("cannot save the branch: \(error)")
+        }
+        let initial: State?
+        do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+
+        var options = Recorder.Options()
+        options.keyframeInterval = reader.header.keyframeInterval
+        options.metadata = reader.header.metadata.merging(
+            ["branchOf": reader.path, "forkEntry": String(branch.forkIndex + 1)]) { _, new in new }
+        let recorder: Recorder
+        do { recorder = try Recorder(file: path, options: options) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+        var newSequence: [Int64: Int64] = [:]
+        var written = 0
+        for (offset, item) in items.enumerated() {
+            let now = recorder.clock.nanoseconds()
+            let origin = item.effectOf.flatMap { newSequence[$0] }
+            if let sequence = recorder.record(state: item.state, action: item.action, start: now, end: now, effectOf: origin, initialState: offset == 0 ? initial : nil) {
+                newSequence[item.sequence] = sequence
+            }
+            written += 1
+        }
+        for (offset, action) in branchActions.enumerated() {
+            let now = recorder.clock.nanoseconds()
+            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil, initialState: written == 0 && offset == 0 ? initial : nil)
+            written += 1
+        }
+        do { try recorder.close() } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+        return written
+    }
+}

@@ -1,0 +1,367 @@
+import Foundation
+import SampleDomains
+import Testing
+@testable import Recorder
+
+/// Replay through the real reducer: sample domains reproduce every state,
+/// changed and non-deterministic reducers are caught at the entry where they bite,
+/// skipped and edited actions recompute, undecodable actions are reported.
+@Suite struct ReplayTests {
+    // MARK: Sample domains reproduce every recorded state
+
+    @Test func todoRecordingReproducesEveryState() throws {
+        let directory = TemporaryDirectory()
+        let states = try recordDomain(to: directory.file("todo.jsonl"), initial: SampleDomains.TodoState(),
+                                      script: TodoDomain.script, reducer: TodoDomain.reduce)
+        try expectEveryStateReproduced(directory.file("todo.jsonl"), states: states, reducer: TodoDomain.reduce)
+    }
+
+    @Test func garageRecordingReproducesEveryState() throws {
+        let directory = TemporaryDirectory()
+        let states = try recordDomain(to: directory.file("garage.jsonl"), initial: GarageState(),
+                                      script: GarageDomain.script, reducer: GarageDomain.reduce)
+        try expectEveryStateReproduced(directory.file("garage.jsonl"), states: states, reducer: GarageDomain.reduce)
+    }
+
+    /// The search effect's answers are replayed from the log; the effect itself never runs.
+    @Test func searchRecordingWithEffectsReproducesEveryState() throws {
+        let directory = TemporaryDirectory()
+        let states = try recordDomain(to: directory.file("search.jsonl"), initial: SearchState(),
+                                      script: SearchDomain.script, reducer: SearchDomain.reduce, effects: { $0 })
+        let reader = try LogReader(path: directory.file("search.jsonl"))
+        let names = try (0..<reader.entryCount).map { try reader.entry(at: $0).action.name }
+        #expect(names.filter { $0 == "resultsLoaded" }.count == 5)
+        try expectEveryStateReproduced(directory.file("search.jsonl"), states: states, reducer: SearchDomain.reduce)
+    }
+
+    @Test func effectsAreNotRunDuringReplay() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("effects.jsonl")
+        let runs = Locked(0)
+        let reducer: (inout SearchState, SearchAction) -> @Sendable () -> Void = { state, action in
+            _ = SearchDomain.reduce(&state, action)
+            return { runs.withLock { $0 += 1 } }
+        }
+        try recordDomain(to: path, initial: SearchState(), script: SearchDomain.script, reducer: reducer)
+        #expect(runs.withLock { $0 } == 0)
+        try Replay(log: path).verify(reducer: reducer)
+        #expect(runs.withLock { $0 } == 0)
+    }
+
+    // MARK: Divergence
+
+    @Test func changedReducerIsCaughtAtTheRightEntryWithTheRightDiff() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        // The "new version" forgets to count done todos.
+        func changed(_ state: inout SampleDomains.TodoState, _ action: SampleDomains.TodoAction) {
+            TodoDomain.reduce(&state, action)
+            state.stats.done = 0
+        }
+        do {
+            try Replay(log: path).verify(reducer: changed)
+            Issue.record("the changed reducer was not caught")
+        } catch let divergence as ReplayDivergence {
+            // Entry 5 (index 4) is the first toggle: the first time `done` is not 0.
+            #expect(divergence.entryIndex == 4)
+            #expect(divergence.action.name == "toggle")
+            #expect(divergence.description == """
+                entry 5 of 12 diverges: toggle {"toggle":{"id":1}}
+                recorded → recomputed:
+                  /stats/done: 1 → 0
+                """)
+        }
+    }
+
+    struct Note: Codable, Equatable { var id: String; var text: String; var created: Double; var color: Int }
+    struct NotesState: Codable, Equatable { var notes: [Note] = []; var title = "" }
+    enum NotesAction: Codable { case rename(String), addNote(String) }
+
+    enum Impurity: String, CaseIterable { case uuid, date, random }
+
+    /// A reducer that calls UUID(), Date() or a random number generator is recorded and
+    /// replayed with itself: the report points at the first `addNote`, where it bites.
+    @Test(arguments: Impurity.allCases)
+    func nonDeterministicReducerIsCaughtWhereItBites(_ impurity: Impurity) throws {
+        let reducer: (inout NotesState, NotesAction) -> Void = { state, action in
+            switch action {
+            case .rename(let title): state.title = title
+            case .addNote(let text):
+                state.notes.append(Note(
+                    id: impurity == .uuid ? UUID().uuidString : "note-\(state.notes.count)", text: text,
+                    created: impurity == .date ? Date().timeIntervalSince1970 : 0,
+                    color: impurity == .random ? Int.random(in: 0..<1_000_000_000) : 1))
+            }
+        }
+        let directory = TemporaryDirectory()
+        let path = directory.file("notes.jsonl")
+        try recordDomain(to: path, initial: NotesState(), script: [.rename("Ideas"), .rename("Plans"), .addNote("a"), .addNote("b")], reducer: reducer)
+        do {
+            try Replay(log: path).verify(reducer: reducer)
+            Issue.record("the \(impurity) call was not caught")
+        } catch let divergence as ReplayDivergence {
+            #expect(divergence.entryIndex == 2)
+            #expect(divergence.action.name == "addNote")
+            let field = ["uuid": "/notes/0/id", "date": "/notes/0/created", "random": "/notes/0/color"][impurity.rawValue]!
+            #expect(divergence.diff.hasPrefix(field + ": "), "\(divergence.diff)")
+            #expect(divergence.diff.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// The inspector's `r`: every divergent entry is marked, each one where the reducer itself differs.
+    @Test func replayFromAnEntryMarksEachDivergentEntry() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        // Changed: tagging also marks the todo done.
+        let session = ReplaySession(reader: try LogReader(path: path)) { (state: inout SampleDomains.TodoState, action: SampleDomains.TodoAction) in
+            TodoDomain.reduce(&state, action)
+            if case .setFilter(.done) = action { state.filter = .active }
+        }
+        let all = session.replay(from: 0)
+        #expect(all.checks.count == 12)
+        #expect(all.divergentEntries == [9])
+        let later = session.replay(from: 10)
+        #expect(later.start == 10 && later.checks == [.matches, .matches])
+        #expect(all.summary == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+    }
+
+    // MARK: Skips and edits
+
+    @Test func skippedEntriesRecomputeEverythingAfterThem() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        let recorded = try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let session = ReplaySession(reader: try LogReader(path: path), reducer: TodoDomain.reduce)
+
+        session.toggleSkip(2)   // never add "Call the bank" (id 3)
+        session.toggleSkip(4)   // never toggle todo 1
+        var expected = SampleDomains.TodoState()
+        for (index, action) in TodoDomain.script.enumerated() {
+            if index != 2 && index != 4 { TodoDomain.reduce(&expected, action) }
+            #expect(try session.effectiveState(at: index) == JSONEncoding.value(of: index < 2 ? recorded[index] : expected), "entry \(index + 1)")
+        }
+        #expect(!session.isRecomputed(1) && session.isRecomputed(2) && session.isRecomputed(11))
+        // Ids shift: "Fix the bike" becomes id 3 and the later toggle(id: 3) hits it.
+        #expect(try session.effectiveState(at: 7)[pointer: JSONPointer(parsing: "/todos/2")] == ["id": 3, "title": "Fix the bike", "isDone": true, "tags": []])
+
+        session.toggleSkip(2)
+        session.toggleSkip(4)
+        #expect(session.skipped.isEmpty)
+        #expect(try session.effectiveState(at: 11) == JSONEncoding.value(of: recorded[11]))
+    }
+
+    @Test func editedActionsDispatchOnTheSelectedStateAndBranch() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        let recorded = try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let session = ReplaySession(reader: try LogReader(path: path), reducer: TodoDomain.reduce)
+
+        let first = try session.dispatch(actionJSON: #"{"add":{"title":"Edited"}}"#, at: 2)
+        #expect(first == 12)
+        var expected = recorded[2]
+        TodoDomain.reduce(&expected, .add(title: "Edited"))
+        #expect(session.branch?.forkIndex == 2)
+        #expect(session.branch?.entries.map(\.name) == ["add"])
+        #expect(session.branch?.entries.last?.state == (try JSONEncoding.value(of: expected)))
+
+        // Dispatching on the branch's entry extends it.
+        let second = try session.dispatch(actionJSON: #"{"toggle":{"id":4}}"#, at: first)
+        #expect(second == 13)
+        TodoDomain.reduce(&expected, .toggle(id: 4))
+        #expect(session.branch?.entries.last?.state == (try JSONEncoding.value(of: expected)))
+
+        // The original entries are untouched.
+        #expect(try session.effectiveState(at: 3) == JSONEncoding.value(of: recorded[3]))
+
+        // Decode errors name the field; nothing is dispatched.
+        #expect(throws: ReplayEditError(#"add.title: missing (the object has no member "title")"#)) {
+            try session.dispatch(actionJSON: #"{"add":{"name":"x"}}"#, at: 5)
+        }
+        #expect(throws: ReplayEditError(#"toggle.id: expected a whole number, found "four""#)) {
+            try session.dispatch(actionJSON: #"{"toggle":{"id":"four"}}"#, at: 5)
+        }
+        #expect(session.branch?.entries.count == 2)
+
+        // Dispatching on an original entry starts a new branch there.
+        _ = try session.dispatch(actionJSON: #"{"setFilter":{"_0":"done"}}"#, at: 0)
+        #expect(session.branch?.forkIndex == 0 && session.branch?.entries.count == 1)
+    }
+
+    @Test func editedActionsAreDispatchedOnTheRecomputedStateWhenEntriesAreSkipped() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let session = ReplaySession(reader: try LogReader(path: path), reducer: TodoDomain.reduce)
+        session.toggleSkip(0)
+        _ = try session.dispatch(actionJSON: #"{"add":{"title":"Edited"}}"#, at: 1)
+        var expected = SampleDomains.TodoState()
+        for action in [TodoDomain.script[1], .add(title: "Edited")] { TodoDomain.reduce(&expected, action) }
+        #expect(session.branch?.entries.last?.state == (try JSONEncoding.value(of: expected)))
+    }
+
+    @Test func aSavedBranchIsALogThatReplays() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let session = ReplaySession(reader: try LogReader(path: path), reducer: TodoDomain.reduce)
+        session.toggleSkip(1)
+        _ = try session.dispatch(actionJSON: #"{"add":{"title":"Edited"}}"#, at: 3)
+        _ = try session.dispatch(actionJSON: #"{"clearCompleted":{}}"#, at: 12)
+
+        let saved = directory.file("branch.jsonl")
+        #expect(try session.saveBranch(to: saved) == 5)   // entries 1, 3, 4 (2 skipped) and two edits
+        let reader = try LogReader(path: saved)
+        #expect(try (0..<reader.entryCount).map { try reader.entry(at: $0).action.name } == ["add", "add", "tag", "add", "clearCompleted"])
+        #expect(try reader.state(at: 4) == session.branch?.entries.last?.state)
+        #expect(reader.header.metadata["forkEntry"] == "4")
+        try Replay(log: saved).verify(reducer: TodoDomain.reduce)
+
+        #expect(throws: ReplayEditError("\(saved) already exists")) { try session.saveBranch(to: saved) }
+    }
+
+    // MARK: Compatibility
+
+    /// The recording was made by an older version whose actions differ from today's.
+    enum OldTodoAction: Codable { case add(title: String), rename(id: Int, title: String), toggle(id: Int) }
+
+    @Test func undecodableActionsAreReportedNeverCrashedOn() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("old.jsonl")
+        func oldReducer(_ state: inout SampleDomains.TodoState, _ action: OldTodoAction) {
+            switch action {
+            case .add(let title): TodoDomain.reduce(&state, .add(title: title))
+            case .toggle(let id): TodoDomain.reduce(&state, .toggle(id: id))
+            case .rename(let id, let title):
+                if let index = state.todos.firstIndex(where: { $0.id == id }) { state.todos[index].title = title }
+            }
+        }
+        try recordDomain(to: path, initial: SampleDomains.TodoState(),
+                         script: [.add(title: "a"), .toggle(id: 1), .rename(id: 1, title: "b"), .add(title: "c"), .rename(id: 2, title: "d")],
+                         reducer: oldReducer)
+        let replay = try Replay(log: path)
+        let report = replay.compatibility(state: SampleDomains.TodoState.self, action: SampleDomains.TodoAction.self)
+        #expect(report.actionTypes.map(\.name) == ["add", "toggle", "rename"])
+        #expect(report.actionTypes.map(\.status) == [.ok, .ok, .cannotDecode(reason: #"TodoAction has no case named "rename""#)])
+        #expect(!report.isFullyCompatible)
+        #expect(report.summary == "replay: 1 of 3 action types cannot decode")
+        #expect(report.description.contains(#"cannot decode    rename (2 entries, e.g. entry 3): TodoAction has no case named "rename""#))
+        #expect(report.description.hasSuffix("states: ok (3 recorded states decode)"))
+
+        do {
+            try replay.verify(reducer: TodoDomain.reduce)
+            Issue.record("an undecodable action was replayed")
+        } catch let error as ReplayError {
+            #expect(error.entryIndex == 2)
+            #expect(error.description.hasPrefix("entry 3 (rename): the action cannot be decoded with the current Action type: "))
+        }
+    }
+
+    @Test func statesThatNoLongerDecodeAreReported() throws {
+        struct NewState: Codable { var todos: [NewTodo]; var owner: String }
+        struct NewTodo: Codable { var id: Int; var title: String }
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let report = try Replay(log: path).compatibility(state: NewState.self, action: SampleDomains.TodoAction.self)
+        #expect(report.stateProblem == #"initial state: owner: missing (the object has no member "owner")"#)
+        #expect(report.actionTypes.allSatisfy { $0.status == .ok })
+    }
+
+    @Test func actionsRecordedThroughReflectionAreReportedAsNotReplayable() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("player.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        let reducer = recorder.recording(PlayerDomain.reduce)
+        var state = PlayerState()
+        for action in PlayerDomain.script { reducer(&state, action) }
+        try recorder.close()
+
+        let replay = try Replay(log: path)
+        let report = replay.compatibility(state: SampleDomains.TodoState.self, action: SampleDomains.TodoAction.self)
+        #expect(report.actionTypes.count == 6)
+        #expect(report.actionTypes.allSatisfy { $0.status == .notReplayable })
+        #expect(report.stateProblem == "recorded through reflection, not Codable")
+        #expect(report.description.contains("not replayable   play (2 entries): recorded through reflection, not Codable"))
+        #expect(throws: ReplayError(.stateNotReplayable)) { try replay.verify(reducer: TodoDomain.reduce) }
+    }
+
+    // MARK: Logs with several sessions
+
+    @Test func aSecondRecordingSessionRestartsReplayInsteadOfDiverging() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: Array(TodoDomain.script.prefix(4)), reducer: TodoDomain.reduce)
+        var later = SampleDomains.TodoState()
+        later.filter = .done
+        try recordDomain(to: path, initial: later, script: Array(TodoDomain.script.prefix(3)), reducer: TodoDomain.reduce)
+        try Replay(log: path).verify(reducer: TodoDomain.reduce)
+        let run = ReplaySession(reader: try LogReader(path: path), reducer: TodoDomain.reduce).replay(from: 0)
+        #expect(run.checks.count == 7)
+        #expect(run.check(at: 4) == .restarted(reason: "a new recording session starts at entry 5"))
+        #expect(run.divergentEntries.isEmpty)
+    }
+
+    @Test func redactedValuesAreNotReportedAsDivergences() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        var options = testOptions()
+        options.redaction = try Redaction(rules: ["/todos/*/tags"])
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce, options: options)
+        try Replay(log: path).verify(reducer: TodoDomain.reduce)
+    }
+
+    @Test func missingLogsAreAOneLineError() {
+        #expect(throws: LogReadError.self) { try Replay(log: "/nonexistent/log.jsonl") }
+    }
+}
+
+// MARK: Support
+
+/// Records `script` through `reducer` into a new log. Actions returned by
+/// `effects` (an effect's answers) are dispatched after the next scripted action,
+/// as an asynchronous effect would deliver them. Returns the state after each entry.
+@discardableResult
+func recordDomain<State, Action, Result>(
+    to path: String, initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result,
+    effects: @escaping (Result) -> [Action] = { _ in [] }, options: Recorder.Options = testOptions(keyframeInterval: 4)
+) throws -> [State] {
+    let recorder = try Recorder(file: path, options: options)
+    let recording = recorder.recording(reducer)
+    var state = initial
+    var states: [State] = []
+    var pending: [Action] = []
+    func send(_ action: Action) -> [Action] {
+        let produced = effects(recording(&state, action))
+        states.append(state)
+        return produced
+    }
+    for action in script {
+        let delivered = pending
+        pending = send(action)
+        for answer in delivered { pending += send(answer) }
+    }
+    while !pending.isEmpty {
+        let delivered = pending
+        pending = []
+        for answer in delivered { pending += send(answer) }
+    }
+    try recorder.close()
+    return states
+}
+
+/// Replays `path` and checks every entry matches, and that each recorded state is the one the test computed.
+func expectEveryStateReproduced<State: Codable, Action: Decodable, Result>(
+    _ path: String, states: [State], reducer: @escaping (inout State, Action) -> Result
+) throws {
+    try Replay(log: path).verify(reducer: reducer)
+    let reader = try LogReader(path: path)
+    #expect(reader.entryCount == states.count)
+    let run = ReplaySession(reader: reader, reducer: reducer).replay(from: 0)
+    #expect(run.checks.count == states.count)
+    #expect(run.checks.allSatisfy { $0 == .matches })
+    for (index, state) in states.enumerated() {
+        #expect(try reader.state(at: index) == JSONEncoding.value(of: state))
+    }
+}
