@@ -68,9 +68,17 @@ import Testing
             #expect(divergence.action.name == "toggle")
             #expect(divergence.description == """
                 entry 5 of 12 diverges: toggle {"toggle":{"id":1}}
-                recorded → recomputed:
-                  /stats/done: 1 → 0
+                recorded (-) → recomputed (+):
+                    {
+                      … (3 unchanged)
+                      "stats": {
+                        … (1 unchanged)
+                  -     "done": 1
+                  +     "done": 0
+                      }
+                    }
                 """)
+            #expect(divergence.differingPaths == [try JSONPointer(parsing: "/stats/done")])
         }
     }
 
@@ -104,8 +112,11 @@ import Testing
             #expect(divergence.entryIndex == 2)
             #expect(divergence.action.name == "addNote")
             let field = ["uuid": "/notes/0/id", "date": "/notes/0/created", "random": "/notes/0/color"][impurity.rawValue]!
-            #expect(divergence.diff.hasPrefix(field + ": "), "\(divergence.diff)")
-            #expect(divergence.diff.split(separator: "\n").count == 1)
+            // A changed id makes the note a different element (the diff aligns arrays by id).
+            #expect(divergence.differingPaths.map(\.description) == (impurity == .uuid ? ["/notes/0", "/notes/-"] : [field]))
+            let member = field.split(separator: "/").last!
+            let changedLines = divergence.diff.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
+            #expect(changedLines.count == 2 && changedLines.allSatisfy { $0.contains("\"\(member)\":") }, "\(divergence.diff)")
         }
     }
 

@@ -3,9 +3,16 @@
 ///
 /// `description` is the report a test failure or `verify <log>` prints:
 /// ```text
-/// entry 7 of 12 diverges: todo add {"add":{"title":"Fix the bike"}}
-/// recorded → recomputed:
-///   /todos/3/id: 4 → 17
+/// entry 5 of 12 diverges: toggle {"toggle":{"id":1}}
+/// recorded (-) → recomputed (+):
+///     {
+///       … (3 unchanged)
+///       "stats": {
+///         … (1 unchanged)
+///   -     "done": 1
+///   +     "done": 0
+///       }
+///     }
 /// ```
 public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConvertible {
     /// Position of the entry in the log, from 0 (it is shown as `entryIndex + 1`).
@@ -22,9 +29,12 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     /// What differs, as a tree diff (`-` recorded, `+` recomputed).
     public var diff: String { DivergenceDiff.text(recorded: recorded, recomputed: recomputed) }
 
+    /// The JSON Pointers of the values that differ (`/stats/done`).
+    public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
+
     public var description: String {
         var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(action.payload))\n"
-        text += "recorded → recomputed:\n"
+        text += "recorded (-) → recomputed (+):\n"
         text += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         return text
     }
