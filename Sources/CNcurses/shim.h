@@ -55,6 +55,8 @@ static inline int CNcurses_read_mouse(int *x, int *y, unsigned long *buttons) {
     *x = event.x; *y = event.y; *buttons = (unsigned long)event.bstate;
     return 0;
 }
+// Starts curses on stdout/stdin; NULL (instead of exiting, as initscr does) when TERM is unusable.
+static inline SCREEN *CNcurses_start_on_standard_streams(void) { return newterm(NULL, stdout, stdin); }
 static inline int CNcurses_set_escdelay(int milliseconds) { return set_escdelay(milliseconds); }
 
 #endif

@@ -50,7 +50,7 @@ func runInspectorBenchmarks() {
     // Stepping j/k through 1 MB states: reduce + render per step.
     let bigPath = directory.appendingPathComponent("big-states.jsonl").path
     let bigEntries = quick ? 40 : 200
-    let bigItems = quick ? 2_000 : 17_000
+    let bigItems = quick ? 2_000 : 20_000
     _ = BenchmarkLog.write(path: bigPath, entries: bigEntries, keyframeInterval: 32, items: bigItems, noteBytes: 40)
     guard let big = try? InspectorProbe(path: bigPath, columns: 120, rows: 40, indexInBackground: false),
           let stateText = try? big.stateJSON(at: 0) else {

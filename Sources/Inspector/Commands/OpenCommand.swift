@@ -23,7 +23,11 @@ enum OpenCommand {
             streams.error("rewind: \(error.description)")
             return 2
         }
-        var terminal = CursesTerminal()
+        guard var terminal = CursesTerminal() else {
+            let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
+            streams.error("rewind: cannot drive this terminal (TERM=\(name)); 'rewind log \(path)' prints the entries as text")
+            return 2
+        }
         return InspectorSession.run(source: timeline, terminal: &terminal)
     }
 }

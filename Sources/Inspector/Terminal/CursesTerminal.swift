@@ -7,14 +7,16 @@ struct CursesTerminal: TerminalDevice {
     private let window: UnsafeMutablePointer<WINDOW>
     private let usesColor: Bool
 
-    /// Starts full-screen mode. Call only when stdin and stdout are terminals
-    /// (`initscr` exits the process otherwise).
-    init() {
-        // UTF-8 and wide characters need the user's locale before initscr.
+    /// Starts full-screen mode, or returns nil when the terminal cannot be
+    /// driven (unknown `TERM`). Uses `newterm`, which reports failure, where
+    /// `initscr` would print and exit.
+    init?() {
+        // UTF-8 and wide characters need the user's locale before curses starts.
         _ = CNcurses_setlocale_all()
+        guard CNcurses_start_on_standard_streams() != nil, let window = CNcurses_stdscr() else { return nil }
+        self.window = window
+        // Esc must not wait the default second for a possible escape sequence.
         if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { _ = CNcurses_set_escdelay(25) }
-        _ = initscr()
-        window = CNcurses_stdscr()!
         raw()
         noecho()
         keypad(window, true)
