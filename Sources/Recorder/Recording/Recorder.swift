@@ -33,10 +33,12 @@ public final class Recorder: Sendable {
     /// - Throws: ``RecorderError`` when the file cannot be opened (missing directory,
     ///   permission denied) or exists and is not a Rewind log.
     public init(file path: String, options: Options = Options()) throws(RecorderError) {
+        // Open first: once every property is set, a throwing init would run deinit.
+        let appender = try LogAppender(path: path)
         self.path = path
         self.options = options
         queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
-        let writer = WriterThreadState(LogWriter(appender: try LogAppender(path: path), options: options))
+        let writer = WriterThreadState(LogWriter(appender: appender, options: options))
         let thread = Thread { [queue, status, writerFinished] in
             Recorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
