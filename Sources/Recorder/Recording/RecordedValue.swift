@@ -3,11 +3,9 @@ enum RecordedValue {
     /// `Codable` values losslessly (replayable); anything else through reflection,
     /// marked not replayable. Never fails.
     static func encode(_ value: Any) -> (value: JSONValue, replayable: Bool) {
-        // TODO(json engine): switch to JSONEncoding.encodeAny once it lands on main.
-        if let encodable = value as? any Encodable, let json = try? JSONEncoding.value(of: encodable) {
-            return (json, type(of: value) is any Decodable.Type)
-        }
-        return (JSONEncoding.reflecting(value), false)
+        let encoded = JSONEncoding.encodeAny(value)
+        // Replay decodes the value back, so an Encodable-only type is not replayable.
+        return (encoded.value, encoded.replayable && type(of: value) is any Decodable.Type)
     }
 
     /// The enum case path of an action: `.primary(.brakeTapped)` is
