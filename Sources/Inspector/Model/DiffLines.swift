@@ -1,38 +1,69 @@
 import Recorder
 
-/// One line of a tree diff as the diff pane and the Markdown export show it.
+/// One line of the diff pane and of the Markdown export.
 struct DiffLine: Equatable, Sendable {
-    enum Kind: Equatable, Sendable { case header, unchanged, removed, added, collapsed }
+    enum Kind: Equatable, Sendable {
+        /// `@ /todos/0`: which changed path the lines below belong to.
+        case path
+        /// A bracket of a container whose contents changed.
+        case context
+        case unchanged
+        case removed
+        case added
+        /// `… (N unchanged)` or `… N more lines`.
+        case collapsed
+    }
+
     var kind: Kind
+    /// Nesting level: two spaces of indentation per level.
     var depth: Int
     var text: String
 }
 
-/// Builds the diff pane's lines: for each changed path, a header naming the
-/// path, then the old value (`-`) and the new value (`+`), pretty-printed.
-/// Only the changed subtrees are printed, so stepping through a 1 MB state
-/// costs what the action changed, not the size of the state.
+/// Builds the diff pane's lines with the JSON engine's tree diff.
+///
+/// For one action: a `@ path` line per changed path, then the tree diff of that
+/// subtree only, so stepping through a 1 MB state costs what the action
+/// changed, not the size of the state. For mark → selection: the tree diff of
+/// the two whole states, unchanged siblings collapsed.
 enum DiffLines {
-    /// Lines per printed value before the rest is folded into one line.
+    /// Lines per added or removed value before the rest is folded into one line.
     static let valueLineLimit = 40
 
     static func lines(from old: JSONValue?, to new: JSONValue?, changedPaths: [JSONPointer]) -> [DiffLine] {
         var lines: [DiffLine] = []
         for path in outermost(changedPaths) {
-            lines.append(DiffLine(kind: .header, depth: 0, text: path.isRoot ? "/" : path.description))
+            lines.append(DiffLine(kind: .path, depth: 0, text: path.isRoot ? "/" : path.description))
             let before = old?[pointer: path]
             let after = new?[pointer: path]
-            if before == after {
-                lines.append(DiffLine(kind: .unchanged, depth: 1, text: "(unchanged)"))
-                continue
+            switch (before, after) {
+            case (let before?, let after?) where before == after:
+                lines.append(DiffLine(kind: .unchanged, depth: 0, text: "(unchanged)"))
+            case (let before?, let after?) where isContainer(before) && isContainer(after):
+                lines += treeLines(from: before, to: after)
+            default:
+                if let before { appendPretty(before, as: .removed, to: &lines) }
+                if let after { appendPretty(after, as: .added, to: &lines) }
             }
-            if let before { append(before, as: .removed, to: &lines) }
-            if let after { append(after, as: .added, to: &lines) }
         }
         return lines
     }
 
-    /// Drops paths inside another listed path (printing the parent covers them) and duplicates.
+    /// The whole-document tree diff (mark → selection).
+    static func treeLines(from old: JSONValue, to new: JSONValue) -> [DiffLine] {
+        JSONDiff.treeLines(from: old, to: new).map { line in
+            let kind: DiffLine.Kind = switch line.kind {
+            case .unchanged: .unchanged
+            case .removed: .removed
+            case .added: .added
+            case .collapsed: .collapsed
+            case .header: .context
+            }
+            return DiffLine(kind: kind, depth: line.depth, text: line.text)
+        }
+    }
+
+    /// Drops paths inside another listed path (the parent's diff covers them) and duplicates.
     static func outermost(_ paths: [JSONPointer]) -> [JSONPointer] {
         var result: [JSONPointer] = []
         var seen: Set<JSONPointer> = []
@@ -44,19 +75,26 @@ enum DiffLines {
         return result
     }
 
-    private static func append(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {
+    private static func isContainer(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object, .array: true
+        default: false
+        }
+    }
+
+    private static func appendPretty(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {
         let text = JSONWriter.prettyString(value)
         var count = 0
         var remaining = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if count < valueLineLimit {
                 let indent = line.prefix(while: { $0 == " " }).count
-                lines.append(DiffLine(kind: kind, depth: 1 + indent / 2, text: String(line.dropFirst(indent))))
+                lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
                 count += 1
             } else {
                 remaining += 1
             }
         }
-        if remaining > 0 { lines.append(DiffLine(kind: .collapsed, depth: 1, text: "… \(remaining) more lines")) }
+        if remaining > 0 { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(remaining) more lines")) }
     }
 }

@@ -171,7 +171,7 @@ struct InspectorModel {
                     var paths = [JSONPointer()]
                     if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
                     next.changedPaths = ChangedPaths.resolvingAppends(paths, in: next.state)
-                    next.diffLines = DiffLines.lines(from: base, to: next.state, changedPaths: next.changedPaths)
+                    if let base, let state = next.state { next.diffLines = DiffLines.treeLines(from: base, to: state) }
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)

@@ -24,10 +24,10 @@ extension ScreenPainter {
             let line = lines[index]
             let style: CellStyle
             switch line.kind {
-            case .header: style = .colored(.accent, bold: true)
+            case .path: style = .colored(.accent, bold: true)
             case .removed: style = .colored(.removed)
             case .added: style = .colored(.added)
-            case .unchanged: style = .plain
+            case .context, .unchanged: style = .plain
             case .collapsed: style = .dim
             }
             screen.write(" " + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
