@@ -348,6 +348,16 @@ import Recorder
         #expect(screen.contains("│ line 9: incomplete final line (no newline) (torn tail, ignored)"))
     }
 
+    @Test func indexingProgressShowsInTheStatusBarUntilComplete() {
+        let timeline = InspectorFixtures.todoTimeline()
+        timeline.indexing = .scanning(fraction: 0.42)
+        var model = InspectorFixtures.model(timeline)
+        #expect(model.screenText.contains(" todo.jsonl  │  entry 1/6  │  timeline  │  indexing 42%"))
+        timeline.indexing = .complete
+        reduce(&model, .tick)
+        #expect(!model.screenText.contains("indexing"))
+    }
+
     @Test func wideCharactersTakeTwoCellsAndKeepColumnsAligned() {
         let timeline = InMemoryTimeline(name: "日本.jsonl", steps: [
             .init("greet", ["text": "こんにちは世界"], state: ["msg": "héllo 🎉"]),
