@@ -161,11 +161,12 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
     @Test func namesNestedActionsByTheirCasePath() {
         enum EngineAction { case start, stop }
         enum CarAction { case engine(EngineAction), brakeTapped, honk(times: Int) }
-        enum AppAction { case primary(CarAction), car(id: Int, action: CarAction), setFilter(TodoState.Filter) }
+        enum AppAction { case primary(CarAction), car(id: Int, action: CarAction), setFilter(TodoState.Filter), pair(EngineAction, EngineAction) }
         #expect(RecordedValue.actionName(AppAction.primary(.brakeTapped)) == "primary.brakeTapped")
         #expect(RecordedValue.actionName(AppAction.primary(.engine(.start))) == "primary.engine.start")
         #expect(RecordedValue.actionName(AppAction.primary(.honk(times: 2))) == "primary.honk")
-        #expect(RecordedValue.actionName(AppAction.car(id: 1, action: .brakeTapped)) == "car")
+        #expect(RecordedValue.actionName(AppAction.car(id: 1, action: .brakeTapped)) == "car.brakeTapped")
+        #expect(RecordedValue.actionName(AppAction.pair(.start, .stop)) == "pair")
         #expect(RecordedValue.actionName(AppAction.setFilter(.done)) == "setFilter")
         #expect(RecordedValue.actionName(Increment()) == "Increment")
         #expect(RecordedValue.actionName(Optional(AppAction.primary(.brakeTapped)) as Any) == "primary.brakeTapped")

@@ -9,8 +9,8 @@ enum RecordedValue {
     }
 
     /// The enum case path of an action: `.primary(.brakeTapped)` is
-    /// `primary.brakeTapped`, `.add(title: "x")` is `add`; a struct action is its type name.
-    /// A payload enum is followed only when its type name ends in `Action`
+    /// `primary.brakeTapped`, `.add(title: "x")` is `add`, `.car(.secondary, .brakeTapped)`
+    /// is `car.brakeTapped`; a struct action is its type name. A payload enum is followed only when its type name ends in `Action`
     /// (`Car.Action`, `EngineAction`), so `.setFilter(.done)` stays `setFilter`.
     static func actionName(_ action: Any) -> String {
         var parts: [String] = []
@@ -35,7 +35,10 @@ enum RecordedValue {
             // Follow a payload that is itself an action enum: `.primary(.brakeTapped)`.
             var payload = child.value
             let mirrorOfPayload = Mirror(reflecting: payload)
-            if mirrorOfPayload.displayStyle == .tuple, mirrorOfPayload.children.count == 1, let only = mirrorOfPayload.children.first {
+            if mirrorOfPayload.displayStyle == .tuple {
+                // `.car(.secondary, .accelerate(by: 10))`: follow the one child action.
+                let actions = mirrorOfPayload.children.filter { isActionType(type(of: $0.value)) }
+                guard actions.count == 1, let only = actions.first else { break }
                 payload = only.value
             }
             guard Mirror(reflecting: payload).displayStyle == .enum, isActionType(type(of: payload)) else { break }

@@ -85,11 +85,21 @@ package struct RecorderClock: Sendable {
         now: { Date().timeIntervalSince1970 },
         nanoseconds: { DispatchTime.now().uptimeNanoseconds })
 
-    /// Starts at `start` and advances by `step` seconds (and 1 µs of duration) per reading.
+    /// A clock for reproducible logs: the recording starts at `start` (seconds
+    /// since 1970), the n-th reducer call ends `n × step` seconds later and takes 1 µs.
+    /// (Every recorded call reads the monotonic clock twice, around the reducer.)
     package static func fixed(start: Double, step: Double) -> RecorderClock {
-        let ticks = Locked(0 as UInt64)
+        let readings = Locked(0 as UInt64)
+        let stepNanoseconds = UInt64(step * 1e9)
         return RecorderClock(
-            now: { start + step * Double(ticks.withLock { $0 += 1; return $0 }) },
-            nanoseconds: { ticks.withLock { $0 += 1; return $0 * 1000 } })
+            now: { start },
+            nanoseconds: {
+                let reading = readings.withLock { count in
+                    defer { count += 1 }
+                    return count
+                }
+                // Reading 0 is the recorder's base; then (start, end) pairs.
+                return (reading + 1) / 2 * stepNanoseconds - (reading % 2 == 1 ? 1000 : 0)
+            })
     }
 }
