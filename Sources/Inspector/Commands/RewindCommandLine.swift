@@ -34,6 +34,10 @@ public enum RewindCommandLine {
             return BlameCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "diff":
             return DiffCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "export":
+            return ExportCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "import":
+            return ImportCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
@@ -52,6 +56,11 @@ public enum RewindCommandLine {
                rewind log <log>             one line per entry
                rewind stats <log>           entries, keyframes, size, damage, actions by type
                rewind blame <log> <pointer> the entries that changed a path, old → new
+               rewind export <log> [--from A] [--to B] [--format markdown|patch|unified|jsonl|redux-devtools]
+                             [-o FILE] [--per-entry] [--path /json/pointer] [--redact RULE]...
+                                            a bug report, patch, diff, log slice or Redux DevTools file
+               rewind import <export.json> -o <out.jsonl>
+                                            a Redux DevTools export as a Rewind log
                rewind diff A.json B.json [--format tree|patch|unified]
                                             differences between two JSON documents (exit 0 same, 1 different)
         """

@@ -146,10 +146,24 @@ extension InspectorModel {
 
     // MARK: Export
 
+    /// The Markdown report (`rewind export --format markdown`) of the diff on screen:
+    /// the selected action, or every action between the mark and the selection.
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
-        let markdown = MarkdownDiffExport.markdown(for: self)
         let from = comparingWithMark ? (mark ?? selection) : max(0, selection - 1)
+        var request = ExportRequest(format: .markdown)
+        // Entries are numbered from 1: the diff from the state after entry `m` to the one after `s`
+        // covers entries m+1…s; a mark after the selection exports the same span.
+        let (low, high) = (min(from, selection), max(from, selection))
+        request.firstEntry = comparingWithMark && low != high ? low + 2 : selection + 1
+        request.lastEntry = comparingWithMark && low != high ? high + 1 : selection + 1
+        let markdown: String
+        do {
+            markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
+        } catch {
+            message = "Export failed: \(error)"
+            return
+        }
         let base = Self.baseName(of: source.name)
         effects.append(.exportDiff(markdown: markdown, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
     }

@@ -1,0 +1,104 @@
+import Foundation
+import Recorder
+
+/// The entries of a log an export covers, with every state rebuilt (and
+/// redacted, when asked) once, so each format only formats.
+struct ExportSlice {
+    struct Entry {
+        /// Position in the log, numbered from 1.
+        var number: Int
+        /// Wall-clock time, when the log has it (an in-memory timeline only has offsets).
+        var time: Date?
+        /// Seconds since the log's first entry.
+        var timeOffset: Double
+        var duration: Double?
+        var sequence: Int64?
+        var effectOf: Int64?
+        var fromEffect: Bool
+        var action: RecordedAction
+        /// The state after the action.
+        var state: JSONValue
+    }
+
+    var logName: String
+    /// The log's header, when the source is a log file.
+    var header: LogHeader?
+    /// Entries in the whole log.
+    var totalCount: Int
+    /// The state before the first entry of the slice (`nil` at the start of a log without an initial state).
+    var startState: JSONValue?
+    var entries: [Entry]
+    /// Rules applied to the slice's states and payloads.
+    var redactionRules: [String] = []
+
+    /// The state after the last entry (or the start state when the slice is empty).
+    var endState: JSONValue? { entries.last?.state ?? startState }
+
+    /// Reads entries `range` (0-based) of `source`, rebuilding each state once
+    /// (neighbouring states cost one patch each: the source caches the last).
+    init(source: any TimelineSource, range: ClosedRange<Int>, redaction: Redaction? = nil) throws(ExportError) {
+        let reader = (source as? LogTimeline)?.reader
+        logName = source.name
+        header = reader?.header
+        totalCount = source.count
+        var firstTime: Date?
+        do {
+            startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
+            if let reader, reader.entryCount > 0 { firstTime = try reader.entry(at: 0).time }
+        } catch {
+            throw ExportError("the state before entry \(range.lowerBound + 1) cannot be rebuilt: \(error)")
+        }
+        entries = []
+        entries.reserveCapacity(range.count)
+        for index in range {
+            guard let summary = source.entry(at: index) else {
+                throw ExportError("entry \(index + 1) of \(source.name) cannot be read")
+            }
+            var entry = Entry(
+                number: index + 1, time: nil, timeOffset: summary.timeOffset, duration: nil, sequence: nil,
+                effectOf: nil, fromEffect: summary.fromEffect,
+                action: RecordedAction(type: summary.actionType, payload: summary.payload),
+                state: .null)
+            do {
+                if let reader {
+                    let full = try reader.entry(at: index)
+                    entry.time = full.time
+                    entry.timeOffset = firstTime.map { full.time.timeIntervalSince($0) } ?? summary.timeOffset
+                    entry.duration = full.duration
+                    entry.sequence = full.sequence
+                    entry.effectOf = full.effectOf
+                    entry.action = full.action
+                }
+                entry.state = try source.state(at: index)
+            } catch {
+                throw ExportError("the state after entry \(index + 1) cannot be rebuilt: \(error)")
+            }
+            entries.append(entry)
+        }
+        if let redaction, !redaction.isEmpty { redact(with: redaction) }
+    }
+
+    /// Replaces every secret in states and payloads by its marker.
+    private mutating func redact(with redaction: Redaction) {
+        startState = startState.map(redaction.redact)
+        for index in entries.indices {
+            entries[index].state = redaction.redact(entries[index].state)
+            entries[index].action.payload = redaction.redact(entries[index].action.payload)
+        }
+        let initial = header?.initialState.map(redaction.redact)
+        header?.initialState = initial
+        redactionRules = redaction.rules
+    }
+
+    /// The state before entry `position` of the slice (0-based within the slice).
+    func state(before position: Int) -> JSONValue? {
+        position == 0 ? startState : entries[position - 1].state
+    }
+
+    /// `todo.jsonl`, entries 3–5 of 7.
+    var rangeDescription: String {
+        guard let first = entries.first, let last = entries.last else { return "no entries" }
+        let span = first.number == last.number ? "entry \(first.number)" : "entries \(first.number)–\(last.number)"
+        return "\(span) of \(totalCount)"
+    }
+}

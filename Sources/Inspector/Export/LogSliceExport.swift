@@ -1,0 +1,33 @@
+import Foundation
+import Recorder
+
+/// The `jsonl` format: a self-contained log of the slice. Its header carries
+/// the state before the slice as the initial state and its first entry is a
+/// keyframe, so `rewind` and `LogReader` open it with the same states as the original.
+enum LogSliceExport {
+    static func bytes(for slice: ExportSlice) throws(ExportError) -> [UInt8] {
+        let original = slice.header
+        var metadata = original?.metadata ?? [:]
+        metadata["rewind.slice"] = "\(slice.rangeDescription) of \(slice.logName)"
+        var options = original?.options.objectValue ?? JSONObject()
+        if !slice.redactionRules.isEmpty {
+            options["redactionRules"] = .array(slice.redactionRules.map(JSONValue.string))
+        }
+        let created = original?.created ?? Date(timeIntervalSince1970: 0)
+        let header = LogHeader(
+            created: created, processName: original?.processName ?? "rewind export",
+            stateTypeName: original?.stateTypeName, actionTypeName: original?.actionTypeName,
+            keyframeInterval: original?.keyframeInterval ?? 32, options: .object(options), metadata: metadata,
+            initialState: slice.startState, isStateReplayable: original?.isStateReplayable ?? false)
+        var builder = LogBuilder(header: header)
+        for entry in slice.entries {
+            builder.append(LogBuilder.Entry(
+                sequence: entry.sequence ?? Int64(entry.number - 1),
+                time: entry.time ?? created.addingTimeInterval(entry.timeOffset),
+                durationNanoseconds: Int64(((entry.duration ?? 0) * 1e9).rounded()),
+                action: entry.action, effectOf: entry.effectOf ?? (entry.fromEffect ? Int64(entry.number - 2) : nil),
+                state: entry.state))
+        }
+        return builder.bytes
+    }
+}
