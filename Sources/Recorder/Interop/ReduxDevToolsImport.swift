@@ -165,7 +165,7 @@ package enum ReduxDevToolsImport {
     /// The value of a member that holds JSON as text.
     private static func parseText(_ value: JSONValue, member: String) throws(ReduxDevToolsImportError) -> JSONValue {
         guard let text = value.stringValue else {
-            throw ReduxDevToolsImportError("\"\(member)\" must be a string of JSON text, found a \(value.kindName)")
+            throw ReduxDevToolsImportError("\"\(member)\" must be a string of JSON text, not a JSON \(value.kindName)")
         }
         do {
             return try JSONParser.parse(text)
