@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains"]),
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
+        // Golden/ holds expected export files, read by path (not bundled as resources).
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
