@@ -249,15 +249,58 @@ import Recorder
         var model = InspectorFixtures.model()
         model.type("jjj")
         let effects = model.send(.character("e"))
+        // The same report as `rewind export --from 4 --to 4` (Tests/InspectorTests/Export*).
         #expect(effects == [.exportDiff(markdown: """
-            # todo.jsonl: entry 4, `todo/toggle`
+            # Rewind report: todo.jsonl
+
+            - **Log:** `todo.jsonl`, entry 4 of 6
+            - **Time:** +2.000 s
+            - **Entries:** 1
+
+            ## Actions
+
+            1. `todo/toggle` `{"index":0}` — entry 4, +2.000 s
+
+            ## Changes
+
+            ### 1. `todo/toggle` (entry 4)
 
             Payload: `{"index":0}`
 
             ```diff
-            @ /todos/0/done
-            - false
-            + true
+              {
+                "todos": [
+                  {
+                    … (1 unchanged)
+            -       "done": false
+            +       "done": true
+                  }
+                  … (1 unchanged)
+                ]
+                … (2 unchanged)
+              }
+            ```
+
+            ## Final state after entry 4
+
+            ```json
+            {
+              "todos": [
+                {
+                  "title": "Buy milk",
+                  "done": true
+                },
+                {
+                  "title": "Write tests",
+                  "done": false
+                }
+              ],
+              "filter": "all",
+              "user": {
+                "name": "Ada",
+                "email": "ada@example.com"
+              }
+            }
             ```
 
             """, suggestedName: "todo-diff-3-4.md")])

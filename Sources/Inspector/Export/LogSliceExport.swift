@@ -8,7 +8,7 @@ enum LogSliceExport {
     static func bytes(for slice: ExportSlice) throws(ExportError) -> [UInt8] {
         let original = slice.header
         var metadata = original?.metadata ?? [:]
-        metadata["rewind.slice"] = "\(slice.rangeDescription) of \(slice.logName)"
+        metadata["rewind.slice"] = "\(slice.logName), \(slice.rangeDescription)"
         var options = original?.options.objectValue ?? JSONObject()
         if !slice.redactionRules.isEmpty {
             options["redactionRules"] = .array(slice.redactionRules.map(JSONValue.string))

@@ -54,7 +54,9 @@ enum MarkdownReport {
             lines.append("- **App:** \(app)")
         }
         lines.append("- **Log:** \(inlineCode(slice.logName)), \(slice.rangeDescription)")
-        if let first = slice.entries.first, let last = slice.entries.last {
+        if let only = slice.entries.first, slice.entries.count == 1 {
+            lines.append("- **Time:** " + (only.time.map(timestamp) ?? offset(only.timeOffset)))
+        } else if let first = slice.entries.first, let last = slice.entries.last {
             let span = String(format: "%.3f s", last.timeOffset - first.timeOffset)
             if let start = first.time, let end = last.time {
                 lines.append("- **Time:** \(timestamp(start)) → \(timestamp(end)) (\(span))")
