@@ -21,6 +21,13 @@ public struct JSONObject: Sendable {
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Members whose keys are known to be distinct (the parser checks).
+    init(uniqueKeys keys: [String], values: [JSONValue]) {
+        self.keys = keys
+        self.values = values
+        if keys.count > Self.indexThreshold { rebuildIndex() }
+    }
+
     /// The members in order.
     public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
 
@@ -61,6 +68,11 @@ public struct JSONObject: Sendable {
         keys.insert(key, at: position)
         values.insert(value, at: position)
         if keys.count > Self.indexThreshold { rebuildIndex() }
+    }
+
+    /// Edits the value at `position` in place.
+    mutating func modifyValue<Result, Failure: Error>(at position: Int, _ body: (inout JSONValue) throws(Failure) -> Result) throws(Failure) -> Result {
+        try body(&values[position])
     }
 
     /// Removes and returns the value for `key`, if present.

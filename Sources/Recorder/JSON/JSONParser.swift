@@ -61,6 +61,12 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 struct _Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    /// Members of the containers being parsed, innermost last: each container
+    /// is built once at its exact size instead of growing arrays element by element.
+    private var keyStack: [String] = []
+    private var valueStack: [JSONValue] = []
+    /// Bytes of a string with escapes, reused across strings.
+    private var unescaped: [UInt8] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -116,12 +122,14 @@ struct _Parser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
         position += 1
-        var object = JSONObject()
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        let base = keyStack.count
+        let valueBase = valueStack.count  // arrays use only `valueStack`, so the two stacks differ in depth
+        var seen: Set<String>? = nil  // only for large objects; small ones compare directly
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -134,34 +142,61 @@ struct _Parser {
             }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            let value = try parseValue(depth: depth)
+            // A repeated key keeps its first position and its last value.
+            if let duplicate = duplicateIndex(of: key, from: base, seen: &seen) {
+                valueStack[valueBase + duplicate - base] = value
+            } else {
+                keyStack.append(key)
+                valueStack.append(value)
+            }
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input inside an object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(object)
+            case UInt8(ascii: "}"):
+                position += 1
+                let object = JSONObject(uniqueKeys: Array(keyStack[base...]), values: Array(valueStack[valueBase...]))
+                keyStack.removeSubrange(base...)
+                valueStack.removeSubrange(valueBase...)
+                return .object(object)
             default: throw error("expected ',' or '}' after an object member")
             }
         }
     }
 
+    private mutating func duplicateIndex(of key: String, from base: Int, seen: inout Set<String>?) -> Int? {
+        let count = keyStack.count - base
+        if count < 16 {
+            for index in base..<keyStack.count where keyStack[index] == key { return index }
+            return nil
+        }
+        if seen == nil { seen = Set(keyStack[base...]) }
+        if seen!.insert(key).inserted { return nil }
+        return keyStack[base...].firstIndex(of: key)
+    }
+
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
         position += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = valueStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            valueStack.append(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input inside an array") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                position += 1
+                let elements = Array(valueStack[base...])
+                valueStack.removeSubrange(base...)
+                return .array(elements)
             default: throw error("expected ',' or ']' after an array element")
             }
         }
@@ -222,65 +257,86 @@ struct _Parser {
 
     @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
+    /// Reads a string starting at its opening quote. Runs without escapes are
+    /// found eight bytes at a time; escapes are decoded into a reused byte
+    /// buffer; UTF-8 is validated once per string.
     mutating func parseString() throws(JSONParseError) -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes, all ASCII or valid UTF-8 checked by the decoder.
-        var needsSlowPath = false
-        while position < bytes.count {
+        var isASCII = true
+        let end = bytes.count
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        while position + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            if Self.hasQuoteBackslashOrControl(word) { break }
+            if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
+            position += 8
+        }
+        while position < end {
             let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") { needsSlowPath = true; break }
-            if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
-            if byte >= 0x80 { needsSlowPath = true; break }
-            position += 1
-        }
-        if !needsSlowPath {
-            guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
-            let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            position += 1
-            return string
-        }
-        position = start
-        var scalars = String.UnicodeScalarView()
-        var runStart = position
-        func flushRun(_ end: Int) throws(JSONParseError) {
-            guard end > runStart else { return }
-            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
-            guard let text = String(validating: run, as: UTF8.self) else {
-                throw error("invalid UTF-8 in a string", at: runStart)
+            if byte == UInt8(ascii: "\"") {
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                if isASCII { return String(decoding: run, as: UTF8.self) }
+                guard let string = String(validating: run, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: start - 1) }
+                return string
             }
-            scalars.append(contentsOf: text.unicodeScalars)
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
+            if byte >= 0x80 { isASCII = false }
+            position += 1
         }
+        throw error("unterminated string", at: start - 1)
+    }
+
+    /// True when a byte of `word` is '"', '\\' or below 0x20.
+    @inline(__always)
+    private static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote & highs
+        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (zeroInQuote | zeroInBackslash | control) != 0
+    }
+
+    /// The slow path, from the string's first byte, once a backslash was seen.
+    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+        unescaped.removeAll(keepingCapacity: true)
+        var runStart = start
         while true {
             guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                try flushRun(position)
+                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
                 position += 1
-                return String(scalars)
+                guard let string = unescaped.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
+                    throw error("invalid UTF-8 in a string", at: start - 1)
+                }
+                return string
             }
             if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
             if byte != UInt8(ascii: "\\") {
                 position += 1
                 continue
             }
-            try flushRun(position)
+            unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             position += 1
             guard position < bytes.count else { throw error("unterminated escape sequence") }
             let escape = bytes[position]
             position += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
+            case UInt8(ascii: "b"): unescaped.append(0x08)
+            case UInt8(ascii: "f"): unescaped.append(0x0C)
+            case UInt8(ascii: "n"): unescaped.append(0x0A)
+            case UInt8(ascii: "r"): unescaped.append(0x0D)
+            case UInt8(ascii: "t"): unescaped.append(0x09)
             case UInt8(ascii: "u"):
                 let first = try parseHex4()
+                var scalar = first
                 if (0xD800...0xDBFF).contains(first) {
                     guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
                         throw error("lone high surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
@@ -290,13 +346,11 @@ struct _Parser {
                     guard (0xDC00...0xDFFF).contains(second) else {
                         throw error("high surrogate not followed by a low surrogate")
                     }
-                    let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                    scalars.append(Unicode.Scalar(combined)!)
+                    scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(first) {
                     throw error("lone low surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
-                } else {
-                    scalars.append(Unicode.Scalar(first)!)
                 }
+                unescaped.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
             default:
                 throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(escape)))'", at: position - 2)
             }

@@ -48,7 +48,8 @@ struct _PatchBuilder {
             }
             for (key, value) in b.members {
                 if let previous = a[key] {
-                    diff(previous, value, at: path.appending(key))
+                    // Comparing first avoids building a pointer for every unchanged member.
+                    if previous != value { diff(previous, value, at: path.appending(key)) }
                 } else {
                     operations.append(.add(path: path.appending(key), value: value))
                 }
@@ -81,7 +82,8 @@ struct _PatchBuilder {
             for i in deleted.reversed() { operations.append(.remove(path: path.appending(i))) }
             for step in steps {
                 switch step {
-                case .match(let i, let j): diff(arrays.old[i], arrays.new[j], at: path.appending(j))
+                case .match(let i, let j):
+                    if arrays.old[i] != arrays.new[j] { diff(arrays.old[i], arrays.new[j], at: path.appending(j)) }
                 case .insert(let j):
                     // Past the last kept element, an insertion appends: "/-", as people write it.
                     let index = j > lastKeptTarget ? path.appending("-") : path.appending(j)
@@ -123,7 +125,7 @@ struct _PatchBuilder {
                 current.remove(at: position)
                 current.insert(j, at: j)
             }
-            diff(arrays.old[i], arrays.new[j], at: path.appending(j))
+            if arrays.old[i] != arrays.new[j] { diff(arrays.old[i], arrays.new[j], at: path.appending(j)) }
         }
     }
 }
