@@ -194,6 +194,17 @@ import Testing
         #expect(notALog.error.split(separator: "\n").count == 1)
     }
 
+    @Test func aStateLostToDamageIsOneLineAndTheIntactRangeStillExports() throws {
+        // Line 3 (the second entry) is damaged: the states after it are unavailable until the next keyframe.
+        let log = try LogFixture.todoLog(keyframeInterval: 3, damageLine: 3)
+        let damaged = run(["export", log, "--format", "patch"])
+        #expect(damaged.status == 2)
+        #expect(damaged.error.hasPrefix("rewind export: the state after entry 2 cannot be rebuilt: "), "\(damaged.error)")
+        #expect(damaged.error.split(separator: "\n").count == 1)
+        let intact = run(["export", log, "--from", "4", "--format", "patch"])
+        #expect(intact.status == 0, "\(intact.error)")
+    }
+
     @Test func helpListsExportAndImport() {
         let help = run(["--help"]).output
         #expect(help.contains("rewind export <log> [--from A] [--to B]"))
