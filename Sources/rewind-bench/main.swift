@@ -10,3 +10,4 @@ print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meani
 // Sections register here: if wants("json") { runJSONBenchmarks() } …
 if wants("json") { runJSONBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
+if wants("export") { runExportBenchmarks() }
