@@ -115,7 +115,8 @@ final class CounterStore {
 
     @Test func aTCAStyleReduceReturningAnEffect() throws {
         let recorder = try Recorder(file: scratchLog())
-        let feature = Reduce<Counter, CounterAction>(recorder.recording { state, action in
+        // As in the README: the closure spells out its types, as TCA's Reduce infers them from the body.
+        let feature = Reduce(recorder.recording { (state: inout Counter, action: CounterAction) -> TCAEffect<CounterAction> in
             counterReducer(&state, action)
             return state.count > 3 ? .send(.reset) : .none
         })
