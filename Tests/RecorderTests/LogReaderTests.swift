@@ -22,7 +22,10 @@ import Testing
             #expect(entry.sequence == Int64(index))
             #expect(entry.action.payload == (try JSONEncoding.value(of: actions[index])))
             if entry.isKeyframe { keyframes += 1 }
+            #expect(reader.isKeyframe(at: index) == entry.isKeyframe)
         }
+        #expect(reader.keyframeCount == keyframes)
+        #expect(reader.refresh() == 0)
         #expect(keyframes >= 80)
         #expect(keyframes < 400)
     }
@@ -174,5 +177,15 @@ import Testing
         #expect(reader.isFullyIndexed)
         #expect(reader.indexProgress == 1)
         #expect(reader.entryCount == 1000)
+    }
+
+    @Test func findsRecordMembersWithoutParsingThem() {
+        let text = #"{ "kind" : "entry", "action":{"type":"a}\"]","payload":[1,{"x":"}"}]}, "n": -1.5e3 ,"state":{"a":[[]]}}"#
+        let members = Array(text.utf8).withUnsafeBufferPointer { RecordScanner.members($0) }
+        let found = members?.map { ($0.key, String(decoding: Array(text.utf8)[$0.value], as: UTF8.self)) }
+        #expect(found?.map(\.0) == ["kind", "action", "n", "state"])
+        #expect(found?.map(\.1) == [#""entry""#, #"{"type":"a}\"]","payload":[1,{"x":"}"}]}"#, "-1.5e3", #"{"a":[[]]}"#])
+        #expect(Array("[1]".utf8).withUnsafeBufferPointer { RecordScanner.members($0) } == nil)
+        #expect(Array(#"{"a":[1"#.utf8).withUnsafeBufferPointer { RecordScanner.members($0) } == nil)
     }
 }

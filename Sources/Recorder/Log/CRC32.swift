@@ -4,8 +4,8 @@
 ///
 /// Slicing-by-8 tables: the log reader checks every record while indexing,
 /// so this runs over the whole file and must keep up with `memchr`.
-enum CRC32 {
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+package enum CRC32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         var index = 0
         let count = bytes.count
@@ -33,7 +33,7 @@ enum CRC32 {
         return crc ^ 0xFFFF_FFFF
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 

@@ -37,28 +37,38 @@ public struct RecordedAction: Sendable, Equatable {
     public var isReplayable: Bool
 }
 
-/// An entry record with the state data that comes with it.
+/// An entry record, read member by member: the state of a keyframe is only
+/// delimited here and parsed when a state is asked for.
 struct ParsedEntry {
     var entry: LogEntry
-    /// Whole state for keyframes.
-    var state: JSONValue?
+    /// Where the whole state is in the line, for keyframes.
+    var stateRange: Range<Int>?
     /// Patch from the previous entry's state otherwise.
     var patch: JSONPatch?
 
-    init(record: JSONValue, index: Int, lineNumber: Int) throws(LogRecordError) {
-        guard let sequence = record["seq"]?.int64Value else { throw LogRecordError("entry has no \"seq\"") }
-        guard let action = record["action"], let name = action["type"]?.stringValue else {
+    init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int) throws(LogRecordError) {
+        guard let members = RecordScanner.members(line) else { throw LogRecordError("the record is not a JSON object") }
+        func value(_ key: String) throws(LogRecordError) -> JSONValue? {
+            guard let member = members.first(where: { $0.key == key }) else { return nil }
+            do {
+                return try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[member.value]))
+            } catch {
+                throw LogRecordError("member \"\(key)\": \(error)")
+            }
+        }
+        guard let sequence = try value("seq")?.int64Value else { throw LogRecordError("entry has no \"seq\"") }
+        guard let action = try value("action"), let name = action["type"]?.stringValue else {
             throw LogRecordError("entry has no \"action\" with a \"type\"")
         }
         let recorded = RecordedAction(
             name: name, payload: action["payload"] ?? .null, isReplayable: action["replayable"]?.boolValue ?? false)
         var changedPaths: [JSONPointer] = []
-        if let state = record["state"] {
-            self.state = state
-            for path in record["changed"]?.arrayValue ?? [] {
+        if let state = members.first(where: { $0.key == "state" }) {
+            stateRange = state.value
+            for path in try value("changed")?.arrayValue ?? [] {
                 if let text = path.stringValue, let pointer = try? JSONPointer(parsing: text) { changedPaths.append(pointer) }
             }
-        } else if let patchValue = record["patch"] {
+        } else if let patchValue = try value("patch") {
             do {
                 let patch = try JSONPatch(jsonValue: patchValue)
                 self.patch = patch
@@ -71,9 +81,9 @@ struct ParsedEntry {
         }
         entry = LogEntry(
             index: index, lineNumber: lineNumber, sequence: sequence,
-            time: Date(timeIntervalSince1970: record["time"]?.doubleValue ?? 0),
-            duration: Double(record["durationNs"]?.int64Value ?? 0) / 1e9,
-            action: recorded, effectOf: record["effectOf"]?.int64Value,
-            isKeyframe: state != nil, changedPaths: changedPaths)
+            time: Date(timeIntervalSince1970: try value("time")?.doubleValue ?? 0),
+            duration: Double(try value("durationNs")?.int64Value ?? 0) / 1e9,
+            action: recorded, effectOf: try value("effectOf")?.int64Value,
+            isKeyframe: stateRange != nil, changedPaths: changedPaths)
     }
 }

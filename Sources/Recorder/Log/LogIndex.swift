@@ -32,9 +32,12 @@ struct LogIndex {
         static let afterGap = EntryFlags(rawValue: 2)
         /// A new recording session (header) starts right before this entry.
         static let sessionStart = EntryFlags(rawValue: 4)
+        /// The record starts `{"kind":"entry","keyframe":true`: it holds the whole state.
+        static let keyframe = EntryFlags(rawValue: 8)
     }
 
     var entryCount: Int { offsets.count }
+    var keyframeCount = 0
 
     /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
@@ -138,6 +141,10 @@ struct LogIndex {
             offsets.append(offset)
             lengths.append(UInt32(line.count))
             lineNumbers.append(UInt32(truncatingIfNeeded: lineNumber))
+            if LogLine.hasPrefix(line, LogLine.keyframePrefix) {
+                pendingFlags.insert(.keyframe)
+                keyframeCount += 1
+            }
             flags.append(pendingFlags)
             pendingFlags = []
         } else if LogLine.hasPrefix(line, LogLine.headerPrefix) {

@@ -4,7 +4,7 @@
 /// `"crc":"xxxxxxxx"`: eight lowercase hex digits of the CRC-32 of the line's
 /// bytes up to, not including, the final `,"crc":"xxxxxxxx"}` (18 bytes). The
 /// checksum therefore comes from the bytes as written, never from a re-encoding.
-enum LogLine {
+package enum LogLine {
     static let formatName = "rewind"
     static let formatVersion = 1
 
@@ -16,11 +16,13 @@ enum LogLine {
     /// Records start with their kind, so the reader classifies a line without parsing it.
     static let headerPrefix = Array(#"{"kind":"header""#.utf8)
     static let entryPrefix = Array(#"{"kind":"entry""#.utf8)
+    /// Keyframe entries say so first, so the index knows them without parsing.
+    package static let keyframePrefix = Array(#"{"kind":"entry","keyframe":true"#.utf8)
     static let gapPrefix = Array(#"{"kind":"gap""#.utf8)
 
     /// Closes the record that starts at `start` in `buffer` (an object missing
     /// its closing brace) with its checksum member, `}` and the newline.
-    static func seal(_ buffer: inout [UInt8], recordStart start: Int) {
+    package static func seal(_ buffer: inout [UInt8], recordStart start: Int) {
         let crc = buffer.withUnsafeBytes { bytes in
             CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }

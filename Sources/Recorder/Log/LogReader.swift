@@ -131,6 +131,15 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// Keyframe entries indexed so far (known from the index, without parsing).
+    public var keyframeCount: Int { lock.withLock { index.keyframeCount } }
+
+    /// Whether the entry at `index` holds a whole state, from the index alone
+    /// (false for an index out of range).
+    public func isKeyframe(at position: Int) -> Bool {
+        lock.withLock { index.flags.indices.contains(position) && index.flags[position].contains(.keyframe) }
+    }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 
@@ -150,7 +159,7 @@ public final class LogReader: @unchecked Sendable {
     public func entry(at index: Int) throws(LogReadError) -> LogEntry {
         lock.lock()
         defer { lock.unlock() }
-        return try parsedEntry(at: index).entry
+        return try parsedEntry(at: index).0.entry
     }
 
     /// The state after the entry at `index`, rebuilt from the nearest keyframe.
@@ -170,7 +179,8 @@ public final class LogReader: @unchecked Sendable {
         return try state(at: index - 1)
     }
 
-    private func parsedEntry(at position: Int) throws(LogReadError) -> ParsedEntry {
+    /// The line of the entry at `position` and its parsed record (state not parsed).
+    private func parsedEntry(at position: Int) throws(LogReadError) -> (ParsedEntry, [UInt8]) {
         guard position >= 0 && position < index.entryCount else {
             throw LogReadError(.entryOutOfRange(index: position, count: index.entryCount), path: path)
         }
@@ -181,13 +191,14 @@ public final class LogReader: @unchecked Sendable {
         guard read == length else {
             throw LogReadError(.damagedRecord(line: lineNumber, reason: "the file is shorter than when it was indexed"), path: path)
         }
-        do {
-            let record = try JSONParser.parse(bytes[..<length])
-            return try ParsedEntry(record: record, index: position, lineNumber: lineNumber)
-        } catch let error as LogRecordError {
-            throw LogReadError(.damagedRecord(line: lineNumber, reason: error.description), path: path)
-        } catch {
-            throw LogReadError(.damagedRecord(line: lineNumber, reason: "\(error)"), path: path)
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(LogRecordError) -> ParsedEntry in
+                try ParsedEntry(line: UnsafeBufferPointer(rebasing: buffer[..<length]), index: position, lineNumber: lineNumber)
+            }
+        }
+        switch parsed {
+        case .success(let entry): return (entry, bytes)
+        case .failure(let error): throw LogReadError(.damagedRecord(line: lineNumber, reason: error.description), path: path)
         }
     }
 
@@ -202,9 +213,13 @@ public final class LogReader: @unchecked Sendable {
                 state = cached
                 break
             }
-            let parsed = try parsedEntry(at: position)
-            if let keyframe = parsed.state {
-                state = keyframe
+            let (parsed, bytes) = try parsedEntry(at: position)
+            if let range = parsed.stateRange {
+                do {
+                    state = try JSONParser.parse(bytes[range])
+                } catch {
+                    throw LogReadError(.damagedRecord(line: parsed.entry.lineNumber, reason: "its state: \(error)"), path: path)
+                }
                 break
             }
             let flags = index.flags[position]

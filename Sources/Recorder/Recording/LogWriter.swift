@@ -135,7 +135,7 @@ final class LogWriter {
         }
 
         let start = buffer.count
-        buffer.append(contentsOf: LogLine.entryPrefix)
+        buffer.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
         buffer.append(contentsOf: #","seq":"#.utf8)
         JSONWriter.appendInteger(entry.sequence, to: &buffer)
         buffer.append(contentsOf: #","time":"#.utf8)
@@ -155,12 +155,12 @@ final class LogWriter {
             JSONWriter.appendInteger(origin, to: &buffer)
         }
         if isKeyframe {
+            buffer.append(contentsOf: #","changed":"#.utf8)
+            JSONWriter.appendCompact(.array(changedPaths(patch).map { .string($0.description) }), to: &buffer)
             buffer.append(contentsOf: #","state":"#.utf8)
             let whole = stateBytes ?? JSONWriter.compact(state)
             buffer.append(contentsOf: whole)
             keyframeBytes = whole.count
-            buffer.append(contentsOf: #","changed":"#.utf8)
-            JSONWriter.appendCompact(.array(changedPaths(patch).map { .string($0.description) }), to: &buffer)
             patchesSinceKeyframe = 0
             forceKeyframe = false
         } else {

@@ -1,0 +1,91 @@
+/// Finds the top-level members of a record without building their values, so
+/// listing a keyframe entry never parses its (possibly megabyte) state.
+enum RecordScanner {
+    struct Member {
+        var key: String
+        var value: Range<Int>
+    }
+
+    /// The members of the JSON object in `bytes`, or nil when it is not one.
+    /// Only delimits values; ``JSONParser`` validates the ones that are read.
+    static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
+        var position = skipSpace(bytes, 0)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+        position = skipSpace(bytes, position + 1)
+        var members: [Member] = []
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") { return members }
+        while position < bytes.count {
+            guard bytes[position] == UInt8(ascii: "\""), let keyEnd = skipString(bytes, position) else { return nil }
+            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[(position + 1)..<(keyEnd - 1)]), as: UTF8.self)
+            position = skipSpace(bytes, keyEnd)
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipSpace(bytes, position + 1)
+            guard let valueEnd = skipValue(bytes, valueStart) else { return nil }
+            members.append(Member(key: key, value: valueStart..<valueEnd))
+            position = skipSpace(bytes, valueEnd)
+            guard position < bytes.count else { return nil }
+            if bytes[position] == UInt8(ascii: "}") { return members }
+            guard bytes[position] == UInt8(ascii: ",") else { return nil }
+            position = skipSpace(bytes, position + 1)
+        }
+        return nil
+    }
+
+    private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var position = start
+        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
+            position += 1
+        }
+        return position
+    }
+
+    /// `start` is at an opening quote; returns the index after the closing one.
+    private static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        var position = start + 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return position + 1
+            case UInt8(ascii: "\\"): position += 2
+            default: position += 1
+            }
+        }
+        return nil
+    }
+
+    private static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return skipString(bytes, start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var position = start
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""):
+                    guard let end = skipString(bytes, position) else { return nil }
+                    position = end
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return position + 1 }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return nil
+        default:
+            var position = start
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return position
+                default: position += 1
+                }
+            }
+            return position
+        }
+    }
+}
