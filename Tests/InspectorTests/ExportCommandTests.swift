@@ -126,7 +126,7 @@ import Testing
         let text = exportText([log, "--from", "5", "--to", "5", "--format", "unified"], in: directory)
         #expect(text.hasPrefix("--- todo.jsonl before entry 5\n+++ todo.jsonl after entry 5\n"))
         #expect(text.contains("+      \"isDone\": true,"))
-        // setFilter(.all) when the filter is already… the last action changes it back: use a no-change path instead.
+        // Entry 5 (toggle) leaves /filter alone: nothing to show.
         #expect(exportText([log, "--from", "5", "--to", "5", "--format", "unified", "--path", "/filter"], in: directory) == "")
     }
 
