@@ -14,6 +14,15 @@ enum CommandSupport {
         }
     }
 
+    /// The one log path a command takes, or nil after printing `usage`.
+    static func singleLogPath(_ arguments: [String], usage: String, streams: inout some TextStreams) -> String? {
+        guard arguments.count == 1, !arguments[0].hasPrefix("--") else {
+            streams.error(usage)
+            return nil
+        }
+        return arguments[0]
+    }
+
     /// Splits `--name value` options from positional arguments. Unknown
     /// options and options without a value are reported as errors.
     static func parse(_ arguments: [String], options known: Set<String>) -> Result<(positional: [String], options: [String: String]), UsageError> {

@@ -6,11 +6,7 @@ enum OpenCommand {
     static let usage = "usage: rewind open <log>"
 
     static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        guard arguments.count == 1, !arguments[0].hasPrefix("--") else {
-            streams.error(usage)
-            return 2
-        }
-        let path = arguments[0]
+        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
         guard streams.isTerminal else {
             guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
             LogCommand.printEntries(of: timeline, streams: &streams)

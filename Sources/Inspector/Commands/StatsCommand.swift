@@ -4,11 +4,8 @@ enum StatsCommand {
     static let usage = "usage: rewind stats <log>"
 
     static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        guard arguments.count == 1, !arguments[0].hasPrefix("--") else {
-            streams.error(usage)
-            return 2
-        }
-        guard let timeline = CommandSupport.openLog(arguments[0], streams: &streams) else { return 2 }
+        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams),
+              let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
         var keyframes = 0
         var unreadable = 0
         var fromEffects = 0
