@@ -62,7 +62,10 @@ final class LogTimeline: TimelineSource {
     func refresh() {
         // While the background scan runs, it is the one reading the file.
         guard indexer?.isRunning != true, reader.isFullyIndexed else { return }
+        let before = reader.entryCount
         reader.refresh()
+        // A recorder that recovered a torn tail cuts the file: entries are re-read from scratch.
+        if reader.entryCount < before { summaries.removeAll() }
     }
 
     /// Size of the file in bytes.

@@ -92,7 +92,7 @@ extension InspectorModel {
     }
 
     mutating func select(entry index: Int) {
-        guard count > 0 else { return }
+        guard count > 0 else { selection = 0; return }
         selection = min(max(0, index), count - 1)
     }
 
@@ -250,6 +250,12 @@ extension InspectorModel {
         let previous = count
         count = source.count
         guard count != previous else { return }
+        if count < previous {
+            // The file was cut and re-read: start the filter over and keep the selection in range.
+            if let filter { applyFilter(filter.actionType) }
+            if selection >= count { select(entry: count - 1) }
+            if let mark, mark >= count { self.mark = nil }
+        }
         extendFilter()
         if follow { selectRow(visibleEntryCount - 1) }
         if count > 0 && previous == 0 { selection = 0 }
