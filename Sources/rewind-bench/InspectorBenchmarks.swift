@@ -73,6 +73,17 @@ func runInspectorBenchmarks() {
     if let crossing = crossings.max() {
         Benchmark.report("step onto a keyframe (parses the whole state)", Benchmark.format(seconds: crossing))
     }
+    // At a person's pace the read-ahead has prepared the next entry, keyframe or not.
+    var paced: [Double] = []
+    for keyframe in stride(from: 32, to: bigEntries, by: 32) {
+        big.jump(to: keyframe)            // entry number 32 is index 31: the next step lands on a keyframe
+        usleep(300_000)
+        paced.append(Benchmark.once { big.stepDown() })
+    }
+    if let worstPaced = paced.max() {
+        Benchmark.report("step onto a keyframe 0.3 s after the last key (vs burst)", Benchmark.format(seconds: worstPaced),
+                         baseline: Benchmark.format(seconds: crossings.max() ?? 0))
+    }
     // Baseline for stepping: re-parsing the whole state, what a naive viewer does per step.
     let parse = Benchmark.measure { _ = try? JSONParser.parse(stateText) }
     Benchmark.report("  baseline: parse one \(kilobytes(stateBytes)) state", Benchmark.format(seconds: parse),

@@ -24,6 +24,12 @@ package final class InspectorProbe {
         _ = render(model, size: model.size)
     }
 
+    /// Selects entry `number` (from 1) as `:number` Enter would.
+    package func jump(to number: Int) {
+        for key in ":\(number)" { reduce(&model, .key(.character(key))) }
+        reduce(&model, .key(.enter))
+    }
+
     /// The compact JSON of the state after entry `index`.
     package func stateJSON(at index: Int) throws -> [UInt8] { JSONWriter.compact(try timeline.state(at: index)) }
 }

@@ -4,13 +4,22 @@ import Recorder
 /// A log file as the inspector reads it: `LogReader` behind the
 /// `TimelineSource` the model uses. For huge logs the rest of the file is
 /// indexed on a background thread while the first screen is already up.
-final class LogTimeline: TimelineSource {
+///
+/// Interactive use also reads ahead: after a state is shown, the next entry's
+/// row and state are prepared on a background queue, so the step after it
+/// (even onto a keyframe, which needs a full parse) finds them ready.
+final class LogTimeline: TimelineSource, @unchecked Sendable {
     let reader: LogReader
     let path: String
     let name: String
+    /// Guards `summaries`, `firstEntryTime` and `prefetching` (the read-ahead queue uses them too).
+    private let lock = NSLock()
     private var summaries: [Int: TimelineEntry] = [:]
     private var firstEntryTime: Date?
     private let indexer: BackgroundIndexer?
+    private let readsAhead: Bool
+    private var prefetching: Set<Int> = []
+    private let readAheadQueue = DispatchQueue(label: "rewind.inspector.read-ahead", qos: .userInitiated)
 
     /// Opens `path`; with `indexInBackground` only the start of the file is
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
@@ -19,6 +28,7 @@ final class LogTimeline: TimelineSource {
         self.path = path
         name = (path as NSString).lastPathComponent
         indexer = indexInBackground && !reader.isFullyIndexed ? BackgroundIndexer(reader: reader) : nil
+        readsAhead = indexInBackground
     }
 
     deinit { indexer?.cancel() }
@@ -34,28 +44,47 @@ final class LogTimeline: TimelineSource {
     var initialState: JSONValue? { reader.header.initialState }
 
     func entry(at index: Int) -> TimelineEntry? {
-        if let cached = summaries[index] { return cached }
+        if let cached = lock.withLock({ summaries[index] }) { return cached }
         guard let entry = try? reader.entry(at: index) else { return nil }
-        if firstEntryTime == nil { firstEntryTime = index == 0 ? entry.time : (try? reader.entry(at: 0))?.time }
+        var start = lock.withLock { firstEntryTime }
+        if start == nil {
+            start = index == 0 ? entry.time : (try? reader.entry(at: 0))?.time
+            lock.withLock { firstEntryTime = start }
+        }
         let summary = TimelineEntry(
             index: index,
-            timeOffset: max(0, entry.time.timeIntervalSince(firstEntryTime ?? entry.time)),
+            timeOffset: max(0, entry.time.timeIntervalSince(start ?? entry.time)),
             actionType: entry.action.name,
             payload: entry.action.payload,
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
             isKeyframe: entry.isKeyframe)
-        // Only what is on screen is parsed; keep a screenful or two of summaries.
-        if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }
-        summaries[index] = summary
+        lock.withLock {
+            // Only what is on screen is parsed; keep a screenful or two of summaries.
+            if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }
+            summaries[index] = summary
+        }
         return summary
     }
 
     func state(at index: Int) throws -> JSONValue {
+        let state: JSONValue
         do {
-            return try reader.state(at: index)
+            state = try reader.state(at: index)
         } catch {
             throw StateUnavailable(readerError: error)
+        }
+        if readsAhead { readAhead(index + 1) }
+        return state
+    }
+
+    /// Prepares entry `index`'s row and state in the background (the reader caches the state).
+    private func readAhead(_ index: Int) {
+        guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }
+        readAheadQueue.async { [self] in
+            _ = entry(at: index)
+            _ = try? reader.state(at: index)
+            lock.withLock { _ = prefetching.remove(index) }
         }
     }
 
@@ -65,7 +94,7 @@ final class LogTimeline: TimelineSource {
         let before = reader.entryCount
         reader.refresh()
         // A recorder that recovered a torn tail cuts the file: entries are re-read from scratch.
-        if reader.entryCount < before { summaries.removeAll() }
+        if reader.entryCount < before { lock.withLock { summaries.removeAll() } }
     }
 
     /// Size of the file in bytes.
