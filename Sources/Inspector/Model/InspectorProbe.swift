@@ -24,6 +24,9 @@ package final class InspectorProbe {
         _ = render(model, size: model.size)
     }
 
+    /// Blocks until the background read-ahead of the next entry is done.
+    package func waitForReadAhead() { timeline.waitForReadAhead() }
+
     /// Selects entry `number` (from 1) as `:number` Enter would.
     package func jump(to number: Int) {
         for key in ":\(number)" { reduce(&model, .key(.character(key))) }

@@ -78,6 +78,9 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         return state
     }
 
+    /// Blocks until the read-ahead queued so far is done (benchmarks).
+    func waitForReadAhead() { readAheadQueue.sync {} }
+
     /// Prepares entry `index`'s row and state in the background (the reader caches the state).
     private func readAhead(_ index: Int) {
         guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }

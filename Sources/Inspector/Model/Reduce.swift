@@ -175,7 +175,7 @@ extension InspectorModel {
         case .search(let query):
             guard !query.isEmpty else { return }
             lastSearch = query
-            search(query, forward: true, includingCurrent: false)
+            search(query, forward: true)
         case .jump(let text):
             guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1, number <= count else {
                 message = "No entry \(text) (entries are 1–\(count))"

@@ -5,10 +5,10 @@ import Recorder
 extension InspectorModel {
     mutating func repeatSearch(forward: Bool) {
         guard let query = lastSearch else { message = "No search yet: press / to search"; return }
-        search(query, forward: forward, includingCurrent: false)
+        search(query, forward: forward)
     }
 
-    mutating func search(_ query: String, forward: Bool, includingCurrent: Bool) {
+    mutating func search(_ query: String, forward: Bool) {
         let needle = query.lowercased()
         let found: Bool
         switch focus {

@@ -15,13 +15,12 @@ extension ScreenPainter {
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")
         }
-        var x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
+        let x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
         let damageCount = model.source.damage.count + (model.source.tornTail == nil ? 0 : 1)
         if damageCount > 0 {
             let text = "  ⚠ \(damageCount) damaged (D lists)"
-            x = screen.write(text, row: row, column: x, style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
+            screen.write(text, row: row, column: x, style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
         }
-        _ = x
     }
 
     /// The prompt being typed, a message, or key hints from the key table.
