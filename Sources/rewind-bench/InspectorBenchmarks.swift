@@ -52,12 +52,13 @@ func runInspectorBenchmarks() {
     let bigEntries = quick ? 40 : 200
     let bigItems = quick ? 2_000 : 20_000
     _ = BenchmarkLog.write(path: bigPath, entries: bigEntries, keyframeInterval: 32, items: bigItems, noteBytes: 40)
-    guard let big = try? InspectorProbe(path: bigPath, columns: 120, rows: 40, indexInBackground: false),
+    guard let big = try? InspectorProbe(path: bigPath, columns: 120, rows: 40, indexInBackground: true),
           let stateText = try? big.stateJSON(at: 0) else {
         print("inspector: could not open the 1 MB-state log")
         return
     }
     let stateBytes = stateText.count
+    while !big.isFullyIndexed { usleep(1_000) }
     var steps: [Double] = []
     for index in 1..<bigEntries {
         let seconds = Benchmark.once { big.stepDown() }
