@@ -92,6 +92,9 @@ private func benchmarkEncoding() {
                          baseline: baselineFigure, ratio: baseline / bytes)
         Benchmark.report("encode JSONValue, \(size) elements", Benchmark.format(bytesPerSecond: byteCount / tree),
                          baseline: baselineFigure, ratio: baseline / tree)
+        let floor = Benchmark.measure { try? state.encode(to: DiscardingEncoder()) }
+        Benchmark.report("  Codable dispatch alone (encoder writing nothing)", Benchmark.format(bytesPerSecond: byteCount / floor),
+                         baseline: baselineFigure, ratio: baseline / floor)
     }
     print("  (baseline: Foundation JSONEncoder, default settings, same values)")
 }

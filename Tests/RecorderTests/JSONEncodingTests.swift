@@ -166,6 +166,20 @@ private let profile = Profile(
         #expect(try JSONEncoding.value(of: WithSuper()) == ["name": "sub", "super": ["id": 1]])
     }
 
+    @Test func aKeyEncodedTwiceKeepsItsFirstPlaceAndLastValue() throws {
+        struct Twice: Encodable {
+            enum Keys: String, CodingKey { case a, b }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(1, forKey: .a)
+                try container.encode(2, forKey: .b)
+                try container.encode(3, forKey: .a)
+            }
+        }
+        #expect(JSONWriter.compactString(try JSONEncoding.value(of: Twice())) == #"{"a":3,"b":2}"#)
+        #expect(try JSONDecoder().decode([String: Int].self, from: Data(try JSONEncoding.bytes(of: Twice()))) == ["a": 3, "b": 2])
+    }
+
     @Test func aValueThatEncodesNothingIsAnEmptyObject() throws {
         struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
         #expect(String(decoding: try JSONEncoding.bytes(of: [Nothing()]), as: UTF8.self) == "[{}]")

@@ -21,6 +21,23 @@ public struct JSONObject: Sendable {
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Members in order; a repeated key keeps its first position and its last value.
+    init(keys: [String], values: [JSONValue]) {
+        if Self.hasRepeatedKeys(keys) {
+            self.init(zip(keys, values))
+        } else {
+            self.init(uniqueKeys: keys, values: values)
+        }
+    }
+
+    private static func hasRepeatedKeys(_ keys: [String]) -> Bool {
+        if keys.count <= 16 {
+            for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) { return true }
+            return false
+        }
+        return Set(keys).count != keys.count
+    }
+
     /// Members whose keys are known to be distinct (the parser checks).
     init(uniqueKeys keys: [String], values: [JSONValue]) {
         self.keys = keys

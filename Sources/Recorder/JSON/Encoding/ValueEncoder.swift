@@ -3,11 +3,13 @@
 /// re-opening its superclass's container), so it is also the fallback for
 /// ``_StreamingEncoder``.
 final class _ValueEncoder: Encoder {
-    var codingPath: [any CodingKey]
+    // Unchecked: an encoder is confined to one call on one thread; dynamic
+    // exclusivity checks on every value cost a measurable share of the time.
+    @exclusivity(unchecked) var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// What the value being encoded has produced so far.
-    var storage: _EncodedNode = .nothing
-    private var depth: Int
+    @exclusivity(unchecked) var storage: _EncodedNode = .nothing
+    @exclusivity(unchecked) private var depth: Int
 
     init(codingPath: [any CodingKey] = [], depth: Int = 0) {
         self.codingPath = codingPath
@@ -78,10 +80,8 @@ enum _EncodedNode {
         case .nothing: return .object(JSONObject())
         case .value(let value): return value
         case .object(let box):
-            var object = JSONObject()
-            swap(&object, &box.object)
-            for (key, node) in box.pending { object[key] = node.resolve() }
-            return .object(object)
+            for (index, node) in box.pending { box.values[index] = node.resolve() }
+            return .object(JSONObject(keys: box.keys, values: box.values))
         case .array(let box):
             var elements: [JSONValue] = []
             swap(&elements, &box.elements)
@@ -93,13 +93,28 @@ enum _EncodedNode {
 }
 
 final class _ObjectBox {
-    var object = JSONObject()
-    var pending: [(key: String, node: _EncodedNode)] = []
+    // Members in encoding order; a repeated key is resolved when the object is built.
+    @exclusivity(unchecked) var keys: [String]
+    @exclusivity(unchecked) var values: [JSONValue]
+    @exclusivity(unchecked) var pending: [(index: Int, node: _EncodedNode)] = []
+
+    init() {
+        // Most encoded types have a handful of members: one allocation, no regrowth.
+        keys = []
+        keys.reserveCapacity(8)
+        values = []
+        values.reserveCapacity(8)
+    }
+
+    @inline(__always) func append(_ key: String, _ value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+    }
 }
 
 final class _ArrayBox {
-    var elements: [JSONValue] = []
-    var pending: [(index: Int, node: _EncodedNode)] = []
+    @exclusivity(unchecked) var elements: [JSONValue] = []
+    @exclusivity(unchecked) var pending: [(index: Int, node: _EncodedNode)] = []
 }
 
 struct _ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -107,29 +122,33 @@ struct _ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: _ObjectBox
     var codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { box.object[key.stringValue] = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { box.object[key.stringValue] = .bool(value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { box.object[key.stringValue] = .string(value) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { box.object[key.stringValue] = .double(value) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { box.object[key.stringValue] = _SpecialEncodable.float(value) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { box.object[key.stringValue] = .integer(value) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { box.object[key.stringValue] = _SpecialEncodable.unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { box.object[key.stringValue] = .integer(Int64(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { box.object[key.stringValue] = _SpecialEncodable.unsigned(value) }
+    mutating func encodeNil(forKey key: Key) throws { box.append(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { box.append(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { box.append(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { box.append(key.stringValue, .double(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.float(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { box.append(key.stringValue, .integer(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.unsigned(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.object[key.stringValue] = try encoder.encodeValue(value, forKey: key)
+        box.append(key.stringValue, try encoder.encodeValue(value, forKey: key))
     }
 
     private func addPending(_ node: _EncodedNode, forKey key: Key) {
-        box.object[key.stringValue] = .null
-        box.pending.append((key.stringValue, node))
+        addPending(node, named: key.stringValue)
+    }
+
+    private func addPending(_ node: _EncodedNode, named name: String) {
+        box.pending.append((box.keys.count, node))
+        box.append(name, .null)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -152,8 +171,7 @@ struct _ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private mutating func superEncoder(forKey key: any CodingKey, named name: String) -> any Encoder {
         let nested = encoder.nestedEncoder(forKey: key, codingPath: codingPath)
-        box.object[name] = .null
-        box.pending.append((name, .encoder(nested)))
+        addPending(.encoder(nested), named: name)
         return nested
     }
 }
