@@ -177,7 +177,9 @@ private let profile = Profile(
             }
         }
         #expect(JSONWriter.compactString(try JSONEncoding.value(of: Twice())) == #"{"a":3,"b":2}"#)
-        #expect(try JSONDecoder().decode([String: Int].self, from: Data(try JSONEncoding.bytes(of: Twice()))) == ["a": 3, "b": 2])
+        // The one-pass byte encoder writes both; Rewind's parser keeps the last, like the tree.
+        #expect(String(decoding: try JSONEncoding.bytes(of: Twice()), as: UTF8.self) == #"{"a":1,"b":2,"a":3}"#)
+        #expect(JSONWriter.compactString(try JSONParser.parse(JSONEncoding.bytes(of: Twice()))) == #"{"a":3,"b":2}"#)
     }
 
     @Test func aValueThatEncodesNothingIsAnEmptyObject() throws {

@@ -16,6 +16,8 @@
 ///   strings `"NaN"`, `"Infinity"` and `"-Infinity"` (readable with
 ///   `.convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")`).
 /// - `/` is not escaped.
+/// - A key encoded twice in one container: ``value(of:)`` keeps the last
+///   value in the first place; ``bytes(of:)`` writes both (``JSONParser`` keeps the last).
 /// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
 ///   decimals that do not fit in 64 bits are the nearest `Double`.
 ///
