@@ -9,5 +9,6 @@ func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(se
 print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meaningful)" : "")")
 // Sections register here: if wants("json") { runJSONBenchmarks() } …
 if wants("json") { runJSONBenchmarks() }
+if wants("recorder") { runRecorderBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
