@@ -26,6 +26,8 @@ let package = Package(
         // domain) shared by the demo, the debug demo and the tests.
         .target(name: "SampleDomains"),
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
+        // The inspector linked with the sample reducers: replay keys and `verify <log>`.
+        .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
         .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
         // Kills a recording process at random moments and verifies the log (scripts/test runs it).
         .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder"]),

@@ -5,7 +5,7 @@ import Foundation
 enum OpenCommand {
     static let usage = "usage: rewind open <log>"
 
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+    static func run(_ arguments: [String], streams: inout some TextStreams, replay: ReplayLink? = nil) -> Int32 {
         guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
         guard streams.isTerminal else {
             guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
@@ -24,6 +24,8 @@ enum OpenCommand {
             streams.error("rewind: cannot drive this terminal (TERM=\(name)); 'rewind log \(path)' prints the entries as text")
             return 2
         }
-        return InspectorSession.run(source: timeline, terminal: &terminal)
+        // Linked with a reducer: the timeline shows skips and branches, and the replay keys work.
+        let source: any TimelineSource = replay.map { ReplayTimeline(base: timeline, engine: $0(timeline.reader)) } ?? timeline
+        return InspectorSession.run(source: source, terminal: &terminal)
     }
 }

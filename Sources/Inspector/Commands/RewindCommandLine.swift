@@ -13,7 +13,8 @@ public enum RewindCommandLine {
     }
 
     /// The same, writing to the given streams (tests capture them).
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+    /// With `replay`, the inspector offers replay keys (a debug executable, see ``Inspector``).
+    static func run(_ arguments: [String], streams: inout some TextStreams, replay: ReplayLink? = nil) -> Int32 {
         guard let first = arguments.first else {
             streams.error(usage)
             return 2
@@ -23,7 +24,7 @@ public enum RewindCommandLine {
             streams.output(usage)
             return 0
         case "open":
-            return OpenCommand.run(Array(arguments.dropFirst()), streams: &streams)
+            return OpenCommand.run(Array(arguments.dropFirst()), streams: &streams, replay: replay)
         case "show":
             return ShowCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "log":
@@ -41,7 +42,7 @@ public enum RewindCommandLine {
         default:
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
-                return OpenCommand.run(arguments, streams: &streams)
+                return OpenCommand.run(arguments, streams: &streams, replay: replay)
             }
             streams.error("rewind: unknown command '\(first)'. Run 'rewind --help' for usage.")
             return 2

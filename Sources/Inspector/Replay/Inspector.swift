@@ -1,0 +1,56 @@
+import Foundation
+import Recorder
+
+/// The inspector linked with your reducer: everything `rewind` does, plus
+/// replay (`r`), edited actions (`a`), saving a branch (`s`), skipping (`x`)
+/// and `verify <log>`. Put this in a small executable target of your package:
+///
+/// ```swift
+/// import Inspector
+/// @main struct Debug {
+///     static func main() { Inspector.main(reducer: appReducer, state: AppState.self, action: AppAction.self) }
+/// }
+/// ```
+///
+/// Then `swift run debug checkout.jsonl` opens the log, and
+/// `swift run debug verify checkout.jsonl` exits 0 or 1 with a divergence report.
+public enum Inspector {
+    /// Runs the command line with `reducer` linked for replay, and exits with its status.
+    ///
+    /// The reducer may return anything (an effect, `[Action]`, `Void`); replay ignores
+    /// the result, so effects are not run (the actions they sent are in the log).
+    public static func main<State: Codable, Action: Decodable, Result>(
+        reducer: @escaping (inout State, Action) -> Result,
+        state: State.Type = State.self, action: Action.Type = Action.self,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> Never {
+        var streams = StandardStreams()
+        exit(run(arguments, replay: link(reducer), streams: &streams))
+    }
+
+    /// What `main` runs; tests capture the streams.
+    static func run(_ arguments: [String], replay: @escaping ReplayLink, streams: inout some TextStreams) -> Int32 {
+        switch arguments.first {
+        case "verify":
+            return VerifyCommand.run(Array(arguments.dropFirst()), replay: replay, streams: &streams)
+        case "-h", "--help", "help":
+            streams.output(RewindCommandLine.usage + "\n" + usage)
+            return 0
+        default:
+            return RewindCommandLine.run(arguments, streams: &streams, replay: replay)
+        }
+    }
+
+    static let usage = """
+               verify <log>                 replay every entry through the linked reducer: exit 0 when
+                                            all states match, 1 with the first divergence
+        """
+
+    /// Makes a replay engine for a log, with the user's types captured.
+    static func link<State: Codable, Action: Decodable, Result>(_ reducer: @escaping (inout State, Action) -> Result) -> ReplayLink {
+        { reader in ReplaySession<State, Action>(reader: reader, reducer: reducer) }
+    }
+}
+
+/// Builds the replay engine for an opened log; present only when a reducer is linked.
+typealias ReplayLink = (LogReader) -> any ReplayEngine

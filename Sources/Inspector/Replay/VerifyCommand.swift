@@ -1,0 +1,49 @@
+import Foundation
+import Recorder
+
+/// `verify <log>` in a debug executable: prints the compatibility report,
+/// replays every entry through the linked reducer and exits 0 when every
+/// recomputed state equals the recorded one, 1 with the first divergence
+/// otherwise, 2 for a missing or unreadable log.
+enum VerifyCommand {
+    static let usage = "usage: verify <log>"
+
+    static func run(_ arguments: [String], replay link: ReplayLink, streams: inout some TextStreams) -> Int32 {
+        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
+        let reader: LogReader
+        do {
+            reader = try LogReader(path: path)
+        } catch {
+            streams.error("verify: \(error.description)")
+            return 2
+        }
+        let engine = link(reader)
+        streams.output("\(reader.path): \(reader.entryCount) entries\n" + engine.compatibility.description)
+        let run = engine.replay(from: 0)
+        var problems: [String] = []
+        var failedEntries: [Int] = []
+        for (offset, check) in run.checks.enumerated() {
+            switch check {
+            case .diverges(let divergence):
+                if problems.isEmpty { problems.append(divergence.description) }
+                failedEntries.append(run.start + offset)
+            case .cannotReplay(let error):
+                if problems.isEmpty { problems.append(error.description) }
+                failedEntries.append(run.start + offset)
+            case .matches, .restarted:
+                break
+            }
+        }
+        guard let first = problems.first else {
+            streams.output("verify: ok, all \(run.checks.count) entries replay to the recorded states")
+            return 0
+        }
+        var text = "verify: FAILED at entry \(failedEntries[0] + 1)\n" + first
+        if failedEntries.count > 1 {
+            let listed = failedEntries.prefix(20).map { String($0 + 1) }.joined(separator: ", ")
+            text += "\n\(failedEntries.count) entries fail in all: \(listed)\(failedEntries.count > 20 ? ", …" : "")"
+        }
+        streams.output(text)
+        return 1
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SampleDomains
+import Testing
+@testable import Inspector
+@testable import Recorder
+
+/// `verify <log>` in a debug executable built with `Inspector.main(reducer:)`.
+@Suite struct ReplayVerifyCommandTests {
+    @Test func aRecordingThatReplaysExitsZeroWithTheCompatibilityReport() throws {
+        let log = try ReplayLogs.todo()
+        var streams = CapturedStreams()
+        let status = Inspector.run(["verify", log.path], replay: Inspector.link(TodoDomain.reduce), streams: &streams)
+        #expect(status == 0)
+        #expect(streams.standardError == "")
+        #expect(streams.standardOutput == """
+            \(log.path): 12 entries
+            actions: 6 types, 6 ok, 0 cannot be replayed
+              ok               add (4 entries)
+              ok               tag (1 entry)
+              ok               toggle (2 entries)
+              ok               setFilter (3 entries)
+              ok               delete (1 entry)
+              ok               clearCompleted (1 entry)
+            states: ok (6 recorded states decode)
+            verify: ok, all 12 entries replay to the recorded states
+
+            """)
+    }
+
+    @Test func aChangedReducerExitsOneWithTheFirstDivergence() throws {
+        let log = try ReplayLogs.todo()
+        func changed(_ state: inout SampleDomains.TodoState, _ action: SampleDomains.TodoAction) {
+            TodoDomain.reduce(&state, action)
+            if case .add = action { state.todos[state.todos.count - 1].tags = ["new"] }
+        }
+        var streams = CapturedStreams()
+        let status = Inspector.run(["verify", log.path], replay: Inspector.link(changed), streams: &streams)
+        #expect(status == 1)
+        let report = streams.standardOutput.components(separatedBy: "states: ok (6 recorded states decode)\n").last
+        #expect(report == """
+            verify: FAILED at entry 1
+            entry 1 of 12 diverges: add {"add":{"title":"Buy milk"}}
+            recorded (-) → recomputed (+):
+                {
+                  "todos": [
+                    {
+                      … (3 unchanged)
+                      "tags": [
+              +         "new"
+                      ]
+                    }
+                  ]
+                  … (3 unchanged)
+                }
+            4 entries fail in all: 1, 2, 3, 7
+
+            """)
+    }
+
+    @Test func undecodableActionsAreReportedAndFailVerification() throws {
+        enum OldAction: Codable { case add(title: String), archive(id: Int) }
+        let log = try ReplayLogs.record(initial: SampleDomains.TodoState(), script: [OldAction.add(title: "a"), .archive(id: 1)]) { state, action in
+            if case .add(let title) = action { TodoDomain.reduce(&state, .add(title: title)) }
+        }
+        var streams = CapturedStreams()
+        let status = Inspector.run(["verify", log.path], replay: Inspector.link(TodoDomain.reduce), streams: &streams)
+        #expect(status == 1)
+        #expect(streams.standardOutput.contains(#"  cannot decode    archive (1 entry, e.g. entry 2): TodoAction has no case named "archive""#))
+        #expect(streams.standardOutput.contains("verify: FAILED at entry 2\nentry 2 (archive): the action cannot be decoded with the current Action type: "))
+    }
+
+    @Test func aMissingLogIsAOneLineErrorWithStatus2() {
+        var streams = CapturedStreams()
+        #expect(Inspector.run(["verify", "/nonexistent/x.jsonl"], replay: Inspector.link(TodoDomain.reduce), streams: &streams) == 2)
+        #expect(streams.standardError == "verify: /nonexistent/x.jsonl: no such file\n")
+        var usage = CapturedStreams()
+        #expect(Inspector.run(["verify"], replay: Inspector.link(TodoDomain.reduce), streams: &usage) == 2)
+        #expect(usage.standardError == "usage: verify <log>\n")
+    }
+
+    @Test func otherCommandsAreTheRewindCommands() throws {
+        let log = try ReplayLogs.todo()
+        var streams = CapturedStreams()
+        #expect(Inspector.run(["log", log.path], replay: Inspector.link(TodoDomain.reduce), streams: &streams) == 0)
+        #expect(streams.standardOutput.split(separator: "\n").count == 12)
+        var help = CapturedStreams()
+        #expect(Inspector.run(["--help"], replay: Inspector.link(TodoDomain.reduce), streams: &help) == 0)
+        #expect(help.standardOutput.contains("verify <log>"))
+    }
+}
+
+/// Real logs recorded from the sample domains, in temporary directories.
+enum ReplayLogs {
+    struct Log {
+        let directory: String
+        var path: String { directory + "/log.jsonl" }
+    }
+
+    static func todo() throws -> Log {
+        try record(initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+    }
+
+    static func record<State, Action, Result>(
+        initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result
+    ) throws -> Log {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-replay-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let log = Log(directory: directory)
+        var options = Recorder.Options()
+        options.keyframeInterval = 4
+        options.clock = .fixed(start: 1_764_400_000, step: 0.25)
+        let recorder = try Recorder(file: log.path, options: options)
+        let recording = recorder.recording(reducer)
+        var state = initial
+        for action in script { _ = recording(&state, action) }
+        try recorder.close()
+        return log
+    }
+}
