@@ -23,6 +23,8 @@ struct InspectorModel {
     enum Prompt: Equatable, Sendable {
         case search(String)
         case jump(String)
+        /// The action editor (`a`, with a linked reducer): the action's JSON being edited.
+        case editAction(String)
     }
 
     /// A window drawn over the panes; Esc closes it.
@@ -92,6 +94,10 @@ struct InspectorModel {
     var follow = false
     /// A one-off message shown instead of the key hints until the next key.
     var message: String?
+    /// The last replay (`r`, with a linked reducer): which entries diverge.
+    var replayRun: ReplayRun?
+    /// Why the edited action did not decode, shown while the editor stays open.
+    var editError: String?
 
     private(set) var view = SelectionView()
     /// The open nodes in effect (user choices plus revealed changes).
@@ -155,6 +161,9 @@ struct InspectorModel {
 
     /// Reloads the selected entry, its state and its diff when the selection
     /// or comparison changed, then the visible tree rows.
+    /// Forgets the selection view so the next refresh reloads it (replay changed what the source returns).
+    mutating func invalidateView() { view = SelectionView() }
+
     mutating func refreshView() {
         let compared = comparingWithMark ? mark : nil
         if view.selection != selection || view.comparedWith != compared || view.entry == nil {
@@ -175,6 +184,10 @@ struct InspectorModel {
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
+                    if let divergence = replayDivergence(at: selection) {
+                        // After `r`: the recorded state against the recomputed one.
+                        next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
+                    }
                 }
             }
             let selectionMoved = view.selection != selection

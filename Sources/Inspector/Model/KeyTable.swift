@@ -6,6 +6,7 @@ enum InspectorCommand: Equatable, Sendable {
     case search, nextMatch, previousMatch
     case filterByAction, markEntry, diffAgainstMark, pathHistory, exportDiff, toggleFollow
     case showDamage, showHelp, closeOverlay, quit
+    case replayFromSelection, editAction, saveBranch, toggleSkip
 }
 
 /// One row of the key table.
@@ -45,6 +46,10 @@ enum KeyTable {
         KeyBinding(keys: [.character("w")], description: "history of the state node", command: .pathHistory, hint: "history"),
         KeyBinding(keys: [.character("e")], description: "export diff as Markdown", command: .exportDiff, hint: "export"),
         KeyBinding(keys: [.character("F")], description: "follow a growing log", command: .toggleFollow, hint: "follow"),
+        KeyBinding(keys: [.character("r")], description: "replay from here, mark divergences", command: .replayFromSelection, hint: nil),
+        KeyBinding(keys: [.character("a")], description: "dispatch an edited action (branch)", command: .editAction, hint: nil),
+        KeyBinding(keys: [.character("s")], description: "save the branch as a new log", command: .saveBranch, hint: nil),
+        KeyBinding(keys: [.character("x")], description: "skip / unskip entry, recompute", command: .toggleSkip, hint: nil),
         KeyBinding(keys: [.character("D")], description: "list damaged records", command: .showDamage, hint: nil),
         KeyBinding(keys: [.character("?")], description: "help", command: .showHelp, hint: "help"),
         KeyBinding(keys: [.escape], description: "close overlay / cancel", command: .closeOverlay, hint: nil),

@@ -63,6 +63,10 @@ extension InspectorModel {
         case .exportDiff: exportDiff(effects: &effects)
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
+        case .replayFromSelection: replayFromSelection()
+        case .editAction: openActionEditor()
+        case .saveBranch: saveBranch()
+        case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
@@ -146,7 +150,7 @@ extension InspectorModel {
         guard let current = prompt else { return }
         var text: String
         switch current {
-        case .search(let typed), .jump(let typed): text = typed
+        case .search(let typed), .jump(let typed), .editAction(let typed): text = typed
         }
         switch key {
         case .escape:
@@ -167,6 +171,7 @@ extension InspectorModel {
         switch current {
         case .search: prompt = .search(text)
         case .jump: prompt = .jump(text)
+        case .editAction: prompt = .editAction(text)
         }
     }
 
@@ -187,6 +192,8 @@ extension InspectorModel {
             }
             select(entry: number - 1)
             focus = .timeline
+        case .editAction(let text):
+            submitEditedAction(text)
         }
     }
 

@@ -57,6 +57,8 @@ protocol TimelineSource: AnyObject {
     /// Picks up entries appended to the file since the last call (follow mode
     /// calls it on every tick; background indexing grows `count` by itself).
     func refresh()
+    /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
+    func stateBefore(_ index: Int) -> JSONValue?
 }
 
 extension TimelineSource {

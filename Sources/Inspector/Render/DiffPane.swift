@@ -10,6 +10,9 @@ extension ScreenPainter {
         } else if model.count > 0 {
             title += "  \(model.selection) → \(model.selection + 1)"
         }
+        if !model.comparingWithMark, model.replayDivergence(at: model.selection) != nil {
+            title = "Diff  entry \(model.selection + 1): recorded (-) → recomputed (+)"
+        }
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
         if lines.isEmpty {

@@ -10,6 +10,7 @@ extension ScreenPainter {
         parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append("FOLLOW") }
+        if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
         if let filter = model.filter { parts.append("filter: \(filter.actionType)") }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
         if case .scanning(let fraction) = model.source.indexing {
@@ -31,6 +32,9 @@ extension ScreenPainter {
         case .search(let text):
             let x = screen.write("/" + text, row: row, column: 0, style: .bold, limit: width)
             screen.write("█", row: row, column: x, limit: width)
+            return
+        case .editAction(let text):
+            drawActionEditor(text)
             return
         case .jump(let text):
             let x = screen.write(":" + text, row: row, column: 0, style: .bold, limit: width)

@@ -28,8 +28,11 @@ extension ScreenPainter {
 
     private mutating func drawTimelineRow(_ entry: TimelineEntry, y: Int, area: Rect, numberWidth: Int, selected: Bool) {
         let end = area.column + area.width
-        let markSymbol = model.mark == entry.index ? "*" : " "
-        var x = screen.write(markSymbol, row: y, column: area.column, style: .colored(.accent, bold: true), limit: end)
+        // The mark, or what replay found: ≠ divergent, ? cannot replay, - skipped, ⎇ branch.
+        let replayMarker = model.replayMarker(for: entry.index)
+        let markSymbol = model.mark == entry.index ? "*" : replayMarker?.symbol ?? " "
+        let markStyle = model.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
+        var x = screen.write(markSymbol, row: y, column: area.column, style: markStyle, limit: end)
         x = screen.write(String(entry.index + 1).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
         x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
         // Effects dispatch on their own: mark them so cause and effect read apart.
@@ -43,6 +46,13 @@ extension ScreenPainter {
             screen.write(" " + payload.truncated(toWidth: countColumn - 2 - x), row: y, column: x, limit: countColumn - 1)
         }
         screen.write(countText, row: y, column: countColumn, style: changed == 0 ? .dim : .colored(.changed), limit: end)
+        if replayMarker == .skipped {
+            for column in area.columns {
+                var style = screen[y, column].style
+                style.dim = true
+                screen.applyStyle(style, row: y, columns: column..<(column + 1))
+            }
+        }
         if selected {
             let focused = model.focus == .timeline
             for column in area.columns {

@@ -1,3 +1,4 @@
+import Foundation
 import Recorder
 
 /// The timeline the inspector shows when it is linked with a reducer: the log
@@ -9,6 +10,8 @@ import Recorder
 final class ReplayTimeline: TimelineSource {
     let base: any TimelineSource
     let engine: any ReplayEngine
+    /// Where `s` writes saved branches: the directory the inspector was started in.
+    var saveDirectory = FileManager.default.currentDirectoryPath
 
     init(base: any TimelineSource, engine: any ReplayEngine) {
         self.base = base

@@ -1,0 +1,41 @@
+import Recorder
+
+extension InspectorModel.ReplayMarker {
+    /// The symbol in the timeline's mark column.
+    var symbol: String {
+        switch self {
+        case .divergent: "≠"
+        case .cannotReplay: "?"
+        case .skipped: "-"
+        case .branch: "⎇"
+        }
+    }
+
+    var style: CellStyle {
+        switch self {
+        case .divergent: .colored(.removed, bold: true)
+        case .cannotReplay: .colored(.warning, bold: true)
+        case .skipped: .dim
+        case .branch: .colored(.accent, bold: true)
+        }
+    }
+}
+
+extension ScreenPainter {
+    /// The action editor (`a`) on the hint line, the end of the JSON in view; a
+    /// decode error from the last Enter replaces the status bar above it.
+    mutating func drawActionEditor(_ text: String) {
+        let width = layout.size.columns
+        if let error = model.editError {
+            let row = layout.statusRow
+            screen.fill(rows: row..<(row + 1), columns: 0..<width, style: CellStyle(foreground: .warning, bold: true, reverse: true))
+            screen.write(" ✗ \(error)  (fix it and press Enter; Esc cancels)", row: row, column: 0,
+                         style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
+        }
+        let label = "action> "
+        let room = max(2, width - label.count - 1)
+        let shown = text.count > room ? "…" + String(text.suffix(room - 1)) : text
+        let x = screen.write(label + shown, row: layout.hintRow, column: 0, style: .bold, limit: width)
+        screen.write("█", row: layout.hintRow, column: x, limit: width)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SampleDomains
+import Testing
+@testable import Inspector
+@testable import Recorder
+
+/// The replay keys in the inspector of a debug executable: `r` replays and marks
+/// divergences, `a` dispatches an edited action as a branch, `s` saves it, `x` skips.
+@Suite struct ReplayKeysTests {
+    /// The inspector over a recorded todo log, linked with `reducer`.
+    static func model(
+        reducer: @escaping (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void = TodoDomain.reduce
+    ) throws -> (model: InspectorModel, log: ReplayLogs.Log) {
+        let log = try ReplayLogs.todo()
+        let timeline = try LogTimeline(path: log.path)
+        let replay = ReplayTimeline(base: timeline, engine: ReplaySession(reader: timeline.reader, reducer: reducer))
+        replay.saveDirectory = log.directory
+        return (InspectorFixtures.model(replay, columns: 100, rows: 24), log)
+    }
+
+    static func lines(_ model: InspectorModel) -> [String] { model.screenText.components(separatedBy: "\n") }
+
+    @Test func withoutAReducerTheKeysExplainHowToEnableThem() {
+        for key in ["r", "a", "s", "x"] {
+            var model = InspectorFixtures.model()
+            model.type(key)
+            #expect(model.message == InspectorModel.replayNeedsReducer)
+            #expect(Self.lines(model).last?.hasPrefix("Replay needs your reducer: link Inspector in a debug executable") == true)
+            #expect(model.prompt == nil && model.count == 6)
+        }
+    }
+
+    @Test func theStatusBarShowsTheCompatibilityReport() throws {
+        let (model, _) = try Self.model()
+        #expect(Self.lines(model)[22].contains("│  replay: all 6 action types ok"))
+    }
+
+    @Test func rMarksDivergentEntriesAndShowsRecordedAgainstRecomputed() throws {
+        // The new version of the reducer turns the "done" filter into "active".
+        var (model, _) = try Self.model { state, action in
+            TodoDomain.reduce(&state, action)
+            if case .setFilter(.done) = action { state.filter = .active }
+        }
+        model.type("r")
+        #expect(model.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+        #expect(model.selection == 9)
+        let lines = Self.lines(model)
+        #expect(lines[10].hasPrefix("≠ 10 "), "\(lines[10])")
+        #expect(lines[9].hasPrefix("   9 "))
+        #expect(model.screenText.contains("Diff  entry 10: recorded (-) → recomputed (+)"))
+        let diff = model.view.diffLines.map { DiffFormatting.plainText($0) }
+        #expect(diff.contains { $0.hasPrefix("-") && $0.contains(#""filter": "done""#) }, "\(diff)")
+        #expect(diff.contains { $0.hasPrefix("+") && $0.contains(#""filter": "active""#) }, "\(diff)")
+
+        // From entry 11 on everything matches again.
+        model.type("j")
+        model.type("r")
+        #expect(model.message == "Replayed 2 entries from 11: all match the recording")
+        #expect(!Self.lines(model)[10].hasPrefix("≠"))
+    }
+
+    @Test func xSkipsAnEntryDimsItAndRecomputesEverythingAfterIt() throws {
+        var (model, _) = try Self.model()
+        model.type("x")
+        #expect(model.message == "Skipped entry 1: states after it are recomputed without it (x again unskips)")
+        #expect(Self.lines(model)[1].hasPrefix("-  1 "))
+
+        model.type("G")
+        #expect(render(model, size: model.size)[1, 10].style.dim)
+        var expected = SampleDomains.TodoState()
+        for action in TodoDomain.script.dropFirst() { TodoDomain.reduce(&expected, action) }
+        #expect(model.view.state == (try JSONEncoding.value(of: expected)))
+
+        model.type("gx")
+        #expect(model.message == "Entry 1 is no longer skipped")
+        model.type("G")
+        var recorded = SampleDomains.TodoState()
+        for action in TodoDomain.script { TodoDomain.reduce(&recorded, action) }
+        #expect(model.view.state == (try JSONEncoding.value(of: recorded)))
+    }
+
+    @Test func aDispatchesAnEditedActionAsABranchAndSSavesIt() throws {
+        var (model, log) = try Self.model()
+        model.type("s")
+        #expect(model.message == "No branch yet: press a on an entry to dispatch an edited action")
+
+        model.type("jj")
+        model.type("a")
+        let prefilled = #"{"add":{"title":"Call the bank"}}"#
+        #expect(model.prompt == .editAction(prefilled))
+        #expect(Self.lines(model).last?.hasPrefix("action> " + prefilled + "█") == true)
+
+        // A mistyped field: the error names it and the editor stays open.
+        for _ in prefilled { _ = model.send(.backspace) }
+        model.type(#"{"add":{"titel":"Edited"}}"#)
+        _ = model.send(.enter)
+        #expect(model.prompt == .editAction(#"{"add":{"titel":"Edited"}}"#))
+        #expect(model.editError == #"add.title: missing (the object has no member "title")"#)
+        #expect(Self.lines(model)[22].hasPrefix(#" ✗ add.title: missing (the object has no member "title")  (fix it and press Enter; Esc cancels)"#))
+        #expect(model.count == 12)
+
+        for _ in #"titel":"Edited"}}"# { _ = model.send(.backspace) }
+        model.type(#"title":"Edited"}}"#)
+        _ = model.send(.enter)
+        #expect(model.prompt == nil)
+        #expect(model.count == 13 && model.selection == 12)
+        #expect(Self.lines(model)[13].hasPrefix("⎇ 13 "), "\(Self.lines(model)[13])")
+        var expected = SampleDomains.TodoState()
+        for action in TodoDomain.script.prefix(3) + [.add(title: "Edited")] { TodoDomain.reduce(&expected, action) }
+        #expect(model.view.state == (try JSONEncoding.value(of: expected)))
+        // The diff is against the fork (entry 3), not the log's last entry.
+        #expect(model.view.changedPaths.map(\.description) == ["/todos/3", "/nextID", "/stats/total"])
+
+        model.type("s")
+        let saved = log.directory + "/log-branch.jsonl"
+        #expect(model.message == "Saved the branch (4 entries) to \(saved)")
+        let reader = try LogReader(path: saved)
+        #expect(reader.entryCount == 4)
+        #expect(try reader.state(at: 3) == JSONEncoding.value(of: expected))
+    }
+}
