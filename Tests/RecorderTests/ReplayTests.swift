@@ -48,6 +48,18 @@ import Testing
         #expect(runs.withLock { $0 } == 0)
     }
 
+    /// The committed sample logs (written by `rewind-demo`) replay through today's reducers.
+    @Test func committedSampleLogsReplayThroughTheirDomains() throws {
+        let logs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("sample-logs")
+        try Replay(log: logs.appendingPathComponent("todos.jsonl")).verify(reducer: TodoDomain.reduce)
+        try Replay(log: logs.appendingPathComponent("garage.jsonl")).verify(reducer: GarageDomain.reduce)
+        try Replay(log: logs.appendingPathComponent("search.jsonl")).verify(reducer: SearchDomain.reduce)
+        let player = try Replay(log: logs.appendingPathComponent("player.jsonl"))
+            .compatibility(state: SampleDomains.TodoState.self, action: SampleDomains.TodoAction.self)
+        #expect(!player.actionTypes.isEmpty && player.actionTypes.allSatisfy { $0.status == .notReplayable })
+    }
+
     // MARK: Divergence
 
     @Test func changedReducerIsCaughtAtTheRightEntryWithTheRightDiff() throws {
