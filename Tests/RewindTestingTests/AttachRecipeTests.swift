@@ -12,7 +12,6 @@ func readBack(_ path: String) throws -> (actions: [String], finalState: JSONValu
     return (actions, try reader.state(at: reader.entryCount - 1))
 }
 
-func scratchLog() -> String { scratchDirectory() + "/recipe.jsonl" }
 
 // MARK: ReSwift-shaped store (a local stand-in with ReSwift's signatures)
 
@@ -70,8 +69,10 @@ final class CounterStore {
 }
 
 @Suite struct AttachRecipeTests {
+    let scratch = ScratchDirectory()
+
     @Test func aPlainClosureReducer() throws {
-        let recorder = try Recorder(file: scratchLog())
+        let recorder = try Recorder(file: scratch.log)
         let reducer = recorder.recording(counterReducer)
         var state = Counter()
         reducer(&state, .increment)
@@ -84,7 +85,7 @@ final class CounterStore {
     }
 
     @Test func theReferenceStore() async throws {
-        let recorder = try Recorder(file: scratchLog())
+        let recorder = try Recorder(file: scratch.log)
         let store = Store<Counter, CounterAction>(initialState: Counter(), recorder: recorder) { state, action in
             counterReducer(&state, action)
             return action == .reset ? .none : .send(contentsOf: action == .increment ? [.add(10)] : [])
@@ -101,7 +102,7 @@ final class CounterStore {
     }
 
     @Test func aReSwiftStoreThroughItsMiddleware() throws {
-        let recorder = try Recorder(file: scratchLog())
+        let recorder = try Recorder(file: scratch.log)
         let store = ReSwiftStore<Counter>(
             reducer: reSwiftCounterReducer, state: nil, middleware: [recorder.middleware()])
         store.dispatch(Increment())
@@ -114,7 +115,7 @@ final class CounterStore {
     }
 
     @Test func aTCAStyleReduceReturningAnEffect() throws {
-        let recorder = try Recorder(file: scratchLog())
+        let recorder = try Recorder(file: scratch.log)
         // As in the README: the closure spells out its types, as TCA's Reduce infers them from the body.
         let feature = Reduce(recorder.recording { (state: inout Counter, action: CounterAction) -> TCAEffect<CounterAction> in
             counterReducer(&state, action)
@@ -132,7 +133,7 @@ final class CounterStore {
     }
 
     @Test func aClassBasedStoreWithDispatch() throws {
-        let recorder = try Recorder(file: scratchLog())
+        let recorder = try Recorder(file: scratch.log)
         let store = CounterStore(reducer: recorder.recording(counterReducer))
         store.dispatch(.add(7))
         store.dispatch(.increment)

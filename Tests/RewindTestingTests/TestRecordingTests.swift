@@ -14,16 +14,24 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
     }
 }
 
-/// A private directory per test, so tests running in parallel never share logs.
-func scratchDirectory() -> String {
+/// A private directory per test, so tests running in parallel never share
+/// logs; removed when the test's suite value goes away.
+final class ScratchDirectory: Sendable {
     let path = NSTemporaryDirectory() + "rewind-testing-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+
+    init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A log path inside the directory.
+    var log: String { path + "/recipe.jsonl" }
 }
 
 @Suite struct TestRecordingTests {
+    let scratch = ScratchDirectory()
+
     @Test func aPassingTestDeletesItsLog() throws {
-        let directory = scratchDirectory()
+        let directory = scratch.path
         let recording = try TestRecording(testName: "Suite/passes()", environment: ["REWIND_RECORDINGS": directory])
         var state = Counter()
         recording.recorder.recording(counterReducer)(&state, .increment)
@@ -32,7 +40,7 @@ func scratchDirectory() -> String {
     }
 
     @Test func rewindKeepKeepsTheLogOfAPassingTest() throws {
-        let directory = scratchDirectory()
+        let directory = scratch.path
         let recording = try TestRecording(testName: "Suite/passes()", environment: ["REWIND_RECORDINGS": directory])
         let report = recording.finish(failed: false, environment: ["REWIND_KEEP": "1"])
         #expect(report == "Rewind: recording kept (REWIND_KEEP=1) at \(directory)/Suite.passes.jsonl")
@@ -40,7 +48,7 @@ func scratchDirectory() -> String {
     }
 
     @Test func aFailingTestKeepsItsLogAndReportsTheLastActionsAndTheirDiff() throws {
-        let directory = scratchDirectory()
+        let directory = scratch.path
         let recording = try TestRecording(testName: "CartTests/checkout()", environment: ["REWIND_RECORDINGS": directory])
         let reducer = recording.recorder.recording(counterReducer)
         var state = Counter()
