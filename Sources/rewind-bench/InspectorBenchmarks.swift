@@ -123,7 +123,7 @@ private func jqBaseline(_ path: String) -> Double? {
 
 /// Writes a log in format v1 straight to disk, fast: a header, then entries
 /// that each update one item (a JSON Patch) with a keyframe of the whole
-/// state every `keyframeInterval` entries. See docs/FORMAT.md.
+/// state every `keyframeInterval` entries, framed by the recorder's `LogLine.seal`.
 enum BenchmarkLog {
     static func write(path: String, entries: Int, keyframeInterval: Int, items: Int, noteBytes: Int) -> Int64 {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -151,7 +151,8 @@ enum BenchmarkLog {
             let item = (index * 7919) % items
             values[item] = index
             record = buffer.count
-            buffer += Array(#"{"kind":"entry","seq":"#.utf8)
+            let isKeyframe = index % keyframeInterval == 0
+            buffer += Array((isKeyframe ? #"{"kind":"entry","keyframe":true,"seq":"# : #"{"kind":"entry","seq":"#).utf8)
             append(index, &buffer)
             buffer += Array(#","time":"#.utf8)
             buffer += Array(String(start + Double(index) / 1000).utf8)
@@ -160,7 +161,7 @@ enum BenchmarkLog {
             buffer += Array(#","note":""#.utf8)
             buffer += note
             buffer += Array(#""},"replayable":true}"#.utf8)
-            if index % keyframeInterval == 0 {
+            if isKeyframe {
                 buffer += Array(#","state":{"counter":"#.utf8)
                 append(index, &buffer)
                 buffer += Array(#","items":["#.utf8)
@@ -197,25 +198,8 @@ enum BenchmarkLog {
         buffer += Array(String(number).utf8)
     }
 
-    /// Closes the record with `,"crc":"xxxxxxxx"}` and a newline: the CRC-32
-    /// of the record's bytes so far, as the reader checks it.
+    /// Closes the record with its checksum member and a newline, as the recorder does.
     private static func seal(_ buffer: inout [UInt8], from start: Int) {
-        var crc: UInt32 = 0xFFFF_FFFF
-        buffer.withUnsafeBufferPointer { bytes in
-            for index in start..<bytes.count {
-                crc = crcTable[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
-            }
-        }
-        crc ^= 0xFFFF_FFFF
-        buffer += Array(#","crc":""#.utf8)
-        let hex = Array("0123456789abcdef".utf8)
-        for shift in stride(from: 28, through: 0, by: -4) { buffer.append(hex[Int((crc >> UInt32(shift)) & 0xF)]) }
-        buffer += Array("\"}\n".utf8)
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { value -> UInt32 in
-        var crc = UInt32(value)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        return crc
+        LogLine.seal(&buffer, recordStart: start)
     }
 }

@@ -44,13 +44,15 @@ struct LogFixture {
         var previous: JSONValue?
         for (index, step) in steps.enumerated() {
             var entry = JSONObject()
+            let isKeyframe = previous == nil || index % keyframeInterval == 0
             entry["kind"] = "entry"
+            if isKeyframe { entry["keyframe"] = true }   // right after kind: the reader indexes it from the line's start
             entry["seq"] = .integer(Int64(index))
             entry["time"] = .double(start + (times?[index] ?? Double(index)))
             entry["durationNs"] = 1000
             entry["action"] = ["type": .string(step.type), "payload": step.payload, "replayable": true]
             if step.fromEffect { entry["effectOf"] = .integer(Int64(index - 1)) }
-            if let previous, index % keyframeInterval != 0 {
+            if let previous, !isKeyframe {
                 entry["patch"] = JSONDiff.patch(from: previous, to: step.state).jsonValue
             } else {
                 entry["state"] = step.state

@@ -6,14 +6,12 @@ enum StatsCommand {
     static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
         guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams),
               let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
-        var keyframes = 0
         var unreadable = 0
         var fromEffects = 0
         var counts: [String: Int] = [:]
         var lastOffset = 0.0
         for index in 0..<timeline.count {
             guard let entry = timeline.entry(at: index) else { unreadable += 1; continue }
-            if entry.isKeyframe { keyframes += 1 }
             if entry.fromEffect { fromEffects += 1 }
             counts[entry.actionType, default: 0] += 1
             lastOffset = entry.timeOffset
@@ -23,7 +21,7 @@ enum StatsCommand {
             "file:             \(timeline.path)",
             "size:             \(formatBytes(timeline.byteCount))",
             "entries:          \(timeline.count)",
-            "keyframes:        \(keyframes)",
+            "keyframes:        \(timeline.reader.keyframeCount)",
             "from effects:     \(fromEffects)",
             "time span:        \(ValueFormatting.timeOffset(lastOffset).dropFirst())",
             "damaged records:  \(damaged)" + (timeline.tornTail != nil ? " (and a torn last line)" : ""),
