@@ -3,7 +3,7 @@ import SampleDomains
 import Testing
 @testable import Recorder
 
-// The snippets of docs/QUICKSTART.md, with stand-ins for the app's types and for
+// The snippets of the README's quick start, with stand-ins for the app's types and for
 // ReSwift and TCA (RecorderShapesTests.swift has the ReSwift-shaped store).
 
 private struct AppState: Codable { var cart: [String] = [] }
