@@ -12,12 +12,15 @@ final class ReadOnlyFile {
             let code = errno
             throw LogReadError(code == ENOENT ? .notFound : .unreadable(String(cString: strerror(code))), path: path)
         }
-        self.descriptor = descriptor
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
             throw LogReadError(.isDirectory, path: path)
         }
+        // Set last: a class whose init throws after setting every property runs
+        // its deinit, which would close the descriptor a second time (and, with
+        // threads, someone else's file that reused the number).
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }

@@ -17,13 +17,14 @@ final class LogAppender {
         self.path = path
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw RecorderError(path: path, reason: "cannot open the log", code: errno) }
-        self.descriptor = descriptor
         do {
             (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, path: path)
         } catch {
             close(descriptor)
             throw error
         }
+        // Set last, so a throwing init never reaches deinit (which would close it again).
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
