@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay ...]
 // Each section compares Rewind against a baseline measured in the same run.
 let arguments = CommandLine.arguments.dropFirst()
 let sections = arguments.filter { !$0.hasPrefix("--") }
@@ -12,3 +12,4 @@ if wants("json") { runJSONBenchmarks() }
 if wants("recorder") { runRecorderBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
+if wants("replay") { runReplayBenchmarks() }
