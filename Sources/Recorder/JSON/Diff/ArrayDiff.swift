@@ -24,8 +24,24 @@ struct _ArrayDiff {
             return classes.count - 1
         }
         let identity = identityField
-        let oldClasses = old.map { classify($0, identity: identity) }
-        let newClasses = new.map { classify($0, identity: identity) }
+        // Equal elements at both ends match without being hashed: a change to one
+        // element of a long array (the common case when recording) then hashes
+        // only the middle, not every element. Each end pair gets its own negative
+        // class, which the alignment trims like any matching prefix or suffix.
+        var prefix = 0
+        while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix && suffix < new.count - prefix
+            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        func classesTrimmingEnds(_ elements: [JSONValue]) -> [Int] {
+            var result = (0..<prefix).map { -1 - $0 }
+            result.reserveCapacity(elements.count)
+            for element in elements[prefix..<(elements.count - suffix)] { result.append(classify(element, identity: identity)) }
+            result += (0..<suffix).map { -1 - prefix - $0 }
+            return result
+        }
+        let oldClasses = classesTrimmingEnds(old)
+        let newClasses = classesTrimmingEnds(new)
         let aligned = _SequenceAlignment.align(oldClasses, newClasses, maximumEditDistance: options.maximumEditDistance)
             ?? Self.positional(old.count, new.count)
         let moves = options.detectsMoves ? Self.pairMoves(aligned, old, new, identity: identity) : [:]
