@@ -18,7 +18,7 @@ import Foundation
 public final class LogReader: @unchecked Sendable {
     /// Longest line the reader accepts (a record holding a bigger state is
     /// reported as damage rather than read), which bounds its memory use.
-    public static let maximumLineBytes = 256 << 20
+    public static let maximumLineBytes = 64 << 20
 
     /// How much of the file ``init(path:indexing:)`` scans before returning.
     public enum Indexing: Sendable {
