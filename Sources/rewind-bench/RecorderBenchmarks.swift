@@ -24,6 +24,7 @@ func runRecorderBenchmarks() {
         state.items[action % state.items.count].value += 1
         state.total += 1
     }
+    durabilityCost(in: directory, entries: quick ? 100 : 2_000)
     print("keyframe interval K: \(quick ? 200 : 2_000) entries of a \(quick ? 100 : 1_000)-item state")
     keyframeIntervals(in: directory, entries: quick ? 200 : 2_000, items: quick ? 100 : 1_000)
 }
@@ -80,6 +81,37 @@ private func callerCost<State>(
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     Benchmark.report("writer throughput, \(name)", String(Int(Double(entries) / throughputSeconds)) + "/s",
                      baseline: String(format: "%.1f", Double(size) / 1e6) + " MB log")
+}
+
+/// What each durability mode costs: small-state entries recorded and written
+/// per second, from the first action until `flush()` returns.
+private func durabilityCost(in directory: String, entries: Int) {
+    // The first run warms the file system and the encoder up; it is not reported.
+    let modes: [(String, Recorder.Durability)] = [
+        ("", .write), ("write (default)", .write), ("fsync every 0.1 s", .fsync(interval: 0.1)),
+        ("fsync each record", .fsyncEachRecord),
+    ]
+    var baseline = 0.0
+    for (name, durability) in modes {
+        var options = Recorder.Options()
+        options.durability = durability
+        let path = directory + "/durability-\(name.filter(\.isLetter))-\(modes.count).jsonl"
+        guard let recorder = try? Recorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
+        let reducer = recorder.recording { (state: inout SmallState, action: Int) in state.count += action }
+        var state = SmallState()
+        // Each-record syncs are slow: fewer entries keep the run short.
+        let count = durability == .fsyncEachRecord ? max(20, entries / 10) : entries
+        let seconds = Benchmark.once {
+            for action in 0..<count { reducer(&state, action) }
+            recorder.flush()
+        }
+        try? recorder.close()
+        let rate = Double(count) / seconds
+        if name.isEmpty { continue }
+        if baseline == 0 { baseline = rate }
+        Benchmark.report("durability \(name), written/s", String(Int(rate)) + "/s",
+                         baseline: "write " + String(Int(baseline)) + "/s", ratio: baseline / rate)
+    }
 }
 
 /// Log size and state rebuild time for several keyframe intervals K.
