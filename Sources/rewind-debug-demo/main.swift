@@ -1,7 +1,7 @@
 // A debug executable: the inspector linked with the sample domains' reducers,
 // so `r`, `a`, `s`, `x` and `verify <log>` work on the sample logs.
 //
-//     swift run rewind-debug-demo sample-logs/todo.jsonl
+//     swift run rewind-debug-demo sample-logs/todos.jsonl
 //     swift run rewind-debug-demo verify sample-logs/garage.jsonl
 //
 // An app links its one reducer in one line:
