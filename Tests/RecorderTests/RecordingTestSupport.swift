@@ -15,17 +15,6 @@ final class TemporaryDirectory {
     func file(_ name: String) -> String { path + "/" + name }
 }
 
-/// A deterministic random number generator (SplitMix64), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 // A small todo domain with nested state, used across the recorder tests.
 struct Todo: Codable, Equatable {
@@ -72,7 +61,7 @@ func todoReducer(_ state: inout TodoState, _ action: TodoAction) {
 }
 
 func randomTodoActions(count: Int, seed: UInt64) -> [TodoAction] {
-    var generator = SeededGenerator(state: seed)
+    var generator = SplitMix64(seed: seed)
     var ids: [Int] = []
     var next = 0
     var actions: [TodoAction] = []
