@@ -50,19 +50,24 @@ func finish(_ recorder: Recorder) {
     }
 }
 
+/// Records `script` through `reducer` wrapped by a recorder writing `file`.
+func recordScript<State, Action>(
+    _ file: String, about summary: String, initialState: State, script: [Action], reducer: @escaping (inout State, Action) -> Void
+) {
+    let recorder = makeRecorder(file, about: summary)
+    let recording = recorder.recording(reducer)
+    var state = initialState
+    for action in script { recording(&state, action) }
+    finish(recorder)
+}
+
 // 1. A todo list: a plain closure reducer, wrapped.
-let todos = makeRecorder("todos.jsonl", about: "todo list: add, toggle, delete, filter")
-let todoReducer = todos.recording(TodoDomain.reduce)
-var todoState = TodoState()
-for action in TodoDomain.script { todoReducer(&todoState, action) }
-finish(todos)
+recordScript("todos.jsonl", about: "todo list: add, toggle, delete, filter",
+             initialState: TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
 
 // 2. Two cars of the same child module: one routed by `.primary(…)`, one by a slot value.
-let garage = makeRecorder("garage.jsonl", about: "two namespaced cars with engines")
-let garageReducer = garage.recording(GarageDomain.reduce)
-var garageState = GarageState()
-for action in GarageDomain.script { garageReducer(&garageState, action) }
-finish(garage)
+recordScript("garage.jsonl", about: "two namespaced cars with engines",
+             initialState: GarageState(), script: GarageDomain.script, reducer: GarageDomain.reduce)
 
 // 3. A search screen whose effect delivers results later, through the reference store.
 let search = makeRecorder("search.jsonl", about: "search with asynchronous results")
@@ -80,8 +85,5 @@ for action in SearchDomain.script {
 finish(search)
 
 // 4. State and actions that are not Codable: recorded through reflection.
-let player = makeRecorder("player.jsonl", about: "non-Codable state and actions (reflection)")
-let playerReducer = player.recording(PlayerDomain.reduce)
-var playerState = PlayerState()
-for action in PlayerDomain.script { playerReducer(&playerState, action) }
-finish(player)
+recordScript("player.jsonl", about: "non-Codable state and actions (reflection)",
+             initialState: PlayerState(), script: PlayerDomain.script, reducer: PlayerDomain.reduce)
