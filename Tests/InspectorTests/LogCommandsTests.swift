@@ -17,11 +17,11 @@ import Recorder
         #expect(result.error == "")
         #expect(result.output == """
               1   +0.000s  app/launch
-              2   +0.500s  todo/add {"title":"Buy milk"}  changed /todos/-
-              3   +1.250s  todo/add {"title":"Write tests"}  changed /todos/-
-              4   +2.000s  todo/toggle {"index":0}  changed /todos/0/done
-              5   +3.500s  filter/set {"filter":"active"}  changed /filter
-              6   +4.125s  sync/loaded {"count":3}  [effect]  changed /todos/-
+              2   +0.500s  todo/add title: "Buy milk"  changed /todos/-
+              3   +1.250s  todo/add title: "Write tests"  changed /todos/-
+              4   +2.000s  todo/toggle index: 0  changed /todos/0/done
+              5   +3.500s  filter/set filter: "active"  changed /filter
+              6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-
 
             """)
     }
@@ -120,12 +120,12 @@ import Recorder
         let done = run(["blame", path, "/todos/0/done"])
         #expect(done.status == 0)
         #expect(done.output == """
-              2   +0.500s  todo/add {"title":"Buy milk"}  (absent) → false
-              4   +2.000s  todo/toggle {"index":0}  false → true
+              2   +0.500s  todo/add title: "Buy milk"  (absent) → false
+              4   +2.000s  todo/toggle index: 0  false → true
 
             """)
         let filter = run(["blame", path, "/filter"])
-        #expect(filter.output == "  5   +3.500s  filter/set {\"filter\":\"active\"}  \"all\" → \"active\"\n")
+        #expect(filter.output == "  5   +3.500s  filter/set filter: \"active\"  \"all\" → \"active\"\n")
         #expect(run(["blame", path, "/user"]).output == "No entry in todo.jsonl changed /user\n")
         let bad = run(["blame", path, "user"])
         #expect(bad.status == 2)

@@ -54,12 +54,14 @@ enum CommandSupport {
     }
 
     /// A one-line description of an entry, shared by `log`, `blame` and the
-    /// non-terminal `rewind <log>`: number, time offset, action, payload.
+    /// non-terminal `rewind <log>`: number, time offset, action, and the payload
+    /// summarised as in the timeline pane (`add title: "Buy milk"`), untruncated.
     static func entryLine(_ entry: TimelineEntry, numberWidth: Int) -> String {
         var line = String(entry.index + 1).leftPadded(toWidth: numberWidth) + "  "
         line += ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + "  "
         line += entry.actionType
-        if entry.payload != .null { line += " " + entry.payload.description }
+        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        if !payload.isEmpty { line += " " + payload }
         return line
     }
 }

@@ -10,7 +10,7 @@ enum LogCommand {
         return 0
     }
 
-    /// `   6   +4.125s  sync/loaded {"count":3}  [effect]  changed /todos/-`
+    /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`
     static func printEntries(of timeline: LogTimeline, streams: inout some TextStreams) {
         let numberWidth = max(3, String(timeline.count).count)
         var text = ""

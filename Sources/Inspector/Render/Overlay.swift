@@ -17,7 +17,7 @@ extension ScreenPainter {
             let lines = history.entries.map { index -> (String, CellStyle) in
                 let entry = model.source.entry(at: index)
                 let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
-                let action = entry.map { $0.actionType + " " + ValueFormatting.payloadSummary($0.payload) } ?? "(unreadable)"
+                let action = entry.map { $0.actionType + " " + ValueFormatting.payloadSummary($0.payload, actionType: $0.actionType) } ?? "(unreadable)"
                 return (String(index + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
             }
             drawBox(title: "History of \(history.path) — \(history.entries.count) changes (j/k jump, Enter/Esc close)", lines: lines, cursor: history.cursor, top: nil)
