@@ -9,10 +9,13 @@ struct ScriptedTerminal: TerminalDevice {
     var events: [InspectorEvent?]
     var frames: [ScreenBuffer] = []
     var stopped = false
+    /// How long the session was willing to wait at each call.
+    var timeouts: [Int] = []
 
     mutating func draw(_ screen: ScreenBuffer) { frames.append(screen) }
     mutating func nextEvent(timeoutMilliseconds: Int) -> InspectorEvent? {
-        events.isEmpty ? .key(.character("q")) : events.removeFirst()
+        timeouts.append(timeoutMilliseconds)
+        return events.isEmpty ? .key(.character("q")) : events.removeFirst()
     }
     mutating func stop() { stopped = true }
 }

@@ -30,7 +30,7 @@ struct InspectorModel {
     /// A window drawn over the panes; Esc closes it.
     enum Overlay: Equatable, Sendable {
         case help(scroll: Int)
-        case filterPicker(choices: [ActionTypeCount], cursor: Int)
+        case filterPicker(FilterPicker)
         case pathHistory(PathHistory)
         case damage(scroll: Int)
     }
@@ -40,11 +40,21 @@ struct InspectorModel {
         var count: Int
     }
 
-    /// Entries that changed one state path, and which of them is selected.
+    /// The `f` overlay: action types found so far with their counts, sorted.
+    struct FilterPicker: Equatable, Sendable {
+        var choices: [ActionTypeCount] = []
+        var cursor = 0
+        /// Entries examined so far (the scan runs in slices, see EntryScans).
+        var scanned = 0
+    }
+
+    /// Entries that changed one state path (found so far), and which of them is selected.
     struct PathHistory: Equatable, Sendable {
         var path: JSONPointer
-        var entries: [Int]
-        var cursor: Int
+        var entries: [Int] = []
+        var cursor = 0
+        /// Entries examined so far.
+        var scanned = 0
     }
 
     /// The timeline restricted to one action type.
@@ -53,7 +63,11 @@ struct InspectorModel {
         /// Matching entry indexes, ascending.
         var entries: [Int]
         /// How many entries have been checked (grows in follow mode).
-        var scanned: Int
+        var scanned = 0
+        /// True until the first pass over the log is done.
+        var isBuilding = true
+        /// Select the first match at or after this entry once it is found.
+        var selectFrom: Int?
     }
 
     /// What the panes show for the current selection, rebuilt by `reduce`
@@ -89,6 +103,10 @@ struct InspectorModel {
     var stateTop = 0
     var diffTop = 0
     var lastSearch: String?
+    /// A timeline search still looking (it runs in slices, see EntryScans).
+    var timelineSearch: TimelineSearch?
+    /// How many entries one event may examine in scans.
+    var scanBudget = ScanBudget.interactive
     var prompt: Prompt?
     var overlay: Overlay?
     var follow = false

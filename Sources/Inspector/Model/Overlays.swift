@@ -27,8 +27,9 @@ extension InspectorModel {
             self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
         case .damage(let scroll):
             self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
-        case .filterPicker(let choices, let cursor):
-            self.overlay = .filterPicker(choices: choices, cursor: Self.clamp(cursor.addingClamped(delta), count: choices.count))
+        case .filterPicker(var picker):
+            picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: picker.choices.count)
+            self.overlay = .filterPicker(picker)
         case .pathHistory(var history):
             history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.entries.count)
             self.overlay = .pathHistory(history)
@@ -41,10 +42,10 @@ extension InspectorModel {
 
     private mutating func chooseInOverlay() {
         switch overlay {
-        case .filterPicker(let choices, let cursor):
+        case .filterPicker(let picker):
             overlay = nil
-            guard choices.indices.contains(cursor) else { return }
-            applyFilter(choices[cursor].actionType)
+            guard picker.choices.indices.contains(picker.cursor) else { return }
+            applyFilter(picker.choices[picker.cursor].actionType)
         case .pathHistory(let history):
             overlay = nil
             if history.entries.indices.contains(history.cursor) { selectKeepingFilter(history.entries[history.cursor]) }
@@ -67,36 +68,14 @@ extension InspectorModel {
             message = "Filter \"\(filter.actionType)\" cleared"
             return
         }
-        var counts: [String: Int] = [:]
-        var order: [String] = []
-        for index in 0..<count {
-            guard let type = source.entry(at: index)?.actionType else { continue }
-            if counts[type] == nil { order.append(type) }
-            counts[type, default: 0] += 1
-        }
-        guard !order.isEmpty else { message = "Nothing to filter: the log has no entries"; return }
-        let choices = order.sorted().map { ActionTypeCount(actionType: $0, count: counts[$0] ?? 0) }
-        overlay = .filterPicker(choices: choices, cursor: 0)
+        guard count > 0 else { message = "Nothing to filter: the log has no entries"; return }
+        // Filled in by `advanceScans`, a slice per event.
+        overlay = .filterPicker(FilterPicker())
     }
 
+    /// Restricts the timeline to `actionType`; the matches are collected by `advanceScans`.
     mutating func applyFilter(_ actionType: String) {
-        filter = ActionFilter(actionType: actionType, entries: [], scanned: 0)
-        extendFilter()
-        guard let first = filter?.entries.first else { filter = nil; return }
-        if !(filter?.entries.contains(selection) ?? false) {
-            selection = filter?.entries.first { $0 >= selection } ?? first
-        }
-        message = "Showing \(filter?.entries.count ?? 0) \"\(actionType)\" entries; f clears the filter"
-    }
-
-    /// Checks entries the filter has not seen yet (after follow mode adds some).
-    mutating func extendFilter() {
-        guard var filter else { return }
-        while filter.scanned < count {
-            if source.entry(at: filter.scanned)?.actionType == filter.actionType { filter.entries.append(filter.scanned) }
-            filter.scanned += 1
-        }
-        self.filter = filter
+        filter = ActionFilter(actionType: actionType, entries: [], selectFrom: selection)
     }
 
     // MARK: Marks
@@ -123,15 +102,8 @@ extension InspectorModel {
 
     mutating func openPathHistory() {
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
-        let path = row.path
-        var entries: [Int] = []
-        for index in 0..<count {
-            guard let entry = source.entry(at: index) else { continue }
-            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { entries.append(index) }
-        }
-        guard !entries.isEmpty else { message = "No entry changed \(path)"; return }
-        let cursor = entries.lastIndex { $0 <= selection } ?? 0
-        overlay = .pathHistory(PathHistory(path: path, entries: entries, cursor: cursor))
+        // Filled in by `advanceScans`, a slice per event.
+        overlay = .pathHistory(PathHistory(path: row.path))
     }
 
     // MARK: Damage

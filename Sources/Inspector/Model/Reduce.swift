@@ -33,6 +33,7 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .exportFailed(let reason):
         model.message = "Export failed: \(reason)"
     }
+    model.advanceScans()
     model.refreshView()
     model.keepTimelineSelectionVisible()
     return effects
@@ -69,6 +70,7 @@ extension InspectorModel {
         case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
+            if cancelScan() { return }
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
         case .quit: effects.append(.quit)
         }
@@ -263,7 +265,6 @@ extension InspectorModel {
             if selection >= count { select(entry: count - 1) }
             if let mark, mark >= count { self.mark = nil }
         }
-        extendFilter()
         if follow { selectRow(visibleEntryCount - 1) }
         if count > 0 && previous == 0 { selection = 0 }
     }

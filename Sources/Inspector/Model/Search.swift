@@ -12,28 +12,14 @@ extension InspectorModel {
         let needle = query.lowercased()
         let found: Bool
         switch focus {
-        case .timeline: found = searchTimeline(needle, forward: forward)
+        case .timeline:
+            // Runs in slices (EntryScans), which report the match or its absence.
+            timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
+            found = visibleEntryCount > 0
         case .state: found = searchState(needle, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
         }
         if !found { message = "No match for \"\(query)\" in the \(focus.title.lowercased()) pane" }
-    }
-
-    /// Timeline rows after (or before) the selection, wrapping around once.
-    private mutating func searchTimeline(_ needle: String, forward: Bool) -> Bool {
-        let rows = visibleEntryCount
-        guard rows > 0 else { return false }
-        let start = selectedRow
-        for step in 1...rows {
-            let row = ((forward ? start + step : start - step) % rows + rows) % rows
-            guard let index = entryIndex(atRow: row), let entry = source.entry(at: index) else { continue }
-            if Self.entry(entry, matches: needle) {
-                selection = index
-                if forward ? row <= start : row >= start { message = "Search wrapped around" }
-                return true
-            }
-        }
-        return false
     }
 
     static func entry(_ entry: TimelineEntry, matches needle: String) -> Bool {

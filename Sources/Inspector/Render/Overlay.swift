@@ -10,9 +10,10 @@ extension ScreenPainter {
                 (binding.keyLabel.padded(toWidth: 14) + binding.description, CellStyle.plain)
             }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
-        case .filterPicker(let choices, let cursor):
-            let lines = choices.map { ("\($0.actionType)  (\($0.count))", CellStyle.plain) }
-            drawBox(title: "Filter by action type (Enter picks, Esc cancels)", lines: lines, cursor: cursor, top: nil)
+        case .filterPicker(let picker):
+            let lines = picker.choices.map { ("\($0.actionType)  (\($0.count))", CellStyle.plain) }
+            let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
+            drawBox(title: "Filter by action type\(progress) (Enter picks, Esc cancels)", lines: lines, cursor: picker.cursor, top: nil)
         case .pathHistory(let history):
             let lines = history.entries.map { index -> (String, CellStyle) in
                 let entry = model.source.entry(at: index)
@@ -20,7 +21,9 @@ extension ScreenPainter {
                 let action = entry.map { $0.actionType + " " + ValueFormatting.payloadSummary($0.payload, actionType: $0.actionType) } ?? "(unreadable)"
                 return (String(index + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
             }
-            drawBox(title: "History of \(history.path) — \(history.entries.count) changes (j/k jump, Enter/Esc close)", lines: lines, cursor: history.cursor, top: nil)
+            let progress = model.scanProgress(history.scanned).map { " so far, scanning… \($0)" } ?? ""
+            drawBox(title: "History of \(history.path) — \(history.entries.count) changes\(progress) (j/k jump, Enter/Esc close)",
+                    lines: lines, cursor: history.cursor, top: nil)
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }

@@ -11,7 +11,10 @@ extension ScreenPainter {
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append("FOLLOW") }
         if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
-        if let filter = model.filter { parts.append("filter: \(filter.actionType)") }
+        if let filter = model.filter {
+            parts.append("filter: \(filter.actionType)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
+        }
+        if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")

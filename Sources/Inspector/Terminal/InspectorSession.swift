@@ -8,6 +8,11 @@ enum InspectorSession {
     /// Runs until the user quits. Returns the exit status.
     static func run(source: any TimelineSource, terminal: inout some TerminalDevice) -> Int32 {
         var model = InspectorModel(source: source, size: terminal.size)
+        return run(model: &model, terminal: &terminal)
+    }
+
+    /// Runs `model` until the user quits (tests set up the model first).
+    static func run(model: inout InspectorModel, terminal: inout some TerminalDevice) -> Int32 {
         var shown: ScreenBuffer?
         while true {
             let screen = render(model, size: model.size)
@@ -15,7 +20,8 @@ enum InspectorSession {
                 terminal.draw(screen)
                 shown = screen
             }
-            let event = terminal.nextEvent(timeoutMilliseconds: tickMilliseconds) ?? .tick
+            // A scan in progress takes its next slice as soon as no key is waiting.
+            let event = terminal.nextEvent(timeoutMilliseconds: model.hasPendingScan ? 0 : tickMilliseconds) ?? .tick
             for effect in reduce(&model, event) {
                 switch effect {
                 case .quit:
