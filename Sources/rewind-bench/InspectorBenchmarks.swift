@@ -47,6 +47,28 @@ func runInspectorBenchmarks() {
     Benchmark.report("index memory (resident growth)", megabytes(Int64(indexBytes)),
                      baseline: "\(indexBytes / max(1, timeline.entryCount)) B/entry")
 
+    // Scans over every entry (`f` picker, `/` search) run in slices between events:
+    // what one key press costs, and how long until the scan is done.
+    let scanBaseline = Benchmark.once { timeline.readAllEntries() }
+    let picker = timeline.typeAndFinishScans("f")
+    _ = timeline.typeAndFinishScans("\u{1b}")
+    Benchmark.report("f: the key press (first slice + render)", Benchmark.format(seconds: picker[0]),
+                     baseline: "scan " + Benchmark.format(seconds: scanBaseline), ratio: scanBaseline / picker[0])
+    Benchmark.report("  all \(timeline.entryCount) entries' action types (\(picker.count) events)", Benchmark.format(seconds: picker.reduce(0, +)),
+                     baseline: "worst " + Benchmark.format(seconds: picker.max() ?? 0))
+    let search = timeline.typeAndFinishScans("/no such action\n")
+    let typed = "/no such action".count          // events before Enter
+    let searchPress = search[typed]
+    guard timeline.message?.hasPrefix("No match") == true else {
+        print("inspector: the search did not finish with 'No match'")
+        return
+    }
+    Benchmark.report("/ search with no match: Enter (first slice)", Benchmark.format(seconds: searchPress),
+                     baseline: "scan " + Benchmark.format(seconds: scanBaseline), ratio: scanBaseline / searchPress)
+    let searchEvents = search[typed...]
+    Benchmark.report("  whole search (\(searchEvents.count) events)", Benchmark.format(seconds: searchEvents.reduce(0, +)),
+                     baseline: "worst " + Benchmark.format(seconds: searchEvents.max() ?? 0))
+
     // Stepping j/k through 1 MB states: reduce + render per step.
     let bigPath = directory.appendingPathComponent("big-states.jsonl").path
     let bigEntries = quick ? 40 : 200

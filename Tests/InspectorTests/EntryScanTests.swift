@@ -160,6 +160,17 @@ import Recorder
         #expect(!model.hasPendingScan)
     }
 
+    @Test func searchMatchesPayloadsWithoutCaseAndWideCharactersExactly() {
+        let entry = TimelineEntry(index: 0, timeOffset: 0, actionType: "label/set", payload: ["label": "Buy MILK 日本語"],
+                                  changedPaths: [], fromEffect: false, isKeyframe: false)
+        #expect(InspectorModel.entry(entry, matches: "buy milk"))
+        #expect(InspectorModel.entry(entry, matches: "label/s"))
+        #expect(InspectorModel.entry(entry, matches: "\"label\":"))
+        #expect(InspectorModel.entry(entry, matches: "日本"))
+        #expect(!InspectorModel.entry(entry, matches: "milk 日本語!"))
+        #expect(!InspectorModel.entry(entry, matches: "buy  milk"))
+    }
+
     @Test func theSessionTicksWithoutWaitingWhileAScanRuns() {
         var terminal = ScriptedTerminal(events: [.key(.character("f")), nil, nil, nil, nil, nil, .key(.escape), .key(.character("q"))])
         var model = Self.model()

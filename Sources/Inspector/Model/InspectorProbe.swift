@@ -33,6 +33,36 @@ package final class InspectorProbe {
         reduce(&model, .key(.enter))
     }
 
+    /// Types `text` as keys (`\n` is Enter, `\u{1b}` Esc), then ticks until no scan
+    /// is pending, as the run loop does; returns the seconds each event took (`reduce` + `render`).
+    package func typeAndFinishScans(_ text: String) -> [Double] {
+        var seconds: [Double] = []
+        func timed(_ event: InspectorEvent) {
+            let start = ContinuousClock.now
+            reduce(&model, event)
+            _ = render(model, size: model.size)
+            let elapsed = ContinuousClock.now - start
+            seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        for character in text {
+            switch character {
+            case "\n": timed(.key(.enter))
+            case "\u{1b}": timed(.key(.escape))
+            default: timed(.key(.character(character)))
+            }
+        }
+        while model.hasPendingScan { timed(.tick) }
+        return seconds
+    }
+
+    /// Reads every entry's row, as `f`, `w` and `/` did within one key press before they ran in slices.
+    package func readAllEntries() {
+        for index in 0..<timeline.count { _ = timeline.entry(at: index) }
+    }
+
+    /// What the status bar's last line and the overlay show (for checks in the benchmark).
+    package var message: String? { model.message }
+
     /// The compact JSON of the state after entry `index`.
     package func stateJSON(at index: Int) throws -> [UInt8] { JSONWriter.compact(try timeline.state(at: index)) }
 }
