@@ -160,6 +160,19 @@ import Recorder
         #expect(!model.hasPendingScan)
     }
 
+    @Test func followModeWithAFilterSelectsTheNewestMatchOnTheTickItArrives() {
+        let timeline = InspectorFixtures.todoTimeline()
+        var model = InspectorFixtures.model(timeline)
+        model.type("fjjj\n")                        // todo/add: entries 2 and 3
+        model.type("F")
+        #expect(model.selection == 2)
+        let state: JSONValue = ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]]
+        timeline.pending = [.init("todo/add", ["title": "New"], state: state, at: 9), .init("clock/tick", state: state, at: 10)]
+        reduce(&model, .tick)
+        #expect(model.filter?.entries == [1, 2, 6])
+        #expect(model.selection == 6)
+    }
+
     @Test func searchMatchesPayloadsWithoutCaseAndWideCharactersExactly() {
         let entry = TimelineEntry(index: 0, timeOffset: 0, actionType: "label/set", payload: ["label": "Buy MILK 日本語"],
                                   changedPaths: [], fromEffect: false, isKeyframe: false)

@@ -179,10 +179,13 @@ extension InspectorModel {
     /// when follow mode or indexing adds entries.
     private mutating func extendFilter(allowance: inout ScanAllowance) {
         guard var filter else { return }
+        let found = filter.entries.count
         while filter.scanned < count, allowance.take() {
             if source.entry(at: filter.scanned)?.actionType == filter.actionType { filter.entries.append(filter.scanned) }
             filter.scanned += 1
         }
+        // Follow mode keeps the newest match selected.
+        if follow, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.
         if let wanted = filter.selectFrom, let last = filter.entries.last, last >= wanted {
             selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
