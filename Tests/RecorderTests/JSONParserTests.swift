@@ -75,4 +75,102 @@ import Testing
             #expect(error.offset == limit)
         }
     }
+
+    // The parser shares one keys array among objects of the same shape and
+    // recognises their keys from the raw bytes; none of that may change what
+    // is parsed, whatever mix of shapes, orders and awkward keys comes along.
+    @Test func objectsOfChangingShapesKeepTheirExactKeysAndOrder() throws {
+        let pool = ["id", "title", "notes", "done", "a key longer than fifteen bytes", "quote\"d", "back\\slash", "zoë", "x"]
+        var generator = SplitMix64(seed: 7)
+        var objects: [JSONValue] = []
+        for index in 0..<3_000 {
+            var keys = pool.filter { _ in generator.next() % 4 != 0 }
+            if generator.next() % 3 == 0 { keys.shuffle(using: &generator) }
+            objects.append(.object(JSONObject(keys.map { ($0, JSONValue.integer(Int64(index))) })))
+        }
+        let document = JSONValue.array([.array(objects), ["nested": .array(objects)]])
+        let parsed = try JSONParser.parse(JSONWriter.compact(document))
+        #expect(parsed == document)
+        let parsedObjects = parsed[0]?.arrayValue ?? []
+        #expect(parsedObjects.count == objects.count)
+        for (parsedObject, object) in zip(parsedObjects, objects) where parsedObject.objectValue?.keys != object.objectValue?.keys {
+            Issue.record("keys \(parsedObject.objectValue?.keys ?? []) differ from \(object.objectValue?.keys ?? [])")
+            break
+        }
+    }
+
+    @Test func aKeyThatOnlyStartsLikeAKnownOneIsNotMistakenForIt() throws {
+        let text = #"[{"ab":1,"c":2},{"ab":3,"c":4},{"abc":5,"c":6},{"a":7,"c":8},{"ab":9},{"ab":10,"c":11,"d":12},{"a\u0062":13,"c":14}]"#
+        #expect(JSONWriter.compactString(try JSONParser.parse(text))
+                == #"[{"ab":1,"c":2},{"ab":3,"c":4},{"abc":5,"c":6},{"a":7,"c":8},{"ab":9},{"ab":10,"c":11,"d":12},{"ab":13,"c":14}]"#)
+    }
+
+    @Test func repeatedKeysCanBeRejected() throws {
+        #expect(throws: Never.self) { try JSONParser.parse(#"[{"a":1,"b":2},{"a":1,"b":2}]"#, duplicateKeys: .reject) }
+        do {
+            _ = try JSONParser.parse(#"[{"a":1},{"b":{"c":1,"c":2}}]"#, duplicateKeys: .reject)
+            Issue.record("expected an error for the repeated key")
+        } catch {
+            #expect(error.description == #"line 1, column 15 (byte 14): the key "c" appears twice in one object"#)
+        }
+        let large = "{" + (0..<30).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k3\":0}"
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(large, duplicateKeys: .reject) }
+    }
+
+    @Test func decimalNumbersParseToTheNearestDouble() throws {
+        var generator = SplitMix64(seed: 21)
+        for _ in 0..<5_000 {
+            let digits = String((0..<Int(generator.next() % 18 + 1)).map { _ in Character(String(generator.next() % 10)) })
+            let point = Int(generator.next() % UInt64(digits.count + 1))
+            var text = String(digits.prefix(point).isEmpty ? "0" : digits.prefix(point)).replacing(/^0+(?=\d)/, with: "")
+            if point < digits.count { text += "." + digits.dropFirst(point) }
+            if generator.next() % 2 == 0 { text += "e\(Int(generator.next() % 61) - 30)" }
+            if generator.next() % 2 == 0 { text = "-" + text }
+            let parsed = try JSONParser.parse(text)
+            let expected = Double(text)!
+            let value = parsed.doubleValue ?? .nan
+            if value.bitPattern != expected.bitPattern && !(parsed.int64Value != nil && Double(parsed.int64Value!) == expected) {
+                Issue.record("\(text) parsed as \(value), expected \(expected)")
+                break
+            }
+        }
+        for _ in 0..<5_000 {
+            let double = Double(bitPattern: generator.next())
+            guard double.isFinite else { continue }
+            #expect(try JSONParser.parse(JSONWriter.compact(.double(double))).doubleValue?.bitPattern == double.bitPattern)
+        }
+        #expect(try JSONParser.parse("-0.0").doubleValue?.sign == .minus)
+        #expect(try JSONParser.parse("0e-400") == .double(0))
+        #expect(try JSONParser.parse("1e-400") == .double(0))
+        #expect(try JSONParser.parse("123456789012345678e-5") == .double(1234567890123.45678))
+    }
+
+    @Test func malformedUTF8IsRejectedInStringsOfEveryLength() throws {
+        let malformed: [[UInt8]] = [
+            [0xC0, 0xAF],              // overlong '/'
+            [0xE0, 0x80, 0xAF],        // overlong 3-byte
+            [0xED, 0xA0, 0x80],        // UTF-16 surrogate
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xE2, 0x82],              // truncated
+            [0x80],                    // lone continuation byte
+            [0xF8, 0x88, 0x80, 0x80, 0x80],
+        ]
+        for bad in malformed {
+            for padding in [0, 20, 100] {  // short, shared-medium and long strings take different paths
+                let text = [0x22] + Array(repeating: UInt8(ascii: "a"), count: padding) + bad + [0x22]
+                #expect(throws: JSONParseError.self, "\(bad) after \(padding) bytes") { try JSONParser.parse(text) }
+                let escaped = [0x22, UInt8(ascii: "\\"), UInt8(ascii: "n")] + Array(repeating: UInt8(ascii: "a"), count: padding) + bad + [0x22]
+                #expect(throws: JSONParseError.self, "\(bad) in an escaped string") { try JSONParser.parse(escaped) }
+            }
+        }
+        #expect(try JSONParser.parse([0x22, 0xF0, 0x9F, 0xA6, 0x8A, 0xE2, 0x82, 0xAC, 0xC3, 0xA9, 0x22]) == .string("🦊€é"))
+    }
+
+    @Test func repeatedStringsOfMediumLengthComeBackIntact() throws {
+        var generator = SplitMix64(seed: 3)
+        let pool = (0..<700).map { index in "user\(index)@example.com" + String(repeating: "x", count: index % 40) }
+        let values = (0..<6_000).map { _ in JSONValue.string(pool[Int(generator.next() % UInt64(pool.count))]) }
+        #expect(try JSONParser.parse(JSONWriter.compact(.array(values))) == .array(values))
+    }
 }
+

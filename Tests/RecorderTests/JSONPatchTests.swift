@@ -3,7 +3,7 @@ import Testing
 
 /// Applies a patch written as RFC 6902 JSON text to a document written as JSON text.
 private func apply(_ patch: String, to document: String) throws -> JSONValue {
-    try JSONPatch(jsonValue: JSONParser.parse(patch)).applied(to: JSONParser.parse(document))
+    try JSONPatch(json: patch).applied(to: JSONParser.parse(document))
 }
 
 private func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
@@ -40,6 +40,9 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
         #expect(try apply(#"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#, to: #"{"foo":"bar"}"#)
                 == json(#"{"foo":"bar","child":{"grandchild":{}}}"#))
         #expect(try apply(#"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#, to: #"{"foo":"bar"}"#) == json(#"{"foo":"bar","baz":"qux"}"#))
+        // A.13: a member named twice ("op" here) is an error, not "last one wins".
+        #expect(failure(#"[{"op":"add","path":"/baz","value":"qux","op":"remove"}]"#, on: #"{"foo":"bar"}"#)?.description
+                == #"operation 0 (patch ""): not valid JSON: line 1, column 2 (byte 1): the key "op" appears twice in one object"#)
         #expect(failure(#"[{"op":"add","path":"/baz/bat","value":"qux"}]"#, on: #"{"foo":"bar"}"#)?.description
                 == "operation 0 (add /baz/bat): parent path does not exist")
         #expect(try apply(#"[{"op":"test","path":"/~01","value":10}]"#, to: #"{"/":9,"~1":10}"#) == json(#"{"/":9,"~1":10}"#))

@@ -179,6 +179,48 @@ import Testing
         #expect(reader.entryCount == 1000)
     }
 
+    // The background indexer scans outside the reader's lock, in pieces, while
+    // the inspector reads entries: the result must be what one full scan finds.
+    @Test func indexingInPiecesWhileReadingFindsWhatOneFullScanFinds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("pieces.jsonl")
+        try recordTodos(randomTodoActions(count: 300, seed: 4), to: path, options: testOptions(keyframeInterval: 8))
+        var lines = readLines(path)
+        lines[120] = lines[120].replacingOccurrences(of: "\"seq\":", with: "\"seq\":9")  // a damaged line
+        var gap = Array(#"{"kind":"gap","firstSeq":200,"dropped":3"#.utf8)
+        LogLine.seal(&gap, recordStart: 0)
+        lines.insert(String(decoding: gap.dropLast(), as: UTF8.self), at: 200)
+        writeBytes(Array(lines.joined(separator: "\n").utf8), to: path)
+        try recordTodos(randomTodoActions(count: 200, seed: 5), to: path)  // a second session appended
+
+        let whole = try LogReader(path: path)
+        let pieces = try LogReader(path: path, indexing: .prefix(bytes: 4_096))
+        let reading = Thread {
+            var generator = SplitMix64(seed: 1)
+            while !pieces.isFullyIndexed {
+                let index = Int(generator.next() % UInt64(max(1, pieces.entryCount)))
+                _ = try? pieces.entry(at: index)
+                _ = try? pieces.state(at: index)
+            }
+        }
+        reading.start()
+        while pieces.indexMore(maxBytes: 3_000) {}
+        #expect(pieces.entryCount == whole.entryCount)
+        #expect(pieces.damage == whole.damage)
+        #expect(pieces.gaps == whole.gaps)
+        #expect(pieces.gaps.count == 1)
+        #expect(pieces.keyframeCount == whole.keyframeCount)
+        #expect(whole.entryCount == 499)
+        for index in 0..<whole.entryCount {
+            let (expected, found) = (try whole.entry(at: index), try pieces.entry(at: index))
+            guard expected.sequence == found.sequence, expected.isKeyframe == found.isKeyframe,
+                  (try? whole.state(at: index)) == (try? pieces.state(at: index)) else {
+                Issue.record("entry \(index) differs")
+                break
+            }
+        }
+    }
+
     @Test func findsRecordMembersWithoutParsingThem() {
         let text = #"{ "kind" : "entry", "action":{"type":"a}\"]","payload":[1,{"x":"}"}]}, "n": -1.5e3 ,"state":{"a":[[]]}}"#
         let members = Array(text.utf8).withUnsafeBufferPointer { RecordScanner.members($0) }

@@ -30,7 +30,7 @@ public struct JSONObject: Sendable {
         }
     }
 
-    private static func hasRepeatedKeys(_ keys: [String]) -> Bool {
+    static func hasRepeatedKeys(_ keys: [String]) -> Bool {
         if keys.count <= 16 {
             for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) { return true }
             return false
@@ -43,6 +43,26 @@ public struct JSONObject: Sendable {
         self.keys = keys
         self.values = values
         if keys.count > Self.indexThreshold { rebuildIndex() }
+    }
+
+    /// The keys of an object, in order, with their lookup index: objects of
+    /// one shape (the elements of an array of structs) share a single copy.
+    struct Shape {
+        let keys: [String]
+        let positions: [String: Int]?
+
+        /// `keys` must be distinct.
+        init(uniqueKeys keys: [String]) {
+            self.keys = keys
+            positions = keys.count > JSONObject.indexThreshold ? JSONObject.index(of: keys) : nil
+        }
+    }
+
+    /// Members with the keys of `shape`, in order.
+    init(shape: Shape, values: [JSONValue]) {
+        keys = shape.keys
+        self.values = values
+        positions = shape.positions
     }
 
     /// The members in order.
@@ -109,10 +129,12 @@ public struct JSONObject: Sendable {
         }
     }
 
-    private mutating func rebuildIndex() {
+    private mutating func rebuildIndex() { positions = Self.index(of: keys) }
+
+    private static func index(of keys: [String]) -> [String: Int] {
         var index = [String: Int](minimumCapacity: keys.count)
         for (position, key) in keys.enumerated() { index[key] = position }
-        positions = index
+        return index
     }
 }
 

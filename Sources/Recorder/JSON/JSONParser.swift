@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict RFC 8259 parser from UTF-8 bytes to ``JSONValue``.
 ///
 /// ```swift
@@ -11,30 +13,40 @@ public enum JSONParser {
     /// Deepest nesting of arrays and objects accepted; deeper input is an error, not a stack overflow.
     public static let maximumDepth = 512
 
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue
+    /// What to do with an object that names the same key twice. RFC 8259
+    /// leaves it open; RFC 6902 (JSON Patch) requires rejecting it.
+    public enum DuplicateKeys: Sendable {
+        /// The key keeps its first position and its last value (what most parsers do).
+        case lastValueWins
+        /// A repeated key is an error.
+        case reject
+    }
+
+    public static func parse<Bytes: Collection>(_ bytes: Bytes, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue
     where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, duplicateKeys: duplicateKeys) }
         }) {
             return try result.get()
         }
         let copy = Array(bytes)
         let result = copy.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, duplicateKeys: duplicateKeys) }
         }
         return try result.get()
     }
 
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
         var text = text
         let result = text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, duplicateKeys: duplicateKeys) }
         }
         return try result.get()
     }
 
-    public static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = _Parser(bytes: buffer)
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
+        var parser = _Parser(bytes: buffer, rejectsDuplicateKeys: duplicateKeys == .reject)
+        defer { parser.releaseStorage() }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -60,15 +72,60 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
 struct _Parser {
     let bytes: UnsafeBufferPointer<UInt8>
+    let rejectsDuplicateKeys: Bool
     var position = 0
     /// Members of the containers being parsed, innermost last: each container
-    /// is built once at its exact size instead of growing arrays element by element.
+    /// is built once at its exact size instead of growing arrays element by
+    /// element. Values are moved in and out of raw storage, so building a
+    /// container costs no reference counting per member.
     private var keyStack: [String] = []
-    private var valueStack: [JSONValue] = []
+    private var values: UnsafeMutablePointer<JSONValue>
+    private var valueCount = 0
+    private var valueCapacity = 64
+    /// Recently seen object shapes, per depth (see ``ObjectShapes``).
+    private var shapes = ObjectShapes()
     /// Bytes of a string with escapes, reused across strings.
     private var unescaped: [UInt8] = []
+    private var repeatedStrings = RepeatedStrings()
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, rejectsDuplicateKeys: Bool = false) {
+        self.bytes = bytes
+        self.rejectsDuplicateKeys = rejectsDuplicateKeys
+        values = .allocate(capacity: valueCapacity)
+    }
+
+    /// Frees the value stack (and whatever an error left on it); call once.
+    mutating func releaseStorage() {
+        values.deinitialize(count: valueCount)
+        values.deallocate()
+        valueCount = 0
+    }
+
+    @inline(__always) private mutating func pushValue(_ value: __owned JSONValue) {
+        if valueCount == valueCapacity { growValues() }
+        (values + valueCount).initialize(to: value)
+        valueCount += 1
+    }
+
+    private mutating func growValues() {
+        let larger = UnsafeMutablePointer<JSONValue>.allocate(capacity: valueCapacity * 2)
+        larger.moveInitialize(from: values, count: valueCount)
+        values.deallocate()
+        values = larger
+        valueCapacity *= 2
+    }
+
+    /// Moves the values from `start` to the top of the stack into a new array.
+    private mutating func popValues(from start: Int) -> [JSONValue] {
+        let count = valueCount - start
+        guard count > 0 else { return [] }
+        let source = values + start
+        valueCount = start
+        return [JSONValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: source, count: count)
+            initialized = count
+        }
+    }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
         let offset = min(offset ?? position, bytes.count)
@@ -121,59 +178,84 @@ struct _Parser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+        let objectStart = position
         position += 1
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
             return .object(JSONObject())
         }
-        let base = keyStack.count
-        let valueBase = valueStack.count  // arrays use only `valueStack`, so the two stacks differ in depth
-        var seen: Set<String>? = nil  // only for large objects; small ones compare directly
+        let keyBase = keyStack.count
+        let valueBase = valueCount
+        // While `shape` is set, the keys so far are its first `memberCount`
+        // keys and none are on `keyStack`; once no known shape fits, the keys
+        // go on `keyStack`.
+        var shape = shapes.mostRecent(atDepth: depth)
+        var memberCount = 0
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw error(position < bytes.count ? "expected a string key in an object" : "unexpected end of input inside an object")
             }
-            let key = try parseString()
+            if let id = shape, shapes.matchesRawKey(id, at: memberCount, in: bytes, quoteAt: &position) {
+                // The key is the shape's next one, recognised without making a String.
+            } else {
+                let key = try parseString()
+                if let id = shape, !shapes.matches(id, key: key, at: memberCount) {
+                    shape = shapes.find(atDepth: depth, prefixOf: id, count: memberCount, then: key)
+                    if shape == nil {
+                        keyStack.append(contentsOf: shapes.keys(of: id)[..<memberCount])
+                        keyStack.append(key)
+                    }
+                } else if shape == nil {
+                    keyStack.append(key)
+                }
+            }
+            memberCount += 1
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error("expected ':' after an object key")
             }
             position += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
-            // A repeated key keeps its first position and its last value.
-            if let duplicate = duplicateIndex(of: key, from: base, seen: &seen) {
-                valueStack[valueBase + duplicate - base] = value
-            } else {
-                keyStack.append(key)
-                valueStack.append(value)
-            }
+            pushValue(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input inside an object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                let object = JSONObject(uniqueKeys: Array(keyStack[base...]), values: Array(valueStack[valueBase...]))
-                keyStack.removeSubrange(base...)
-                valueStack.removeSubrange(valueBase...)
-                return .object(object)
+                return .object(try finishObject(startingAt: objectStart, depth: depth, keyBase: keyBase, valueBase: valueBase,
+                                                shape: shape, memberCount: memberCount))
             default: throw error("expected ',' or '}' after an object member")
             }
         }
     }
 
-    private mutating func duplicateIndex(of key: String, from base: Int, seen: inout Set<String>?) -> Int? {
-        let count = keyStack.count - base
-        if count < 16 {
-            for index in base..<keyStack.count where keyStack[index] == key { return index }
-            return nil
+    /// Builds the object from the stacks: with the shared keys of a known
+    /// shape when it matched all of them, otherwise checking for repeated keys
+    /// and remembering the new shape.
+    private mutating func finishObject(startingAt objectStart: Int, depth: Int, keyBase: Int, valueBase: Int,
+                                       shape: Int?, memberCount: Int) throws(JSONParseError) -> JSONObject {
+        // A known shape matched every key; or the object ended early and
+        // another known shape is exactly those keys (an optional left out).
+        if let shape, let known = shapes.use(shape, atDepth: depth, ifCount: memberCount)
+            ?? shapes.find(atDepth: depth, prefixOf: shape, count: memberCount).flatMap({ shapes.use($0, atDepth: depth, ifCount: memberCount) }) {
+            return JSONObject(shape: known, values: popValues(from: valueBase))
         }
-        if seen == nil { seen = Set(keyStack[base...]) }
-        if seen!.insert(key).inserted { return nil }
-        return keyStack[base...].firstIndex(of: key)
+        let keys = shape.map { Array(shapes.keys(of: $0)[..<memberCount]) } ?? Array(keyStack[keyBase...])
+        keyStack.removeSubrange(keyBase...)
+        if JSONObject.hasRepeatedKeys(keys) {
+            if rejectsDuplicateKeys {
+                let repeated = keys.indices.first { keys[..<$0].contains(keys[$0]) }.map { keys[$0] } ?? ""
+                throw error("the key \"\(repeated)\" appears twice in one object", at: objectStart)
+            }
+            // A repeated key keeps its first position and its last value.
+            return JSONObject(keys: keys, values: popValues(from: valueBase))
+        }
+        let newShape = JSONObject.Shape(uniqueKeys: keys)
+        shapes.remember(newShape, atDepth: depth)
+        return JSONObject(shape: newShape, values: popValues(from: valueBase))
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -184,19 +266,17 @@ struct _Parser {
             position += 1
             return .array([])
         }
-        let base = valueStack.count
+        let base = valueCount
         while true {
             skipWhitespace()
-            valueStack.append(try parseValue(depth: depth))
+            pushValue(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input inside an array") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "]"):
                 position += 1
-                let elements = Array(valueStack[base...])
-                valueStack.removeSubrange(base...)
-                return .array(elements)
+                return .array(popValues(from: base))
             default: throw error("expected ',' or ']' after an array element")
             }
         }
@@ -230,9 +310,63 @@ struct _Parser {
         if isInteger, text.count <= 19 || (text.count == 20 && text[0] == UInt8(ascii: "-")) {
             if let value = parseInt64(text) { return .integer(value) }
         }
+        if let value = Self.exactDouble(text) { return .double(value) }
         let string = String(decoding: text, as: UTF8.self)
         guard let value = Double(string) else { throw error("number out of range", at: start) }
         return .double(value)
+    }
+
+    private static let exactPowersOfTen: [Double] = (0...22).map { (power: Int) -> Double in
+        (0..<power).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// The value of a well-formed decimal number with at most 15 significant
+    /// digits and a small exponent (almost every number an app writes): its
+    /// digits and the power of ten are both exact doubles, so one correctly
+    /// rounded multiply or divide gives the correctly rounded result. `nil`
+    /// for anything else, which goes through the C library.
+    private static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else if byte >= 0x30 && byte <= 0x39 {
+                if digits > 0 || byte != 0x30 { digits += 1 }
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - 0x30)
+                if seenPoint { scale -= 1 }
+            } else {
+                break
+            }
+            index += 1
+        }
+        if index < text.count {
+            // Exponent: 'e' or 'E', an optional sign, then digits (checked by the caller).
+            index += 1
+            var exponentNegative = false
+            if text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var exponent = 0
+            while index < text.count {
+                exponent = exponent * 10 + Int(text[index] - 0x30)
+                guard exponent <= 1_000 else { return nil }
+                index += 1
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard scale >= -22 && scale <= 22 else { return mantissa == 0 ? (negative ? -0.0 : 0.0) : nil }
+        var value = Double(mantissa)
+        value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+        return negative ? -value : value
     }
 
     private func parseInt64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -277,9 +411,11 @@ struct _Parser {
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                if isASCII { return String(decoding: run, as: UTF8.self) }
-                guard let string = String(validating: run, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: start - 1) }
-                return string
+                guard isASCII || UTF8Validation.isValid(run) else { throw error("invalid UTF-8 in a string", at: start - 1) }
+                if run.count > RepeatedStrings.shortestShared && run.count <= RepeatedStrings.longestShared {
+                    return repeatedStrings.string(for: run)
+                }
+                return String(decoding: run, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
             if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
@@ -312,7 +448,7 @@ struct _Parser {
             if byte == UInt8(ascii: "\"") {
                 unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
                 position += 1
-                guard let string = unescaped.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
+                guard let string = unescaped.withUnsafeBufferPointer({ UTF8Validation.isValid($0) ? String(decoding: $0, as: UTF8.self) : nil }) else {
                     throw error("invalid UTF-8 in a string", at: start - 1)
                 }
                 return string
@@ -374,5 +510,170 @@ struct _Parser {
             position += 1
         }
         return value
+    }
+}
+
+/// The key lists of objects recently parsed at each depth. An array of
+/// structs yields thousands of objects with the same keys: recognising a
+/// remembered shape key by key, straight from the input bytes, lets them all
+/// share one keys array and lookup index and skips making a String per key.
+struct ObjectShapes {
+    private static let perDepth = 4
+
+    struct Entry {
+        var shape: JSONObject.Shape
+        /// The keys' UTF-8, back to back, and where each ends.
+        var keyBytes: [UInt8] = []
+        var keyEnds: [Int] = []
+        /// True when no key needs escaping in JSON, so a key whose raw bytes
+        /// equal one of these (followed by a quote) is that key.
+        var rawComparable = true
+
+        init(_ shape: JSONObject.Shape) {
+            self.shape = shape
+            for key in shape.keys {
+                for byte in key.utf8 {
+                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { rawComparable = false }
+                    keyBytes.append(byte)
+                }
+                keyEnds.append(keyBytes.count)
+            }
+        }
+    }
+
+    /// `perDepth` slots per depth, the used ones first.
+    private var entries: [Entry] = []
+    private var used: [UInt8] = []
+    private var nextReplaced: [UInt8] = []
+    private var mostRecentSlot: [UInt8] = []
+
+    /// The shape last used at `depth`, the likeliest for the next object there.
+    func mostRecent(atDepth depth: Int) -> Int? {
+        depth < used.count && used[depth] > 0 ? depth * Self.perDepth + Int(mostRecentSlot[depth]) : nil
+    }
+
+    func keys(of id: Int) -> [String] { entries[id].shape.keys }
+
+    /// Whether shape `id` has `key` as its key number `index`.
+    @inline(__always)
+    func matches(_ id: Int, key: String, at index: Int) -> Bool {
+        let keys = entries[id].shape.keys
+        return index < keys.count && keys[index] == key
+    }
+
+    /// Whether the string starting at `quote` in `bytes` is, byte for byte,
+    /// key number `index` of shape `id`; if so moves `quote` past it.
+    @inline(__always)
+    func matchesRawKey(_ id: Int, at index: Int, in bytes: UnsafeBufferPointer<UInt8>, quoteAt quote: inout Int) -> Bool {
+        guard entries[id].rawComparable, index < entries[id].keyEnds.count else { return false }
+        let start = index == 0 ? 0 : entries[id].keyEnds[index - 1]
+        let length = entries[id].keyEnds[index] - start
+        let end = quote + 1 + length
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return false }
+        let candidate = bytes.baseAddress! + quote + 1
+        let same = entries[id].keyBytes.withUnsafeBufferPointer { keyBytes in
+            var offset = 0
+            while offset < length {
+                if candidate[offset] != keyBytes[start + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+        if same { quote = end + 1 }
+        return same
+    }
+
+    /// A shape at `depth` whose keys start with the first `count` keys of
+    /// shape `id` followed by `key`.
+    func find(atDepth depth: Int, prefixOf id: Int, count: Int, then key: String) -> Int? {
+        let prefix = entries[id].shape.keys[..<count]
+        for slot in 0..<Int(used[depth]) {
+            let candidate = depth * Self.perDepth + slot
+            let keys = entries[candidate].shape.keys
+            if keys.count > count && keys[count] == key && keys[..<count].elementsEqual(prefix) { return candidate }
+        }
+        return nil
+    }
+
+    /// A shape at `depth` whose keys are exactly the first `count` keys of shape `id`.
+    func find(atDepth depth: Int, prefixOf id: Int, count: Int) -> Int? {
+        let prefix = entries[id].shape.keys[..<count]
+        for slot in 0..<Int(used[depth]) {
+            let candidate = depth * Self.perDepth + slot
+            let keys = entries[candidate].shape.keys
+            if keys.count == count && keys.elementsEqual(prefix) { return candidate }
+        }
+        return nil
+    }
+
+    /// Shape `id` if it has exactly `count` keys (all of which matched), noted as the most recent.
+    mutating func use(_ id: Int, atDepth depth: Int, ifCount count: Int) -> JSONObject.Shape? {
+        guard entries[id].shape.keys.count == count else { return nil }
+        mostRecentSlot[depth] = UInt8(id - depth * Self.perDepth)
+        return entries[id].shape
+    }
+
+    mutating func remember(_ shape: JSONObject.Shape, atDepth depth: Int) {
+        while used.count <= depth {
+            used.append(0)
+            nextReplaced.append(0)
+            mostRecentSlot.append(0)
+            entries.append(contentsOf: repeatElement(Entry(JSONObject.Shape(uniqueKeys: [])), count: Self.perDepth))
+        }
+        let slot: Int
+        if Int(used[depth]) < Self.perDepth {
+            slot = Int(used[depth])
+            used[depth] += 1
+        } else {
+            slot = Int(nextReplaced[depth])
+            nextReplaced[depth] = UInt8((slot + 1) % Self.perDepth)
+        }
+        entries[depth * Self.perDepth + slot] = Entry(shape)
+        mostRecentSlot[depth] = UInt8(slot)
+    }
+}
+
+/// Medium-length strings seen recently, so a value repeated through a state
+/// (an email on every record, a category, a URL prefix) is one shared String
+/// instead of an allocation and a copy per occurrence. Strings of up to 15
+/// UTF-8 bytes need no allocation anyway; long ones rarely repeat.
+struct RepeatedStrings {
+    static let shortestShared = 15
+    static let longestShared = 64
+    private static let slotCount = 512
+    private var hashes = [UInt64](repeating: 0, count: slotCount)
+    private var strings = [String](repeating: "", count: slotCount)
+
+    /// The string with these (valid UTF-8) bytes, shared with an earlier one when it repeats.
+    mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let hash = Self.hash(bytes)
+        let slot = Int(truncatingIfNeeded: hash >> 55) & (Self.slotCount - 1)
+        if hashes[slot] == hash {
+            let same = strings[slot].utf8.withContiguousStorageIfAvailable { stored in
+                stored.count == bytes.count && memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same == true { return strings[slot] }
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        hashes[slot] = hash
+        strings[slot] = string
+        return string
+    }
+
+    /// A fast multiplicative hash, eight bytes at a time.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            offset += 8
+        }
+        if offset < bytes.count {
+            var tail: UInt64 = 0
+            for index in offset..<bytes.count { tail = tail << 8 | UInt64(bytes[index]) }
+            hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        }
+        return hash ^ (hash >> 29)
     }
 }

@@ -18,6 +18,23 @@ extension JSONPatch {
         })
     }
 
+    /// Reads RFC 6902 JSON text. Stricter than parsing the text and calling
+    /// ``init(jsonValue:)``: a member named twice in one object (two `"op"`s,
+    /// RFC 6902 appendix A.13) is an error instead of the last one winning.
+    ///
+    /// ```swift
+    /// let patch = try JSONPatch(json: #"[{"op":"remove","path":"/todos/0"}]"#)
+    /// ```
+    public init(json text: String) throws(JSONPatchError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text, duplicateKeys: .reject)
+        } catch {
+            throw JSONPatchError(operationIndex: 0, operation: "patch", pointer: "", reason: "not valid JSON: \(error)")
+        }
+        try self.init(jsonValue: value)
+    }
+
     /// Reads RFC 6902 JSON; errors name the operation index.
     public init(jsonValue: JSONValue) throws(JSONPatchError) {
         guard case .array(let items) = jsonValue else {

@@ -38,6 +38,39 @@ struct LogIndex {
 
     var entryCount: Int { offsets.count }
     var keyframeCount = 0
+    /// Entries before this index's first one when it continues another (see ``continuation()``).
+    private var entryBase = 0
+
+    /// An empty index that goes on where this one stopped. Scanning it and then
+    /// ``append(_:)``ing it gives what scanning this one would have: the reader
+    /// scans a continuation without holding its lock, so readers are never
+    /// stuck behind a scan of a huge file.
+    func continuation() -> LogIndex {
+        var next = LogIndex()
+        next.scannedOffset = scannedOffset
+        next.scannedLines = scannedLines
+        next.pendingFlags = pendingFlags
+        next.headerLine = headerLine
+        next.entryBase = entryBase + entryCount
+        return next
+    }
+
+    /// Adds what a ``continuation()`` of this index found.
+    mutating func append(_ next: LogIndex) {
+        precondition(next.entryBase == entryBase + entryCount && next.scannedOffset >= scannedOffset, "not a continuation of this index")
+        offsets += next.offsets
+        lengths += next.lengths
+        lineNumbers += next.lineNumbers
+        flags += next.flags
+        damage += next.damage
+        gaps += next.gaps
+        tornTail = next.tornTail
+        headerLine = next.headerLine
+        scannedOffset = next.scannedOffset
+        scannedLines = next.scannedLines
+        pendingFlags = next.pendingFlags
+        keyframeCount += next.keyframeCount
+    }
 
     /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
@@ -156,7 +189,7 @@ struct LogIndex {
         } else if LogLine.hasPrefix(line, LogLine.gapPrefix) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
             gaps.append(LogGap(
-                beforeEntry: offsets.count, lineNumber: lineNumber,
+                beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
                 firstSequence: record?["firstSeq"]?.int64Value ?? -1,
                 droppedCount: Int(record?["dropped"]?.int64Value ?? 0)))
             pendingFlags.insert(.afterGap)

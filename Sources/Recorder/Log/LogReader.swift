@@ -14,7 +14,10 @@ import Foundation
 /// ``indexMore(maxBytes:)`` (from any thread) until ``isFullyIndexed``, and
 /// ``refresh()`` to pick up records appended since (follow mode).
 ///
-/// Thread-safe: every method takes an internal lock.
+/// Thread-safe. The index lock is held only to read or extend the index;
+/// scanning the file and parsing records happen outside it, so a background
+/// scan or a state being rebuilt on one thread never stalls another thread
+/// that only wants an entry.
 public final class LogReader: @unchecked Sendable {
     /// Longest line the reader accepts (a record holding a bigger state is
     /// reported as damage rather than read), which bounds its memory use.
@@ -43,11 +46,20 @@ public final class LogReader: @unchecked Sendable {
     public let header: LogHeader
 
     private let file: ReadOnlyFile
-    private let lock = NSLock()
+    /// Guards `index`, `fileSize`, `stateCache` and `rebuilding`; held briefly.
+    private let lock = NSCondition()
     private var index = LogIndex()
     private var fileSize: Int64
-    private var scanBuffer: [UInt8] = []
     private var stateCache = StateCache(capacity: 16)
+    /// Bumped when the file was cut and indexing starts over, so a state
+    /// rebuilt from the old contents is not cached.
+    private var generation = 0
+    /// States being rebuilt right now: a second thread asking for one waits
+    /// for it rather than parsing the same keyframe again.
+    private var rebuilding: Set<Int> = []
+    /// One scan at a time (background indexing and follow-mode refreshes); guards `scanBuffer`.
+    private let scanLock = NSLock()
+    private var scanBuffer: [UInt8] = []
 
     /// Opens a log and reads its header.
     ///
@@ -107,9 +119,13 @@ public final class LogReader: @unchecked Sendable {
     /// Scans about `maxBytes` more of the file. Returns true while more remains.
     @discardableResult
     public func indexMore(maxBytes: Int = 16 << 20) -> Bool {
-        lock.withLock {
-            index.scan(file, fileSize: fileSize, maxBytes: maxBytes, buffer: &scanBuffer)
-            return index.tornTail == nil && index.scannedOffset < fileSize
+        scanLock.withLock {
+            var (more, size) = lock.withLock { (index.continuation(), fileSize) }
+            more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer)
+            return lock.withLock {
+                index.append(more)
+                return index.tornTail == nil && index.scannedOffset < fileSize
+            }
         }
     }
 
@@ -117,17 +133,25 @@ public final class LogReader: @unchecked Sendable {
     /// that is still being written) and indexes them. Returns the number of new entries.
     @discardableResult
     public func refresh() -> Int {
-        lock.withLock {
-            let before = index.entryCount
+        scanLock.withLock {
             let size = file.size
-            if size < index.scannedOffset {
-                // The file was cut (a recorder recovered its torn tail): start over.
-                index = LogIndex()
-                stateCache = StateCache(capacity: 16)
+            let (before, more) = lock.withLock {
+                let before = index.entryCount
+                if size < index.scannedOffset {
+                    // The file was cut (a recorder recovered its torn tail): start over.
+                    index = LogIndex()
+                    stateCache = StateCache(capacity: 16)
+                    generation += 1
+                }
+                fileSize = size
+                return (before, index.continuation())
             }
-            fileSize = size
-            index.scan(file, fileSize: fileSize, maxBytes: Int.max, buffer: &scanBuffer)
-            return max(0, index.entryCount - before)
+            var scanned = more
+            scanned.scan(file, fileSize: size, maxBytes: Int.max, buffer: &scanBuffer)
+            return lock.withLock {
+                index.append(scanned)
+                return max(0, index.entryCount - before)
+            }
         }
     }
 
@@ -157,9 +181,7 @@ public final class LogReader: @unchecked Sendable {
 
     /// The entry at `index` (0-based, among readable entries).
     public func entry(at index: Int) throws(LogReadError) -> LogEntry {
-        lock.lock()
-        defer { lock.unlock() }
-        return try parsedEntry(at: index).0.entry
+        try parsedEntry(at: index).0.entry
     }
 
     /// The state after the entry at `index`, rebuilt from the nearest keyframe.
@@ -167,9 +189,7 @@ public final class LogReader: @unchecked Sendable {
     /// Throws when a damaged line lies between that keyframe and the entry;
     /// states are available again from the next keyframe.
     public func state(at index: Int) throws(LogReadError) -> JSONValue {
-        lock.lock()
-        defer { lock.unlock() }
-        return try rebuildState(at: index)
+        try rebuildState(at: index)
     }
 
     /// The state before the entry at `index`: the previous entry's state, or the
@@ -181,13 +201,15 @@ public final class LogReader: @unchecked Sendable {
 
     /// The line of the entry at `position` and its parsed record (state not parsed).
     private func parsedEntry(at position: Int) throws(LogReadError) -> (ParsedEntry, [UInt8]) {
-        guard position >= 0 && position < index.entryCount else {
-            throw LogReadError(.entryOutOfRange(index: position, count: index.entryCount), path: path)
+        let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int)? in
+            guard position >= 0 && position < index.entryCount else { return nil }
+            return (index.offsets[position], Int(index.lengths[position]), Int(index.lineNumbers[position]))
         }
-        let length = Int(index.lengths[position])
-        let lineNumber = Int(index.lineNumbers[position])
+        guard let (offset, length, lineNumber) = location else {
+            throw LogReadError(.entryOutOfRange(index: position, count: entryCount), path: path)
+        }
         var bytes: [UInt8] = []
-        let read = file.read(into: &bytes, at: index.offsets[position], count: length)
+        let read = file.read(into: &bytes, at: offset, count: length)
         guard read == length else {
             throw LogReadError(.damagedRecord(line: lineNumber, reason: "the file is shorter than when it was indexed"), path: path)
         }
@@ -202,14 +224,28 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    // Parsing happens outside the lock; a thread asking for a state another
+    // thread is rebuilding (the inspector's read-ahead) waits for that result.
     private func rebuildState(at target: Int) throws(LogReadError) -> JSONValue {
-        if let cached = stateCache[target] { return cached }
+        let (cachedTarget, startGeneration) = lock.withLock { () -> (JSONValue?, Int) in
+            while rebuilding.contains(target) { lock.wait() }
+            if let cached = stateCache[target] { return (cached, generation) }
+            rebuilding.insert(target)
+            return (nil, generation)
+        }
+        if let cachedTarget { return cachedTarget }
+        defer {
+            lock.withLock {
+                rebuilding.remove(target)
+                lock.broadcast()
+            }
+        }
         // Walk back to a keyframe (or a cached state), collecting patches.
         var patches: [(index: Int, patch: JSONPatch)] = []
         var position = target
         var state: JSONValue
         while true {
-            if position != target, let cached = stateCache[position] {
+            if position != target, let cached = lock.withLock({ stateCache[position] }) {
                 state = cached
                 break
             }
@@ -222,9 +258,9 @@ public final class LogReader: @unchecked Sendable {
                 }
                 break
             }
-            let flags = index.flags[position]
+            let flags = lock.withLock { index.flags[position] }
             guard let patch = parsed.patch, position > 0, flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) else {
-                let damagedLine = index.damage.last { $0.offset < index.offsets[position] }?.lineNumber
+                let damagedLine = lock.withLock { index.damage.last { $0.offset < index.offsets[position] }?.lineNumber }
                 throw LogReadError(.stateUnavailable(entry: target, damagedLine: flags.contains(.afterDamage) ? damagedLine : nil), path: path)
             }
             patches.append((position, patch))
@@ -234,12 +270,16 @@ public final class LogReader: @unchecked Sendable {
             do {
                 state = try patch.applied(to: state)
             } catch {
-                throw LogReadError(.damagedRecord(line: Int(index.lineNumbers[position]), reason: "its patch does not apply: \(error)"), path: path)
+                throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its patch does not apply: \(error)"), path: path)
             }
         }
-        stateCache[target] = state
+        lock.withLock { if generation == startGeneration { stateCache[target] = state } }
         return state
     }
+}
+
+extension LogReader {
+    private func parsedLine(_ position: Int) -> Int { lock.withLock { Int(index.lineNumbers[position]) } }
 }
 
 /// A few recently rebuilt states, so stepping to a neighbour applies one patch.

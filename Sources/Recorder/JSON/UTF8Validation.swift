@@ -1,0 +1,37 @@
+/// Checks that bytes are well-formed UTF-8 (RFC 3629): no overlong forms,
+/// no surrogates, nothing above U+10FFFF, no truncated sequences.
+///
+/// The parser validates each string once with this and then builds it with
+/// `String(decoding:as:)`, which is not generic over the input and so avoids
+/// the metadata lookups `String(validating:as:)` costs per call.
+enum UTF8Validation {
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF  // allowed range of the second byte
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lowest = 0xA0                 // no overlong 3-byte forms
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; highest = 0x9F                // no surrogates
+            case 0xF0: length = 4; lowest = 0x90                 // no overlong 4-byte forms
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; highest = 0x8F                // nothing above U+10FFFF
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            let second = bytes[index + 1]
+            guard second >= lowest && second <= highest else { return false }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+}
