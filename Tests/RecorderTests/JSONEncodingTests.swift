@@ -202,5 +202,36 @@ private let profile = Profile(
         }
         #expect(throws: Failing.Boom.self) { try JSONEncoding.bytes(of: [Failing()]) }
     }
+
+    // Types that report problems read `codingPath` from their containers; the
+    // streaming encoder computes it rather than storing it, so check it agrees
+    // with JSONEncoder for value, nested and unkeyed containers.
+    @Test func containersReportTheSameCodingPathsAsJSONEncoder() throws {
+        final class PathLog: @unchecked Sendable { var paths: [String] = [] }
+        struct Probe: Encodable {
+            let log: PathLog
+            enum Keys: String, CodingKey { case inner, list }
+            func encode(to encoder: any Encoder) throws {
+                func text(_ path: [any CodingKey]) -> String { path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/") }
+                var container = encoder.container(keyedBy: Keys.self)
+                log.paths.append("keyed " + text(container.codingPath))
+                var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .inner)
+                log.paths.append("nested " + text(nested.codingPath))
+                try nested.encode(1, forKey: .list)
+                var list = container.nestedUnkeyedContainer(forKey: .list)
+                log.paths.append("unkeyed " + text(list.codingPath))
+                try list.encode(2)
+                log.paths.append("after " + text(container.codingPath))
+            }
+        }
+        struct Outer: Encodable {
+            let probes: [Probe]
+        }
+        let ours = PathLog(), foundation = PathLog()
+        _ = try JSONEncoding.bytes(of: Outer(probes: [Probe(log: ours), Probe(log: ours)]))
+        _ = try JSONEncoder().encode(Outer(probes: [Probe(log: foundation), Probe(log: foundation)]))
+        #expect(ours.paths == foundation.paths)
+        #expect(ours.paths.first == "keyed probes/0")
+    }
 }
 

@@ -133,7 +133,19 @@ final class _StreamingEncoder: Encoder {
         return valueContainer
     }
 
-    func nestedFrame(isObject: Bool) -> Int { openFrame(isObject: isObject) }
+    /// Coding paths of nested containers (`nestedContainer(keyedBy:forKey:)`),
+    /// which are one key deeper than the value that opened them; rare, so kept aside.
+    @exclusivity(unchecked) private var nestedFramePaths: [Int: [any CodingKey]] = [:]
+
+    func nestedFrame(isObject: Bool, codingPath: [any CodingKey]) -> Int {
+        let id = openFrame(isObject: isObject)
+        nestedFramePaths[id] = codingPath
+        return id
+    }
+
+    /// A container's coding path: a value's own container shares the path of
+    /// the value, which stays current while the value encodes.
+    func codingPath(ofFrame id: Int) -> [any CodingKey] { nestedFramePaths[id] ?? codingPath }
 
     func beginSingleValue() throws {
         if valueContainer >= 0 || valueWroteSingle { throw _NeedsValueEncoder() }
@@ -141,11 +153,11 @@ final class _StreamingEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, id: valueContainer(isObject: true), codingPath: codingPath))
+        KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, id: valueContainer(isObject: true)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        _StreamingUnkeyedContainer(encoder: self, id: valueContainer(isObject: false), codingPath: codingPath)
+        _StreamingUnkeyedContainer(encoder: self, id: valueContainer(isObject: false))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
