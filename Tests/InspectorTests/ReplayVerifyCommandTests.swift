@@ -39,7 +39,7 @@ import Testing
         let report = streams.standardOutput.components(separatedBy: "states: ok (6 recorded states decode)\n").last
         #expect(report == """
             verify: FAILED at entry 1
-            entry 1 of 12 diverges: add {"add":{"title":"Buy milk"}}
+            entry 1 of 12 diverges: add title: "Buy milk"
             recorded (-) → recomputed (+):
                 {
                   "todos": [

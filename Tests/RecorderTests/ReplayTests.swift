@@ -79,7 +79,7 @@ import Testing
             #expect(divergence.entryIndex == 4)
             #expect(divergence.action.name == "toggle")
             #expect(divergence.description == """
-                entry 5 of 12 diverges: toggle {"toggle":{"id":1}}
+                entry 5 of 12 diverges: toggle id: 1
                 recorded (-) → recomputed (+):
                     {
                       … (3 unchanged)

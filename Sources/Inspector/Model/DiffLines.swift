@@ -39,7 +39,7 @@ enum DiffLines {
             switch (before, after) {
             case (let before?, let after?) where before == after:
                 lines.append(DiffLine(kind: .unchanged, depth: 0, text: "(unchanged)"))
-            case (let before?, let after?) where isContainer(before) && isContainer(after):
+            case (let before?, let after?) where before.isContainer && after.isContainer:
                 lines += treeLines(from: before, to: after)
             default:
                 if let before { appendPretty(before, as: .removed, to: &lines) }
@@ -73,13 +73,6 @@ enum DiffLines {
             result.append(path)
         }
         return result
-    }
-
-    private static func isContainer(_ value: JSONValue) -> Bool {
-        switch value {
-        case .object, .array: true
-        default: false
-        }
     }
 
     private static func appendPretty(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {

@@ -81,7 +81,8 @@ struct _Parser {
     private var keyStack: [String] = []
     private var values: UnsafeMutablePointer<JSONValue>
     private var valueCount = 0
-    private var valueCapacity = 64
+    /// 0 until the first container: parsing a scalar allocates nothing.
+    private var valueCapacity = 0
     /// Recently seen object shapes, per depth (see ``ObjectShapes``).
     private var shapes = ObjectShapes()
     /// Bytes of a string with escapes, reused across strings.
@@ -91,14 +92,17 @@ struct _Parser {
     init(bytes: UnsafeBufferPointer<UInt8>, rejectsDuplicateKeys: Bool = false) {
         self.bytes = bytes
         self.rejectsDuplicateKeys = rejectsDuplicateKeys
-        values = .allocate(capacity: valueCapacity)
+        // A placeholder that is never read or freed while the capacity is 0.
+        values = UnsafeMutablePointer(bitPattern: MemoryLayout<JSONValue>.alignment)!
     }
 
     /// Frees the value stack (and whatever an error left on it); call once.
     mutating func releaseStorage() {
+        guard valueCapacity > 0 else { return }
         values.deinitialize(count: valueCount)
         values.deallocate()
         valueCount = 0
+        valueCapacity = 0
     }
 
     @inline(__always) private mutating func pushValue(_ value: __owned JSONValue) {
@@ -108,11 +112,14 @@ struct _Parser {
     }
 
     private mutating func growValues() {
-        let larger = UnsafeMutablePointer<JSONValue>.allocate(capacity: valueCapacity * 2)
-        larger.moveInitialize(from: values, count: valueCount)
-        values.deallocate()
+        let capacity = max(16, valueCapacity * 2)
+        let larger = UnsafeMutablePointer<JSONValue>.allocate(capacity: capacity)
+        if valueCapacity > 0 {
+            larger.moveInitialize(from: values, count: valueCount)
+            values.deallocate()
+        }
         values = larger
-        valueCapacity *= 2
+        valueCapacity = capacity
     }
 
     /// Moves the values from `start` to the top of the stack into a new array.
@@ -641,11 +648,16 @@ struct RepeatedStrings {
     static let shortestShared = 15
     static let longestShared = 64
     private static let slotCount = 512
-    private var hashes = [UInt64](repeating: 0, count: slotCount)
-    private var strings = [String](repeating: "", count: slotCount)
+    // Allocated on first use: most parses (a record's members) have no such strings.
+    private var hashes: [UInt64] = []
+    private var strings: [String] = []
 
     /// The string with these (valid UTF-8) bytes, shared with an earlier one when it repeats.
     mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if hashes.isEmpty {
+            hashes = [UInt64](repeating: 0, count: Self.slotCount)
+            strings = [String](repeating: "", count: Self.slotCount)
+        }
         let hash = Self.hash(bytes)
         let slot = Int(truncatingIfNeeded: hash >> 55) & (Self.slotCount - 1)
         if hashes[slot] == hash {

@@ -33,7 +33,7 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
 
     public var description: String {
-        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(action.payload))\n"
+        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name)))\n"
         text += "recorded (-) → recomputed (+):\n"
         text += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         return text
@@ -85,8 +85,10 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Short one-line renderings for reports.
 enum ReplayText {
     /// Compact JSON cut to `limit` characters.
-    static func short(_ value: JSONValue, limit: Int = 120) -> String {
-        let text = value.description
-        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    static func short(_ value: JSONValue, limit: Int = 120) -> String { short(value.description, limit: limit) }
+
+    /// Text cut to `limit` characters.
+    static func short(_ text: String, limit: Int = 120) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 }
