@@ -43,6 +43,14 @@ import Testing
         #expect(try JSONParser.parse("-9223372036854775808") == .integer(.min))
         #expect(try JSONParser.parse("9223372036854775808") == .double(9223372036854775808))
         #expect(try JSONParser.parse("0.1") == .double(0.1))
+        #expect(try JSONParser.parse("1E2") == .double(100))
+        #expect(try JSONParser.parse("[-0,999999999999999999,-999999999999999999,1000000000000000000]")
+                == [.integer(0), .integer(999_999_999_999_999_999), .integer(-999_999_999_999_999_999), .integer(1_000_000_000_000_000_000)])
+        var generator = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            let value = Int64(bitPattern: generator.next()) >> (generator.next() % 64)
+            #expect(try JSONParser.parse(String(value)) == .integer(value))
+        }
         #expect(throws: JSONParseError.self) { try JSONParser.parse("01") }
         #expect(throws: JSONParseError.self) { try JSONParser.parse("1.") }
     }

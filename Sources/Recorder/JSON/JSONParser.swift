@@ -128,10 +128,10 @@ struct _Parser {
         guard count > 0 else { return [] }
         let source = values + start
         valueCount = start
-        return [JSONValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: source, count: count)
-            initialized = count
-        }
+        var result: [JSONValue] = []
+        result.reserveCapacity(count)
+        for index in 0..<count { result.append((source + index).move()) }
+        return result
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
@@ -292,13 +292,26 @@ struct _Parser {
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = position
         var isInteger = true
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in a number") }
+        let digitsStart = position
+        // Accumulated while scanning; exact up to 18 digits (wraps beyond, and is then not used).
+        var magnitude: UInt64 = 0
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count && isDigit(bytes[position]) { throw error("leading zeros are not allowed in numbers") }
         } else {
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count && isDigit(bytes[position]) {
+                magnitude = magnitude &* 10 &+ UInt64(bytes[position] &- 0x30)
+                position += 1
+            }
+        }
+        let isPlainInteger = position == bytes.count
+            || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e"))
+        if isPlainInteger && position - digitsStart <= 18 {
+            // The common case: an integer that cannot overflow, converted in the same pass.
+            return .integer(negative ? -Int64(magnitude) : Int64(magnitude))
         }
         if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
             isInteger = false
@@ -651,9 +664,13 @@ struct RepeatedStrings {
     // Allocated on first use: most parses (a record's members) have no such strings.
     private var hashes: [UInt64] = []
     private var strings: [String] = []
+    /// Lookups that found nothing, less 8 per one that did: a document whose
+    /// strings do not repeat (ids, names with numbers) stops paying for the table.
+    private var misses = 0
 
     /// The string with these (valid UTF-8) bytes, shared with an earlier one when it repeats.
     mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard misses < 256 else { return String(decoding: bytes, as: UTF8.self) }
         if hashes.isEmpty {
             hashes = [UInt64](repeating: 0, count: Self.slotCount)
             strings = [String](repeating: "", count: Self.slotCount)
@@ -664,8 +681,12 @@ struct RepeatedStrings {
             let same = strings[slot].utf8.withContiguousStorageIfAvailable { stored in
                 stored.count == bytes.count && memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
             }
-            if same == true { return strings[slot] }
+            if same == true {
+                misses = max(0, misses - 8)
+                return strings[slot]
+            }
         }
+        misses += 1
         let string = String(decoding: bytes, as: UTF8.self)
         hashes[slot] = hash
         strings[slot] = string
