@@ -1,3 +1,5 @@
+import Recorder
+
 /// Work that reads every entry — the `f` picker's action types, the filter,
 /// `w` path history and timeline search — runs in slices: each event examines
 /// at most one `ScanBudget` of entries and the scan's position stays in the
@@ -74,6 +76,7 @@ extension InspectorModel {
         var allowance = ScanAllowance(scanBudget)
         switch overlay {
         case .filterPicker(var picker):
+            overlay = nil   // the only reference left: the scan appends in place
             collectActionTypes(into: &picker, allowance: &allowance)
             if picker.scanned >= count && picker.choices.isEmpty {
                 overlay = nil
@@ -82,6 +85,7 @@ extension InspectorModel {
                 overlay = .filterPicker(picker)
             }
         case .pathHistory(var history):
+            overlay = nil
             collectChanges(into: &history, allowance: &allowance)
             if history.scanned >= count && history.entries.isEmpty {
                 overlay = nil
@@ -116,20 +120,45 @@ extension InspectorModel {
         return false
     }
 
+    // MARK: Reading entries
+
+    /// Entries asked of the source at once: neighbours come in with one read.
+    static let scanBatch = 256
+
+    /// Examines entries from `start` on while the allowance lasts; returns the
+    /// index of the first entry not examined.
+    private func scanEntries(from start: Int, fields: ScannedEntry.Fields, allowance: inout ScanAllowance,
+                             _ examine: (Int, ScannedEntry?) -> Void) -> Int {
+        let source = self.source
+        var next = start
+        var sliceOver = false
+        while !sliceOver, next < count {
+            source.scanEntries(Array(next..<min(count, next + Self.scanBatch)), fields: fields) { index, entry in
+                guard allowance.take() else { sliceOver = true; return false }
+                examine(index, entry)
+                next += 1
+                return true
+            }
+        }
+        return next
+    }
+
     // MARK: The filter picker's action types
 
     private func collectActionTypes(into picker: inout FilterPicker, allowance: inout ScanAllowance) {
         let pointed = picker.choices.indices.contains(picker.cursor) ? picker.choices[picker.cursor].actionType : nil
-        while picker.scanned < count, allowance.take() {
-            defer { picker.scanned += 1 }
-            guard let type = source.entry(at: picker.scanned)?.actionType else { continue }
-            let position = picker.choices.partitioningIndex { $0.actionType >= type }
-            if position < picker.choices.count, picker.choices[position].actionType == type {
-                picker.choices[position].count += 1
+        var choices: [ActionTypeCount] = []
+        swap(&choices, &picker.choices)   // appended to in place, not copied
+        picker.scanned = scanEntries(from: picker.scanned, fields: [], allowance: &allowance) { _, entry in
+            guard let type = entry?.actionType else { return }
+            let position = choices.partitioningIndex { $0.actionType >= type }
+            if position < choices.count, choices[position].actionType == type {
+                choices[position].count += 1
             } else {
-                picker.choices.insert(ActionTypeCount(actionType: type, count: 1), at: position)
+                choices.insert(ActionTypeCount(actionType: type, count: 1), at: position)
             }
         }
+        picker.choices = choices
         // New types sort in anywhere: keep the cursor on the type it was on.
         if let pointed, let index = picker.choices.firstIndex(where: { $0.actionType == pointed }) { picker.cursor = index }
     }
@@ -139,11 +168,13 @@ extension InspectorModel {
     private mutating func collectChanges(into history: inout PathHistory, allowance: inout ScanAllowance) {
         let path = history.path
         let before = history.entries.count
-        while history.scanned < count, allowance.take() {
-            defer { history.scanned += 1 }
-            guard let entry = source.entry(at: history.scanned) else { continue }
-            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { history.entries.append(history.scanned) }
+        var entries: [Int] = []
+        swap(&entries, &history.entries)   // appended to in place, not copied
+        history.scanned = scanEntries(from: history.scanned, fields: .changedPaths, allowance: &allowance) { index, entry in
+            guard let entry else { return }
+            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { entries.append(index) }
         }
+        history.entries = entries
         // The cursor rests on the last change at or before the selection (moving it moves the selection).
         if history.entries.count != before { history.cursor = history.entries.lastIndex { $0 <= selection } ?? 0 }
     }
@@ -152,20 +183,33 @@ extension InspectorModel {
 
     private mutating func continueTimelineSearch(allowance: inout ScanAllowance) {
         guard var search = timelineSearch else { return }
-        let needle = search.query.lowercased()
-        while search.examined < search.rows, allowance.take() {
-            search.examined += 1
-            let step = search.examined
-            let row = ((search.forward ? search.startRow + step : search.startRow - step) % search.rows + search.rows) % search.rows
-            guard let index = entryIndex(atRow: row), let entry = source.entry(at: index) else { continue }
-            if Self.entry(entry, matches: needle) {
-                timelineSearch = nil
-                selection = index
-                if search.forward ? row <= search.startRow : row >= search.startRow { message = "Search wrapped around" }
-                return
+        let needle = SearchNeedle(search.query.lowercased())
+        let source = self.source
+        var scratch: [UInt8] = []
+        var match: (row: Int, index: Int)?
+        var sliceOver = false
+        while match == nil, !sliceOver, search.examined < search.rows {
+            // The next rows in search order; a row without an entry (-1) reads as unreadable.
+            let steps = (search.examined + 1)...min(search.rows, search.examined + Self.scanBatch)
+            let rows = steps.map { step in
+                ((search.forward ? search.startRow + step : search.startRow - step) % search.rows + search.rows) % search.rows
+            }
+            var position = 0
+            source.scanEntries(rows.map { entryIndex(atRow: $0) ?? -1 }, fields: .payloadJSON) { index, entry in
+                guard allowance.take() else { sliceOver = true; return false }
+                let row = rows[position]
+                position += 1
+                search.examined += 1
+                guard let entry, Self.action(entry.actionType, payloadJSON: entry.payloadJSON, matches: needle, scratch: &scratch) else { return true }
+                match = (row, index)
+                return false
             }
         }
-        if search.examined >= search.rows {
+        if let match {
+            timelineSearch = nil
+            selection = match.index
+            if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
+        } else if search.examined >= search.rows {
             timelineSearch = nil
             message = "No match for \"\(search.query)\" in the timeline pane"
         } else {
@@ -179,11 +223,15 @@ extension InspectorModel {
     /// when follow mode or indexing adds entries.
     private mutating func extendFilter(allowance: inout ScanAllowance) {
         guard var filter else { return }
+        self.filter = nil   // the only reference left: the scan appends in place (put back below)
         let found = filter.entries.count
-        while filter.scanned < count, allowance.take() {
-            if source.entry(at: filter.scanned)?.actionType == filter.actionType { filter.entries.append(filter.scanned) }
-            filter.scanned += 1
+        let actionType = filter.actionType
+        var entries: [Int] = []
+        swap(&entries, &filter.entries)   // appended to in place, not copied
+        filter.scanned = scanEntries(from: filter.scanned, fields: [], allowance: &allowance) { index, entry in
+            if entry?.actionType == actionType { entries.append(index) }
         }
+        filter.entries = entries
         // Follow mode keeps the newest match selected.
         if follow, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.

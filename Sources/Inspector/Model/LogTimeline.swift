@@ -67,6 +67,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         return summary
     }
 
+    func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
+        reader.scanEntries(indices, fields: fields, body)
+    }
+
     func state(at index: Int) throws -> JSONValue {
         let state: JSONValue
         do {

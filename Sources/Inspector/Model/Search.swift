@@ -25,12 +25,18 @@ extension InspectorModel {
     /// `needle` is lowercased. The payload is matched as its compact JSON bytes: a search
     /// reads every entry of a huge log, and lowercasing a String per entry costs 3× the read.
     static func entry(_ entry: TimelineEntry, matches needle: String) -> Bool {
-        let needleBytes = Array(needle.utf8)
-        guard needleBytes.allSatisfy({ $0 < 0x80 }) else {
-            return entry.actionType.lowercased().contains(needle) || entry.payload.description.lowercased().contains(needle)
+        var scratch: [UInt8] = []
+        return action(entry.actionType, payloadJSON: JSONWriter.compact(entry.payload), matches: SearchNeedle(needle), scratch: &scratch)
+    }
+
+    /// `payloadJSON` is the payload's compact JSON; `scratch` is the caller's, kept between entries.
+    static func action(_ type: String, payloadJSON: [UInt8], matches needle: SearchNeedle, scratch: inout [UInt8]) -> Bool {
+        guard needle.isASCII else {
+            return type.lowercased().contains(needle.text) || String(decoding: payloadJSON, as: UTF8.self).lowercased().contains(needle.text)
         }
-        return containsIgnoringASCIICase(Array(entry.actionType.utf8), needleBytes)
-            || containsIgnoringASCIICase(JSONWriter.compact(entry.payload), needleBytes)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: type.utf8)
+        return containsIgnoringASCIICase(scratch, needle.bytes) || containsIgnoringASCIICase(payloadJSON, needle.bytes)
     }
 
     /// True when `haystack` contains `needle` (lowercase ASCII), ASCII letters compared without case.
@@ -124,5 +130,18 @@ extension InspectorModel {
             }
         }
         return false
+    }
+}
+
+/// A lowercased search text, with its bytes worked out once per search.
+struct SearchNeedle {
+    let text: String
+    let bytes: [UInt8]
+    let isASCII: Bool
+
+    init(_ lowercased: String) {
+        text = lowercased
+        bytes = Array(lowercased.utf8)
+        isASCII = bytes.allSatisfy { $0 < 0x80 }
     }
 }

@@ -47,28 +47,13 @@ struct ParsedEntry {
     var patch: JSONPatch?
 
     init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int) throws(LogRecordError) {
-        guard let members = RecordScanner.members(line) else { throw LogRecordError("the record is not a JSON object") }
-        func value(_ key: String) throws(LogRecordError) -> JSONValue? {
-            guard let member = members.first(where: { $0.key == key }) else { return nil }
-            do {
-                return try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[member.value]))
-            } catch {
-                throw LogRecordError("member \"\(key)\": \(error)")
-            }
-        }
-        guard let sequence = try value("seq")?.int64Value else { throw LogRecordError("entry has no \"seq\"") }
-        guard let action = try value("action"), let name = action["type"]?.stringValue else {
-            throw LogRecordError("entry has no \"action\" with a \"type\"")
-        }
-        let recorded = RecordedAction(
-            name: name, payload: action["payload"] ?? .null, isReplayable: action["replayable"]?.boolValue ?? false)
+        let record = try EntryRecord(line)
+        let (sequence, action) = try record.sequenceAndAction()
         var changedPaths: [JSONPointer] = []
-        if let state = members.first(where: { $0.key == "state" }) {
+        if let state = record.member("state") {
             stateRange = state.value
-            for path in try value("changed")?.arrayValue ?? [] {
-                if let text = path.stringValue, let pointer = try? JSONPointer(parsing: text) { changedPaths.append(pointer) }
-            }
-        } else if let patchValue = try value("patch") {
+            changedPaths = try record.keyframeChangedPaths()
+        } else if let patchValue = try record.value("patch") {
             do {
                 let patch = try JSONPatch(jsonValue: patchValue)
                 self.patch = patch
@@ -77,13 +62,63 @@ struct ParsedEntry {
                 throw LogRecordError("entry patch is not a valid JSON Patch: \(error)")
             }
         } else {
-            throw LogRecordError("entry has neither \"state\" nor \"patch\"")
+            throw EntryRecord.neitherStateNorPatch
         }
+        let timing = try record.timing()
         entry = LogEntry(
             index: index, lineNumber: lineNumber, sequence: sequence,
-            time: Date(timeIntervalSince1970: try value("time")?.doubleValue ?? 0),
-            duration: Double(try value("durationNs")?.int64Value ?? 0) / 1e9,
-            action: recorded, effectOf: try value("effectOf")?.int64Value,
+            time: timing.time, duration: timing.duration, action: action, effectOf: timing.effectOf,
             isKeyframe: stateRange != nil, changedPaths: changedPaths)
+    }
+}
+
+/// The top-level members of an entry line, each parsed only when read. What
+/// makes an entry readable is checked here, once for ``ParsedEntry`` and the
+/// lighter ``ScannedEntry`` alike.
+struct EntryRecord {
+    let line: UnsafeBufferPointer<UInt8>
+    let members: [RecordScanner.Member]
+
+    static let neitherStateNorPatch = LogRecordError("entry has neither \"state\" nor \"patch\"")
+
+    init(_ line: UnsafeBufferPointer<UInt8>) throws(LogRecordError) {
+        guard let members = RecordScanner.members(line) else { throw LogRecordError("the record is not a JSON object") }
+        self.line = line
+        self.members = members
+    }
+
+    func member(_ key: String) -> RecordScanner.Member? { members.first { $0.key == key } }
+
+    func value(_ key: String) throws(LogRecordError) -> JSONValue? {
+        guard let member = member(key) else { return nil }
+        do {
+            return try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[member.value]))
+        } catch {
+            throw LogRecordError("member \"\(key)\": \(error)")
+        }
+    }
+
+    /// `seq` and `action`, which every entry has.
+    func sequenceAndAction() throws(LogRecordError) -> (Int64, RecordedAction) {
+        guard let sequence = try value("seq")?.int64Value else { throw LogRecordError("entry has no \"seq\"") }
+        guard let action = try value("action"), let name = action["type"]?.stringValue else {
+            throw LogRecordError("entry has no \"action\" with a \"type\"")
+        }
+        return (sequence, RecordedAction(name: name, payload: action["payload"] ?? .null, isReplayable: action["replayable"]?.boolValue ?? false))
+    }
+
+    /// A keyframe's `changed` member (paths that are not JSON Pointers are left out).
+    func keyframeChangedPaths() throws(LogRecordError) -> [JSONPointer] {
+        var paths: [JSONPointer] = []
+        for path in try value("changed")?.arrayValue ?? [] {
+            if let text = path.stringValue, let pointer = try? JSONPointer(parsing: text) { paths.append(pointer) }
+        }
+        return paths
+    }
+
+    func timing() throws(LogRecordError) -> (time: Date, duration: Double, effectOf: Int64?) {
+        (Date(timeIntervalSince1970: try value("time")?.doubleValue ?? 0),
+         Double(try value("durationNs")?.int64Value ?? 0) / 1e9,
+         try value("effectOf")?.int64Value)
     }
 }

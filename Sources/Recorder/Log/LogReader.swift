@@ -45,7 +45,7 @@ public final class LogReader: @unchecked Sendable {
     /// The log's first header.
     public let header: LogHeader
 
-    private let file: ReadOnlyFile
+    let file: ReadOnlyFile
     /// Guards `index`, `fileSize`, `stateCache` and `rebuilding`; held briefly.
     private let lock = NSCondition()
     private var index = LogIndex()
@@ -197,6 +197,16 @@ public final class LogReader: @unchecked Sendable {
     public func stateBefore(_ index: Int) throws(LogReadError) -> JSONValue? {
         if index == 0 { return header.initialState }
         return try state(at: index - 1)
+    }
+
+    /// Where each entry's line is, nil for an index out of range; one brief hold of the lock.
+    func lineLocations(_ positions: some Collection<Int>) -> [LineLocation?] {
+        lock.withLock {
+            positions.map { position in
+                guard position >= 0 && position < index.entryCount else { return nil }
+                return LineLocation(offset: index.offsets[position], length: Int(index.lengths[position]))
+            }
+        }
     }
 
     /// The line of the entry at `position` and its parsed record (state not parsed).

@@ -31,6 +31,28 @@ enum RecordScanner {
         return nil
     }
 
+    /// The elements of the JSON array in `bytes` (which holds nothing else but
+    /// spaces), or nil when it is not one. Only delimits them, like ``members(_:)``.
+    static func elements(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+        var position = skipSpace(bytes, 0)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { return nil }
+        position = skipSpace(bytes, position + 1)
+        var elements: [Range<Int>] = []
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            return skipSpace(bytes, position + 1) == bytes.count ? elements : nil
+        }
+        while position < bytes.count {
+            guard let end = skipValue(bytes, position) else { return nil }
+            elements.append(position..<end)
+            position = skipSpace(bytes, end)
+            guard position < bytes.count else { return nil }
+            if bytes[position] == UInt8(ascii: "]") { return skipSpace(bytes, position + 1) == bytes.count ? elements : nil }
+            guard bytes[position] == UInt8(ascii: ",") else { return nil }
+            position = skipSpace(bytes, position + 1)
+        }
+        return nil
+    }
+
     private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var position = start
         while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
@@ -42,6 +64,11 @@ enum RecordScanner {
     /// `start` is at an opening quote; returns the index after the closing one.
     private static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
         var position = start + 1
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        while position + 8 <= bytes.count,
+              !JSONSkimmer.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))) {
+            position += 8
+        }
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: "\""): return position + 1

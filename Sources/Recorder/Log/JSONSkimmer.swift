@@ -1,0 +1,244 @@
+/// Checks a JSON value the way ``JSONParser`` reads it, building nothing, so a
+/// scan over every entry can tell that an action or a patch value would parse
+/// without paying for the parse.
+///
+/// Conservative: `skipValue` says yes only when the parser certainly accepts
+/// the value. It says no for anything invalid, and also for the few valid
+/// things it does not judge itself (numbers the parser leaves to the C library,
+/// nesting near ``JSONParser/maximumDepth``); callers then parse in full.
+struct JSONSkimmer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int
+    /// Stays true while the bytes are exactly what `JSONWriter.compact` writes
+    /// for the parsed value: no spaces, no escapes, integers only, no repeated keys.
+    private(set) var isCompactAsWritten = true
+    /// Keys of the objects being skimmed, innermost last (to find repeated ones).
+    private var keys: [Range<Int>] = []
+
+    /// Deepest nesting judged here, with room for the levels around a value
+    /// that is skimmed on its own (a patch operation's value sits two deeper).
+    static let maximumDepth = JSONParser.maximumDepth - 8
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int = 0) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// True when `bytes` hold one value the parser accepts (spaces around allowed).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var skimmer = JSONSkimmer(bytes)
+        skimmer.skipSpace()
+        guard skimmer.skipValue(depth: 0) else { return false }
+        skimmer.skipSpace()
+        return skimmer.position == bytes.count
+    }
+
+    mutating func skipSpace() {
+        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            position += 1
+            isCompactAsWritten = false
+        }
+    }
+
+    /// Skips the value at `position` (no leading space); false when the parser would not accept it.
+    mutating func skipValue(depth: Int) -> Bool {
+        guard position < bytes.count else { return false }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return skipObject(depth: depth + 1)
+        case UInt8(ascii: "["): return skipArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "t"): return skipLiteral("true")
+        case UInt8(ascii: "f"): return skipLiteral("false")
+        case UInt8(ascii: "n"): return skipLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return skipNumber()
+        default: return false
+        }
+    }
+
+    private mutating func skipLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for index in 0..<count where bytes[position + index] != literal.utf8Start[index] { return false }
+        position += count
+        return true
+    }
+
+    private mutating func skipObject(depth: Int) -> Bool {
+        guard depth <= Self.maximumDepth else { return false }
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return true
+        }
+        let keyBase = keys.count
+        defer { keys.removeSubrange(keyBase...) }
+        while true {
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return false }
+            let keyStart = position
+            guard skipString() else { return false }
+            if isCompactAsWritten {
+                // A repeated key keeps its first place and its last value when parsed: not as written.
+                let key = keyStart..<position
+                if keys[keyBase...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) { isCompactAsWritten = false }
+                keys.append(key)
+            }
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
+            position += 1
+            skipSpace()
+            guard let closed = skipMember(depth: depth, closing: UInt8(ascii: "}")) else { return false }
+            if closed { return true }
+        }
+    }
+
+    private mutating func skipArray(depth: Int) -> Bool {
+        guard depth <= Self.maximumDepth else { return false }
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            guard let closed = skipMember(depth: depth, closing: UInt8(ascii: "]")) else { return false }
+            if closed { return true }
+        }
+    }
+
+    /// A value in a container and the comma or `closing` bracket after it:
+    /// true when that closed the container, false after a comma, nil when invalid.
+    private mutating func skipMember(depth: Int, closing: UInt8) -> Bool? {
+        guard skipValue(depth: depth) else { return nil }
+        skipSpace()
+        guard position < bytes.count else { return nil }
+        let byte = bytes[position]
+        position += 1
+        if byte == UInt8(ascii: ",") { return false }
+        return byte == closing ? true : nil
+    }
+
+    /// The number grammar of RFC 8259. Integers of up to 18 digits and decimals
+    /// of up to 15 significant digits with a one-digit exponent are judged
+    /// here; the parser reads those exactly. Others are left to the parser.
+    private mutating func skipNumber() -> Bool {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let digitsStart = position
+        guard position < bytes.count, isDigit(bytes[position]) else { return false }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) { return false }
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { return false }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let exponentStart = position
+            guard position < bytes.count, isDigit(bytes[position]) else { return false }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            guard position - exponentStart == 1 else { return false }
+        }
+        let digits = position - digitsStart
+        if isInteger {
+            // `-0` parses as the integer 0, written `0`.
+            if bytes[start] == UInt8(ascii: "-") && digits == 1 && bytes[digitsStart] == UInt8(ascii: "0") { isCompactAsWritten = false }
+            return digits <= 18
+        }
+        isCompactAsWritten = false
+        return digits <= 16 + 3   // at most 15 digits, the point, and a short exponent
+    }
+
+    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// A string at its opening quote: no control characters, valid escapes and
+    /// surrogate pairs, valid UTF-8. Plain runs are checked eight bytes at a time.
+    mutating func skipString() -> Bool {
+        position += 1
+        let start = position
+        var isASCII = true
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        while position < bytes.count {
+            if position + 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                if !Self.hasQuoteBackslashOrControl(word) {
+                    if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
+                    position += 8
+                    continue
+                }
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return isASCII || UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]))
+            }
+            if byte < 0x20 { return false }
+            if byte >= 0x80 { isASCII = false }
+            if byte == UInt8(ascii: "\\") {
+                // The writer escapes only quotes, backslashes and control characters, each one way: call any escape rewritten.
+                isCompactAsWritten = false
+                guard skipEscape() else { return false }
+                continue
+            }
+            position += 1
+        }
+        return false
+    }
+
+    /// At a backslash: one escape (a `\u` high surrogate with its low half).
+    private mutating func skipEscape() -> Bool {
+        guard position + 1 < bytes.count else { return false }
+        let escape = bytes[position + 1]
+        position += 2
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        case UInt8(ascii: "u"):
+            guard let first = hex4() else { return false }
+            if (0xD800...0xDBFF).contains(first) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else { return false }
+                position += 2
+                guard let second = hex4(), (0xDC00...0xDFFF).contains(second) else { return false }
+                return true
+            }
+            return !(0xDC00...0xDFFF).contains(first)
+        default:
+            return false
+        }
+    }
+
+    /// Four hex digits, the value of a `\u` escape.
+    private mutating func hex4() -> UInt32? {
+        guard position + 4 <= bytes.count else { return nil }
+        let digits = UnsafeBufferPointer(rebasing: bytes[position..<(position + 4)])
+        // Checked first: `UInt32(_:radix:)` would also take a sign.
+        guard digits.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }) else { return nil }
+        position += 4
+        return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+    }
+
+    /// True when a byte of `word` is '"', '\\' or below 0x20 (eight string bytes checked at once).
+    @inline(__always)
+    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote & highs
+        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (zeroInQuote | zeroInBackslash | control) != 0
+    }
+}

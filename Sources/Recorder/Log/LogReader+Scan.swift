@@ -1,0 +1,65 @@
+extension LogReader {
+    /// Reads what a scan over many entries needs (``ScannedEntry``: the action
+    /// type and the asked-for `fields`) of the entries at `indices` and hands each to `body`, in order, until `body`
+    /// returns false. An entry ``entry(at:)`` would fail to read comes as nil.
+    ///
+    /// About 4× faster per entry than ``entry(at:)``: neighbouring records come
+    /// in with one read into a reused buffer, and only the action and the
+    /// patch's paths are kept. Nothing is cached. Lines are located in batches
+    /// under the lock, read and parsed outside it.
+    ///
+    /// ```swift
+    /// reader.scanEntries(Array(0..<reader.entryCount), fields: []) { index, entry in
+    ///     if entry?.actionType == "todo/add" { print(index) }
+    ///     return true
+    /// }
+    /// ```
+    package func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
+        var buffer: [UInt8] = []
+        var batchStart = 0
+        while batchStart < indices.count {
+            let batch = indices[batchStart..<min(indices.count, batchStart + Self.scanBatchEntries)]
+            let locations = lineLocations(batch)
+            var first = 0
+            while first < locations.count {
+                guard let location = locations[first] else {
+                    if !body(batch[batch.startIndex + first], nil) { return }
+                    first += 1
+                    continue
+                }
+                // One read for the following lines that fit in a window with this one (any order).
+                var low = location.offset, high = location.end, end = first + 1
+                while end < locations.count, let next = locations[end],
+                      max(high, next.end) - min(low, next.offset) <= Int64(Self.scanWindowBytes) {
+                    low = min(low, next.offset)
+                    high = max(high, next.end)
+                    end += 1
+                }
+                let read = file.read(into: &buffer, at: low, count: Int(high - low))
+                for position in first..<end {
+                    let line = locations[position]!
+                    let start = Int(line.offset - low)
+                    // A short read: the file was cut since it was indexed (entry(at:) fails too).
+                    let entry = start + line.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                        ScannedEntry(line: UnsafeBufferPointer(rebasing: bytes[start..<(start + line.length)]), fields: fields)
+                    } : nil
+                    if !body(batch[batch.startIndex + position], entry) { return }
+                }
+                first = end
+            }
+            batchStart += batch.count
+        }
+    }
+
+    /// Entries located per hold of the lock.
+    static let scanBatchEntries = 512
+    /// Most bytes read at once (a longer line is read alone).
+    static let scanWindowBytes = 1 << 20
+}
+
+/// Where an entry's line is in the file (without its newline).
+struct LineLocation {
+    var offset: Int64
+    var length: Int
+    var end: Int64 { offset + Int64(length) }
+}

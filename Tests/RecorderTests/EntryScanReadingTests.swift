@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+/// `LogReader.scanEntries` (one read per run of records, light parsing) must
+/// find exactly what `entry(at:)` finds, one entry at a time: the same action
+/// types, payloads and changed paths, and the same entries unreadable.
+@Suite struct EntryScanReadingTests {
+    static let allFields: ScannedEntry.Fields = [.payloadJSON, .changedPaths]
+
+    /// What `entry(at:)` says, in the scan's terms (nil when it throws).
+    static func perEntry(_ reader: LogReader, _ index: Int, fields: ScannedEntry.Fields = allFields) -> ScannedEntry? {
+        (try? reader.entry(at: index)).map { ScannedEntry($0, fields: fields) }
+    }
+
+    static func scanned(_ reader: LogReader, _ indices: [Int], fields: ScannedEntry.Fields = allFields) -> [ScannedEntry?] {
+        var found: [ScannedEntry?] = []
+        reader.scanEntries(indices, fields: fields) { index, entry in
+            #expect(index == indices[found.count])
+            found.append(entry)
+            return true
+        }
+        return found
+    }
+
+    /// Records written by hand: what a recorder writes, and what only a broken
+    /// or foreign writer would (each with a valid checksum, so only parsing judges it).
+    static let records: [(text: String, readable: Bool)] = [
+        (#"{"kind":"entry","keyframe":true,"seq":0,"time":1764400000.5,"durationNs":1000,"action":{"type":"todo/add","payload":{"add":{"title":"Buy milk"}},"replayable":true},"state":{"todos":[{"title":"Buy milk"}]},"changed":["/todos/0","not a pointer","/a~1b"]"#, true),
+        (#"{"kind":"entry","seq":1,"time":1764400001,"durationNs":900,"action":{"type":"todo/toggle","payload":{"toggle":{"id":0}},"replayable":true},"patch":[{"op":"replace","path":"/todos/0/done","value":true},{"op":"add","path":"/todos/-","value":{"title":"x","tags":["a",{"b":null}]}}]"#, true),
+        (#"{"kind":"entry","seq":2,"time":1764400002,"durationNs":900,"action":{"type":"todo/move","payload":null},"effectOf":1,"patch":[{"op":"move","from":"/a","path":"/b"},{"op":"copy","from":"/b","path":"/c~0d"},{"op":"remove","path":"/c"},{"op":"test","path":"/b","value":-0.5e3}]"#, true),
+        // A payload that is not compact as written: spaces, escapes, decimals, -0, a repeated key, wide characters.
+        (#"{"kind":"entry","seq":3,"time":1764400003,"durationNs":1,"action":{"type":"label/set","payload":{ "text" : "caf\u00e9 \"quoted\" \/", "n": 1.50, "n": -0, "wide":"日本語", "big":12345678901234567890}},"patch":[]"#, true),
+        (#"{"kind":"entry","seq":4,"time":"noon","action":{"type":"no/payload"},"patch":[{"op":"remove","path":""}]"#, true),
+        // Escaped keys and strings where the light reading looks: the full reading decides.
+        (#"{"kind":"entry","seq":5,"time":1764400005,"action":{"type":"todo\/escaped","payload":{}},"patch":[{"op":"re\u0070lace","p\u0061th":"/todos/0","value":1}]"#, true),
+        (#"{"kind":"entry","seq":6,"time":1764400006,"action":{"type":"todo/add","payload":{"add":{"title":"Deep"}}},"patch":[{"op":"add","path":"/deep","value":"# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}]", true),
+        (#"{"kind":"entry","seq":7.0,"time":1e400,"action":{"type":"odd/numbers","payload":[1e400,0.1,123456789012345678901]},"patch":[{"op":"add","path":"/n","value":1E+2}]"#, true),
+        // Unreadable: both readings must reject these.
+        (#"{"kind":"entry","seq":8,"action":{"type":"op/unknown"},"patch":[{"op":"frobnicate","path":"/a"}]"#, false),
+        (#"{"kind":"entry","seq":9,"action":{"type":"pointer/bad"},"patch":[{"op":"remove","path":"a/b"}]"#, false),
+        (#"{"kind":"entry","seq":10,"action":{"type":"pointer/bad-escape"},"patch":[{"op":"remove","path":"/a~2"}]"#, false),
+        (#"{"kind":"entry","seq":11,"action":{"type":"value/invalid"},"patch":[{"op":"add","path":"/a","value":tru}]"#, false),
+        (#"{"kind":"entry","seq":12,"action":{"type":"value/missing"},"patch":[{"op":"add","path":"/a"}]"#, false),
+        (#"{"kind":"entry","seq":13,"action":{"type":"from/missing"},"patch":[{"op":"move","path":"/a"}]"#, false),
+        (#"{"kind":"entry","action":{"type":"seq/missing"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":15,"action":{"payload":1},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":16,"action":{"type":"payload/lone-surrogate","payload":"\ud800"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":17,"action":{"type":"payload/leading-zero","payload":012},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":18,"action":{"type":"neither"}"#, false),
+        (#"{"kind":"entry","seq":19,"time":01,"action":{"type":"time/invalid"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":20,"action":{"type":"too/deep"},"patch":[{"op":"add","path":"/deep","value":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]", false),
+        (#"{"kind":"entry","seq":21,"action":{"type":"patch/not-an-array"},"patch":{"op":"remove","path":"/a"}"#, false),
+        (#"{"kind":"entry","seq":22,"action":{"type":"patch/trailing-comma"},"patch":[{"op":"remove","path":"/a"},]"#, false),
+    ]
+
+    static func writeLog(in directory: TemporaryDirectory) -> String {
+        var bytes: [UInt8] = []
+        func append(_ text: [UInt8]) {
+            let start = bytes.count
+            bytes += text
+            LogLine.seal(&bytes, recordStart: start)
+        }
+        append(Array(#"{"kind":"header","format":"rewind","version":1,"created":1764400000,"process":"test","stateType":"S","actionType":"A","keyframeInterval":4,"options":{},"metadata":{}"#.utf8))
+        for (position, record) in records.enumerated() {
+            append(Array(record.text.utf8))
+            if position == 2 {
+                // A damaged line (its checksum fails) and a gap record between entries.
+                let damagedStart = bytes.count
+                append(Array(#"{"kind":"entry","seq":99,"action":{"type":"damaged"},"patch":[]"#.utf8))
+                bytes[damagedStart + 30] ^= 0x01
+                append(Array(#"{"kind":"gap","firstSeq":3,"dropped":2"#.utf8))
+            }
+        }
+        // Invalid UTF-8 in a payload string, checksum valid.
+        append(Array(#"{"kind":"entry","seq":23,"action":{"type":"payload/bad-utf8","payload":"a"#.utf8) + [0xC3, 0x28] + Array(#""},"patch":[]"#.utf8))
+        let path = directory.file("scan.jsonl")
+        writeBytes(bytes, to: path)
+        return path
+    }
+
+    @Test func scanningFindsWhatReadingEachEntryFinds() throws {
+        let directory = TemporaryDirectory()
+        let reader = try LogReader(path: Self.writeLog(in: directory))
+        #expect(reader.damage.count == 1)
+        #expect(reader.gaps.count == 1)
+        let expectedReadable = Self.records.map(\.readable) + [false]
+        #expect(reader.entryCount == expectedReadable.count)
+
+        let all = Array(0..<reader.entryCount)
+        let perEntry = all.map { Self.perEntry(reader, $0) }
+        // The test means something only if the per-entry reading agrees with the table.
+        #expect(perEntry.map { $0 != nil } == expectedReadable)
+        #expect(perEntry[0]?.changedPaths.map(\.description) == ["/todos/0", "/a~1b"])
+        #expect(perEntry[2]?.changedPaths.map(\.description) == ["/b", "/c~0d", "/c", "/b"])
+        #expect(perEntry[3].map { String(decoding: $0.payloadJSON, as: UTF8.self) }?.hasPrefix(#"{"text":"café \"quoted\" /","n":0,"wide":"日本語","big":"#) == true)
+        #expect(perEntry[5]?.actionType == "todo/escaped")
+
+        #expect(Self.scanned(reader, all) == perEntry)
+        // Other orders and sparse runs (a backward search, a filtered timeline), and indexes out of range.
+        let backward = Array(all.reversed())
+        #expect(Self.scanned(reader, backward) == backward.map { perEntry[$0] })
+        let sparse = [7, 0, 23, 3, -1, 5, reader.entryCount]
+        #expect(Self.scanned(reader, sparse) == sparse.map { perEntry.indices.contains($0) ? perEntry[$0] : nil })
+        // Asking for less gives the type alone, for the same entries.
+        for fields: ScannedEntry.Fields in [[], .payloadJSON, .changedPaths] {
+            #expect(Self.scanned(reader, all, fields: fields) == all.map { Self.perEntry(reader, $0, fields: fields) })
+        }
+    }
+
+    @Test func aRecordedLogScansLikeItReads() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos(randomTodoActions(count: 300, seed: 11), to: path, options: testOptions(keyframeInterval: 7))
+        let reader = try LogReader(path: path)
+        let all = Array(0..<reader.entryCount)
+        let perEntry = all.map { Self.perEntry(reader, $0) }
+        #expect(perEntry.allSatisfy { $0 != nil })
+        #expect(Set(perEntry.compactMap { $0?.actionType }).count > 3)
+        #expect(Self.scanned(reader, all) == perEntry)
+    }
+
+    /// The speed comes from the light reading: what a recorder writes must not
+    /// fall back to the full one (every entry here would, if skimming failed).
+    @Test func aRecordersRecordsAreReadWithoutTheFullParse() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos(randomTodoActions(count: 100, seed: 3), to: path, options: testOptions(keyframeInterval: 9))
+        let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
+        #expect(lines.count == 100)
+        for line in lines {
+            var bytes = Array(line.utf8)
+            let light = bytes.withUnsafeMutableBufferPointer { buffer in
+                try? ScannedEntry.readLightly(UnsafeBufferPointer(buffer), fields: Self.allFields)
+            }
+            #expect(light != nil, "\(line)")
+        }
+    }
+
+    @Test func stoppingEarlyReadsNoFurther() throws {
+        let directory = TemporaryDirectory()
+        let reader = try LogReader(path: Self.writeLog(in: directory))
+        var seen: [Int] = []
+        reader.scanEntries(Array(0..<reader.entryCount), fields: []) { index, _ in
+            seen.append(index)
+            return index < 2
+        }
+        #expect(seen == [0, 1, 2])
+    }
+
+    /// The skimmer's yes must be the parser's yes, and "compact as written"
+    /// must mean the bytes are what the writer writes, on valid and broken JSON alike.
+    @Test func theSkimmerNeverAcceptsWhatTheParserRejects() {
+        let seeds = [
+            #"{"a":[1,-2,3.5e2,true,false,null],"b":{"c":"d\u00e9\n","c":"é"},"e":"\ud83d\ude00"}"#,
+            #"[{"op":"add","path":"/a~1b","value":{"x":[[],{}]}}, 0 , "-0", -0, 0.0, 1E+2 ]"#,
+            #"{"text":"日本語 \"q\" \/ \\","n":123456789012345678,"m":-12}"#,
+            #"{"add":{"title":"Buy milk","tags":["a","b"],"due":null,"done":false}}"#,
+        ]
+        var generator = SplitMix64(seed: 2026)
+        let alphabet = Array(#"{}[]",:\/ -+.0123456789eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xE6, 0x97, 0xFF]
+        var accepted = 0
+        for iteration in 0..<6_000 {
+            var bytes = Array(seeds[iteration % seeds.count].utf8)
+            for _ in 0..<Int(generator.next() % 3) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                switch generator.next() % 3 {
+                case 0: bytes[position] = byte
+                case 1: bytes.insert(byte, at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                var skimmer = JSONSkimmer(buffer)
+                guard skimmer.skipValue(depth: 0), skimmer.position == buffer.count else { return }
+                accepted += 1
+                let parsed = try? JSONParser.parse(buffer: buffer)
+                #expect(parsed != nil, "\(String(decoding: bytes, as: UTF8.self))")
+                if skimmer.isCompactAsWritten, let parsed {
+                    #expect(JSONWriter.compact(parsed) == bytes, "\(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(accepted > 1_000)
+    }
+}
