@@ -49,6 +49,11 @@ func runInspectorBenchmarks() {
 
     // Scans over every entry (`f` picker, `/` search) run in slices between events:
     // what one key press costs, and how long until the scan is done.
+    timeline.tick()   // the model picks up what the background index found, as the run loop's next tick does
+    guard timeline.modelEntryCount == timeline.entryCount else {
+        print("inspector: the model does not see every indexed entry")
+        return
+    }
     let scanBaseline = Benchmark.once { timeline.readAllEntries() }
     let picker = timeline.typeAndFinishScans("f")
     _ = timeline.typeAndFinishScans("\u{1b}")
@@ -68,6 +73,23 @@ func runInspectorBenchmarks() {
     let searchEvents = search[typed...]
     Benchmark.report("  whole search (\(searchEvents.count) events)", Benchmark.format(seconds: searchEvents.reduce(0, +)),
                      baseline: "worst " + Benchmark.format(seconds: searchEvents.max() ?? 0))
+
+    // What those scans read per entry: one record per pread and a full parse
+    // (the scans before batching) against batched reads and the light parse.
+    var readable = 0
+    let oneByOne = Benchmark.once { readable = timeline.readEntriesOneByOne() }
+    let perEntry = { (seconds: Double) in Benchmark.format(seconds: seconds / Double(max(1, timeline.entryCount))) + "/entry" }
+    Benchmark.report("read all \(readable) entries one by one (entry(at:))", Benchmark.format(seconds: oneByOne), baseline: perEntry(oneByOne))
+    for (what, payload, paths) in [("action types (f, filter)", false, false), ("+ payload JSON (/)", true, false), ("+ changed paths (w)", false, true)] {
+        var found = 0
+        let batched = Benchmark.once { found = timeline.scanEntries(payloadJSON: payload, changedPaths: paths) }
+        guard found == readable else {
+            print("inspector: the batched scan found \(found) readable entries, one by one \(readable)")
+            return
+        }
+        Benchmark.report("  batched scan: \(what)", Benchmark.format(seconds: batched),
+                         baseline: perEntry(batched), ratio: oneByOne / batched)
+    }
 
     // Stepping j/k through 1 MB states: reduce + render per step.
     let bigPath = directory.appendingPathComponent("big-states.jsonl").path

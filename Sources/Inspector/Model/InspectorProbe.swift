@@ -18,6 +18,12 @@ package final class InspectorProbe {
     package var isFullyIndexed: Bool { timeline.indexing == .complete }
     package var entryCount: Int { timeline.count }
 
+    /// Entries the model knows of (it learns of newly indexed ones on a tick).
+    package var modelEntryCount: Int { model.count }
+
+    /// One tick of the run loop, without drawing.
+    package func tick() { reduce(&model, .tick) }
+
     /// One `j` press and the redraw that follows.
     package func stepDown() {
         reduce(&model, .key(.down))
@@ -55,9 +61,30 @@ package final class InspectorProbe {
         return seconds
     }
 
-    /// Reads every entry's row, as `f`, `w` and `/` did within one key press before they ran in slices.
+    /// Reads every entry's row (parsed and cached as for the screen), as `f`, `w` and `/` did within one key press before they ran in slices.
     package func readAllEntries() {
         for index in 0..<timeline.count { _ = timeline.entry(at: index) }
+    }
+
+    /// Reads every entry one record at a time (`LogReader.entry(at:)`), as the
+    /// scans did before they read in batches; returns how many were readable.
+    package func readEntriesOneByOne() -> Int {
+        (0..<timeline.count).reduce(0) { readable, index in readable + ((try? timeline.reader.entry(at: index)) == nil ? 0 : 1) }
+    }
+
+    /// Reads every entry as the scans do (batched, light parse): the action type,
+    /// plus the payload's JSON (search) or the changed paths (`w`) when asked for.
+    /// Returns how many were readable.
+    package func scanEntries(payloadJSON: Bool = false, changedPaths: Bool = false) -> Int {
+        var fields: ScannedEntry.Fields = []
+        if payloadJSON { fields.insert(.payloadJSON) }
+        if changedPaths { fields.insert(.changedPaths) }
+        var readable = 0
+        timeline.scanEntries(Array(0..<timeline.count), fields: fields) { _, entry in
+            if entry != nil { readable += 1 }
+            return true
+        }
+        return readable
     }
 
     /// What the status bar's last line and the overlay show (for checks in the benchmark).

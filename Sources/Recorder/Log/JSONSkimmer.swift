@@ -33,6 +33,75 @@ struct JSONSkimmer {
         return skimmer.position == bytes.count
     }
 
+    /// Skims the object at `position`, handing `visit` each member: its key
+    /// (the bytes between the quotes; nil when it has escapes), its value's
+    /// bytes, and whether that value is compact as written. False when the object
+    /// is invalid or `visit` returns false.
+    mutating func skimMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, Bool) -> Bool) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), depth + 1 <= Self.maximumDepth else { return false }
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            let keyStart = position + 1
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), skipString() else { return false }
+            let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(position - 1)])
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
+            position += 1
+            skipSpace()
+            let valueStart = position
+            let wasCompact = isCompactAsWritten
+            isCompactAsWritten = true
+            guard skipValue(depth: depth + 1) else { return false }
+            let valueIsCompact = isCompactAsWritten
+            isCompactAsWritten = wasCompact && valueIsCompact
+            let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<position])
+            guard visit(key.contains(UInt8(ascii: "\\")) ? nil : key, value, valueIsCompact) else { return false }
+            skipSpace()
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "}") { return true }
+            guard byte == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// Skims the array at `position`, letting `visit` skim each element (it is
+    /// handed this skimmer at the element and must move past it). False when
+    /// the array is invalid or `visit` returns false.
+    mutating func skimElements(depth: Int, _ visit: (inout JSONSkimmer) -> Bool) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "["), depth + 1 <= Self.maximumDepth else { return false }
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            guard visit(&self) else { return false }
+            skipSpace()
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "]") { return true }
+            guard byte == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// The bytes of a (skimmed) string value without escapes, the common case,
+    /// which are its text; nil for anything else.
+    static func plainText(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard value.count >= 2, value[0] == UInt8(ascii: "\"") else { return nil }
+        let inside = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
+        return inside.contains(UInt8(ascii: "\\")) ? nil : inside
+    }
+
     mutating func skipSpace() {
         while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
             position += 1
@@ -165,35 +234,38 @@ struct JSONSkimmer {
     /// A string at its opening quote: no control characters, valid escapes and
     /// surrogate pairs, valid UTF-8. Plain runs are checked eight bytes at a time.
     mutating func skipString() -> Bool {
-        position += 1
-        let start = position
-        var isASCII = true
+        let start = position + 1
+        let end = bytes.count
         let raw = UnsafeRawPointer(bytes.baseAddress!)
-        while position < bytes.count {
-            if position + 8 <= bytes.count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                if !Self.hasQuoteBackslashOrControl(word) {
-                    if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
-                    position += 8
-                    continue
-                }
+        var index = start
+        var highBits: UInt64 = 0
+        while true {
+            // Plain runs, eight bytes at a time, in locals (the hot loop of a scan).
+            while index + 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if Self.hasQuoteBackslashOrControl(word) { break }
+                highBits |= word
+                index += 8
             }
-            let byte = bytes[position]
+            guard index < end else { position = index; return false }
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                position += 1
-                return isASCII || UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]))
+                position = index + 1
+                let isASCII = highBits & 0x8080_8080_8080_8080 == 0
+                return isASCII || UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             }
             if byte < 0x20 { return false }
-            if byte >= 0x80 { isASCII = false }
+            if byte >= 0x80 { highBits |= 0x80 }
             if byte == UInt8(ascii: "\\") {
                 // The writer escapes only quotes, backslashes and control characters, each one way: call any escape rewritten.
                 isCompactAsWritten = false
+                position = index
                 guard skipEscape() else { return false }
+                index = position
                 continue
             }
-            position += 1
+            index += 1
         }
-        return false
     }
 
     /// At a backslash: one escape (a `\u` high surrogate with its low half).

@@ -13,6 +13,7 @@ enum RecordScanner {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
         position = skipSpace(bytes, position + 1)
         var members: [Member] = []
+        members.reserveCapacity(10)   // an entry has about eight
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") { return members }
         while position < bytes.count {
             guard bytes[position] == UInt8(ascii: "\""), let keyEnd = skipString(bytes, position) else { return nil }
@@ -31,28 +32,6 @@ enum RecordScanner {
         return nil
     }
 
-    /// The elements of the JSON array in `bytes` (which holds nothing else but
-    /// spaces), or nil when it is not one. Only delimits them, like ``members(_:)``.
-    static func elements(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
-        var position = skipSpace(bytes, 0)
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { return nil }
-        position = skipSpace(bytes, position + 1)
-        var elements: [Range<Int>] = []
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            return skipSpace(bytes, position + 1) == bytes.count ? elements : nil
-        }
-        while position < bytes.count {
-            guard let end = skipValue(bytes, position) else { return nil }
-            elements.append(position..<end)
-            position = skipSpace(bytes, end)
-            guard position < bytes.count else { return nil }
-            if bytes[position] == UInt8(ascii: "]") { return skipSpace(bytes, position + 1) == bytes.count ? elements : nil }
-            guard bytes[position] == UInt8(ascii: ",") else { return nil }
-            position = skipSpace(bytes, position + 1)
-        }
-        return nil
-    }
-
     private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var position = start
         while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
@@ -63,20 +42,21 @@ enum RecordScanner {
 
     /// `start` is at an opening quote; returns the index after the closing one.
     private static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
-        var position = start + 1
+        let end = bytes.count
         let raw = UnsafeRawPointer(bytes.baseAddress!)
-        while position + 8 <= bytes.count,
-              !JSONSkimmer.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))) {
-            position += 8
-        }
-        while position < bytes.count {
+        var position = start + 1
+        while true {
+            while position + 8 <= end,
+                  !JSONSkimmer.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))) {
+                position += 8
+            }
+            guard position < end else { return nil }
             switch bytes[position] {
             case UInt8(ascii: "\""): return position + 1
             case UInt8(ascii: "\\"): position += 2
             default: position += 1
             }
         }
-        return nil
     }
 
     private static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {

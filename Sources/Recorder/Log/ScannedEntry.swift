@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a scan over every entry of a log needs of one entry (the inspector's
 /// `f` action types, filter, `w` path history and timeline search), read
 /// without the state, the patch's values or the rest of a ``LogEntry``.
@@ -85,27 +87,30 @@ package struct ScannedEntry: Sendable, Equatable {
     }
 
     /// The action's type and payload bytes (nil when it has none, which reads
-    /// as null), when the whole action would parse and its keys are plain; nil otherwise.
+    /// as null), when the whole action would parse; nil otherwise (and for a
+    /// repeated or escaped key, which the full reading settles).
     private static func skimAction(_ bytes: UnsafeBufferPointer<UInt8>)
         -> (type: String, payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool))? {
-        guard let members = PatchPaths.plainMembers(bytes) else { return nil }
+        var skimmer = JSONSkimmer(bytes)
         var type: String?
         var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)
-        for member in members {
-            let value = UnsafeBufferPointer(rebasing: bytes[member.value])
-            switch member.key {
-            case "type":
-                guard let text = PatchPaths.plainString(value) else { return nil }
-                type = text
-            case "payload":
-                var skimmer = JSONSkimmer(value)
-                guard skimmer.skipValue(depth: 1), skimmer.position == value.count else { return nil }
-                payload = (value, skimmer.isCompactAsWritten)
-            default:
-                guard JSONSkimmer.isValid(value) else { return nil }
+        var seenType = false, seenPayload = false
+        let valid = skimmer.skimMembers(depth: 0) { key, value, isCompact in
+            guard let key else { return false }
+            if key.equals("type") {
+                guard !seenType else { return false }
+                seenType = true
+                type = JSONSkimmer.plainText(value).map { String(decoding: $0, as: UTF8.self) }
+                return type != nil
             }
+            if key.equals("payload") {
+                guard !seenPayload else { return false }
+                seenPayload = true
+                payload = (value, isCompact)
+            }
+            return true
         }
-        guard let type else { return nil }
+        guard valid, skimmer.position == bytes.count, let type else { return nil }
         return (type, payload)
     }
 
@@ -133,66 +138,72 @@ extension EntryRecord {
 /// repeated keys, deep nesting), which the caller then reads in full.
 enum PatchPaths {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, makingPointers: Bool) -> [JSONPointer]? {
-        guard let operations = RecordScanner.elements(bytes) else { return nil }
+        var skimmer = JSONSkimmer(bytes)
         var paths: [JSONPointer] = []
-        if makingPointers { paths.reserveCapacity(operations.count) }
-        for range in operations {
-            let operation = UnsafeBufferPointer(rebasing: bytes[range])
-            guard let members = plainMembers(operation) else { return nil }
-            var op: String?, path: String?, from: String?, hasValue = false
-            for member in members {
-                let value = UnsafeBufferPointer(rebasing: operation[member.value])
-                switch member.key {
-                case "op": op = plainString(value)
-                case "path": path = plainString(value)
-                case "from": from = plainString(value)
-                default:
-                    guard JSONSkimmer.isValid(value) else { return nil }
-                    if member.key == "value" { hasValue = true }
+        let valid = skimmer.skimElements(depth: 0) { skimmer in
+            // The texts of "op", "path" and "from" (plain strings), and whether there is a "value".
+            var op: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>?, from: UnsafeBufferPointer<UInt8>?
+            var seen: UInt8 = 0
+            let operation = skimmer.skimMembers(depth: 1) { key, value, _ in
+                guard let key else { return false }
+                let member: UInt8
+                if key.equals("op") {
+                    member = 1
+                    op = JSONSkimmer.plainText(value)
+                    if op == nil { return false }
+                } else if key.equals("path") {
+                    member = 2
+                    path = JSONSkimmer.plainText(value)
+                    if path == nil { return false }
+                } else if key.equals("from") {
+                    member = 4
+                    from = JSONSkimmer.plainText(value)
+                    if from == nil { return false }
+                } else if key.equals("value") {
+                    member = 8
+                } else {
+                    return true
                 }
+                // Repeated: the parsed object would keep the last one; leave that to the full reading.
+                guard seen & member == 0 else { return false }
+                seen |= member
+                return true
             }
-            guard let op, let path, isPointer(path) else { return nil }
-            switch op {
-            case "add", "replace", "test": guard hasValue else { return nil }
-            case "move", "copy": guard let from, isPointer(from) else { return nil }
-            case "remove": break
-            default: return nil
+            guard operation, let op, let path, isPointer(path) else { return false }
+            if op.equals("add") || op.equals("replace") || op.equals("test") {
+                guard seen & 8 != 0 else { return false }
+            } else if op.equals("move") || op.equals("copy") {
+                guard let from, isPointer(from) else { return false }
+            } else if !op.equals("remove") {
+                return false
             }
             if makingPointers {
-                guard let pointer = try? JSONPointer(parsing: path) else { return nil }
+                guard let pointer = pointer(path) else { return false }
                 paths.append(pointer)
             }
+            return true
         }
+        guard valid, skimmer.position == bytes.count else { return nil }
         return paths
     }
 
-    /// The members of an object whose keys are plain (printable ASCII without
-    /// escapes, so the raw bytes are the key the parser reads) and not repeated.
-    static func plainMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> [RecordScanner.Member]? {
-        guard let members = RecordScanner.members(bytes) else { return nil }
-        for (position, member) in members.enumerated() {
-            guard member.key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
-                  !members[..<position].contains(where: { $0.key == member.key }) else { return nil }
+    /// `JSONPointer(parsing:)`, without its per-character work for the plain
+    /// ASCII paths recorders write.
+    private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
+        guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }), text.first == UInt8(ascii: "/") else {
+            return try? JSONPointer(parsing: String(decoding: text, as: UTF8.self))
         }
-        return members
-    }
-
-    /// A string value without escapes (the common case), nil for anything else.
-    static func plainString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.first == UInt8(ascii: "\"") else { return nil }
-        var skimmer = JSONSkimmer(bytes)
-        guard skimmer.skipString(), skimmer.position == bytes.count, skimmer.isCompactAsWritten else { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[1..<(bytes.count - 1)]), as: UTF8.self)
+        return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
     }
 
     /// What `JSONPointer(parsing:)` accepts, decided from the bytes when they are ASCII.
-    private static func isPointer(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return (try? JSONPointer(parsing: text)) != nil }
-        guard let first = utf8.first else { return true }
+    private static func isPointer(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.allSatisfy({ $0 < 0x80 }) else { return (try? JSONPointer(parsing: String(decoding: text, as: UTF8.self))) != nil }
+        guard let first = text.first else { return true }
         guard first == UInt8(ascii: "/") else { return false }
         var afterTilde = false
-        for byte in utf8 {
+        for byte in text {
             if afterTilde {
                 guard byte == UInt8(ascii: "0") || byte == UInt8(ascii: "1") else { return false }
                 afterTilde = false
@@ -201,5 +212,13 @@ enum PatchPaths {
             }
         }
         return !afterTilde
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// True when these are the bytes of `text`.
+    func equals(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
+        return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
     }
 }
