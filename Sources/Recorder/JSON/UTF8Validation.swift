@@ -6,9 +6,16 @@
 /// the metadata lookups `String(validating:as:)` costs per call.
 enum UTF8Validation {
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var index = 0
         let count = bytes.count
+        let raw = UnsafeRawPointer(base)
         while index < count {
+            // Runs of ASCII, most of any text, are checked eight bytes at a time.
+            while index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+            guard index < count else { break }
             let lead = bytes[index]
             if lead < 0x80 {
                 index += 1
