@@ -74,6 +74,8 @@ import Testing
         }
         // Invalid UTF-8 in a payload string, checksum valid.
         append(Array(#"{"kind":"entry","seq":23,"action":{"type":"payload/bad-utf8","payload":"a"#.utf8) + [0xC3, 0x28] + Array(#""},"patch":[]"#.utf8))
+        // Two bytes that are not UTF-8 inside a long string (the skimmer checks 16 bytes at a time).
+        append(Array(#"{"kind":"entry","seq":24,"action":{"type":"payload/bad-utf8-long","payload":"0123456789"#.utf8) + [0xFF, 0xFF] + Array(#"abcdefghijklmnop"},"patch":[]"#.utf8))
         let path = directory.file("scan.jsonl")
         writeBytes(bytes, to: path)
         return path
@@ -84,7 +86,7 @@ import Testing
         let reader = try LogReader(path: Self.writeLog(in: directory))
         #expect(reader.damage.count == 1)
         #expect(reader.gaps.count == 1)
-        let expectedReadable = Self.records.map(\.readable) + [false]
+        let expectedReadable = Self.records.map(\.readable) + [false, false]
         #expect(reader.entryCount == expectedReadable.count)
 
         let all = Array(0..<reader.entryCount)
@@ -100,7 +102,7 @@ import Testing
         // Other orders and sparse runs (a backward search, a filtered timeline), and indexes out of range.
         let backward = Array(all.reversed())
         #expect(Self.scanned(reader, backward) == backward.map { perEntry[$0] })
-        let sparse = [7, 0, 23, 3, -1, 5, reader.entryCount]
+        let sparse = [7, 0, 23, 3, -1, 5, 24, reader.entryCount]
         #expect(Self.scanned(reader, sparse) == sparse.map { perEntry.indices.contains($0) ? perEntry[$0] : nil })
         // Asking for less gives the type alone, for the same entries.
         for fields: ScannedEntry.Fields in [[], .payloadJSON, .changedPaths] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks a JSON value the way ``JSONParser`` reads it, building nothing, so a
 /// scan over every entry can tell that an action or a patch value would parse
 /// without paying for the parse.
@@ -13,7 +15,7 @@ struct JSONSkimmer {
     /// for the parsed value: no spaces, no escapes, integers only, no repeated keys.
     private(set) var isCompactAsWritten = true
     /// Keys of the objects being skimmed, innermost last (to find repeated ones).
-    private var keys: [Range<Int>] = []
+    private var keys: [UnsafeBufferPointer<UInt8>] = []
 
     /// Deepest nesting judged here, with room for the levels around a value
     /// that is skimmed on its own (a patch operation's value sits two deeper).
@@ -45,11 +47,20 @@ struct JSONSkimmer {
             position += 1
             return true
         }
+        let keyBase = keys.count
+        defer { keys.removeSubrange(keyBase...) }
         while true {
             skipSpace()
             let keyStart = position + 1
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), skipString() else { return false }
             let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(position - 1)])
+            if isCompactAsWritten {
+                // A repeated key keeps its first place and its last value when parsed: not as written.
+                if keys[keyBase...].contains(where: { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
+                    isCompactAsWritten = false
+                }
+                keys.append(key)
+            }
             skipSpace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
@@ -133,60 +144,11 @@ struct JSONSkimmer {
     }
 
     private mutating func skipObject(depth: Int) -> Bool {
-        guard depth <= Self.maximumDepth else { return false }
-        position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return true
-        }
-        let keyBase = keys.count
-        defer { keys.removeSubrange(keyBase...) }
-        while true {
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return false }
-            let keyStart = position
-            guard skipString() else { return false }
-            if isCompactAsWritten {
-                // A repeated key keeps its first place and its last value when parsed: not as written.
-                let key = keyStart..<position
-                if keys[keyBase...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) { isCompactAsWritten = false }
-                keys.append(key)
-            }
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
-            position += 1
-            skipSpace()
-            guard let closed = skipMember(depth: depth, closing: UInt8(ascii: "}")) else { return false }
-            if closed { return true }
-        }
+        skimMembers(depth: depth - 1) { _, _, _ in true }
     }
 
     private mutating func skipArray(depth: Int) -> Bool {
-        guard depth <= Self.maximumDepth else { return false }
-        position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return true
-        }
-        while true {
-            skipSpace()
-            guard let closed = skipMember(depth: depth, closing: UInt8(ascii: "]")) else { return false }
-            if closed { return true }
-        }
-    }
-
-    /// A value in a container and the comma or `closing` bracket after it:
-    /// true when that closed the container, false after a comma, nil when invalid.
-    private mutating func skipMember(depth: Int, closing: UInt8) -> Bool? {
-        guard skipValue(depth: depth) else { return nil }
-        skipSpace()
-        guard position < bytes.count else { return nil }
-        let byte = bytes[position]
-        position += 1
-        if byte == UInt8(ascii: ",") { return false }
-        return byte == closing ? true : nil
+        skimElements(depth: depth - 1) { $0.skipValue(depth: depth) }
     }
 
     /// The number grammar of RFC 8259. Integers of up to 18 digits and decimals

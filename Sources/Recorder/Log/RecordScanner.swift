@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the top-level members of a record without building their values, so
 /// listing a keyframe entry never parses its (possibly megabyte) state.
 enum RecordScanner {
@@ -41,22 +43,21 @@ enum RecordScanner {
     }
 
     /// `start` is at an opening quote; returns the index after the closing one.
+    /// The closing quote is the first one not escaped, found with `memchr`
+    /// (the fast path of scans over every record).
     private static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
-        let end = bytes.count
-        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        let base = bytes.baseAddress!
         var position = start + 1
-        while true {
-            while position + 8 <= end,
-                  !JSONSkimmer.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))) {
-                position += 8
-            }
-            guard position < end else { return nil }
-            switch bytes[position] {
-            case UInt8(ascii: "\""): return position + 1
-            case UInt8(ascii: "\\"): position += 2
-            default: position += 1
-            }
+        while position < bytes.count {
+            guard let found = memchr(base + position, 0x22, bytes.count - position) else { return nil }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // Escaped when an odd number of backslashes precede it.
+            var backslashes = 0
+            while quote - 1 - backslashes > start, bytes[quote - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 { return quote + 1 }
+            position = quote + 1
         }
+        return nil
     }
 
     private static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
