@@ -105,4 +105,19 @@ import Testing
         guard case .pathHistory(let noteHistory) = models.batched.overlay else { Issue.record("no history"); return }
         #expect(noteHistory.entries.count > 10)
     }
+
+    /// Search skips eight bytes at a time to the first letter's candidates: it
+    /// must find what a plain case-insensitive search finds, at any offset.
+    @Test func payloadMatchingFindsEveryOffset() {
+        var generator = SplitMix64(seed: 9)
+        let letters = Array("abAB{}\":, 1".utf8)
+        for _ in 0..<3_000 {
+            let haystack = (0..<Int(generator.next() % 40)).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }
+            let needle = (0..<Int(1 + generator.next() % 3)).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }
+            let lowerNeedle = Array(String(decoding: needle, as: UTF8.self).lowercased().utf8)
+            let expected = String(decoding: haystack, as: UTF8.self).lowercased().contains(String(decoding: lowerNeedle, as: UTF8.self))
+            #expect(InspectorModel.containsIgnoringASCIICase(haystack, lowerNeedle) == expected,
+                    "\(String(decoding: haystack, as: UTF8.self)) / \(String(decoding: lowerNeedle, as: UTF8.self))")
+        }
+    }
 }

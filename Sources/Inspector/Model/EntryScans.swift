@@ -123,7 +123,7 @@ extension InspectorModel {
     // MARK: Reading entries
 
     /// Entries asked of the source at once: neighbours come in with one read.
-    static let scanBatch = 256
+    static let scanBatch = 1024
 
     /// Examines entries from `start` on while the allowance lasts; returns the
     /// index of the first entry not examined.

@@ -43,11 +43,25 @@ extension InspectorModel {
     static func containsIgnoringASCIICase(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
         guard haystack.count >= needle.count else { return false }
+        // Candidates for the first byte (either case) are found eight bytes at a time.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let lower = ones &* UInt64(first)
+        let upper = ones &* UInt64(first >= 0x61 && first <= 0x7A ? first - 0x20 : first)
+        @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
         return haystack.withUnsafeBufferPointer { hay in
             needle.withUnsafeBufferPointer { pattern in
+                let raw = UnsafeRawPointer(hay.baseAddress!)
                 var start = 0
                 let last = hay.count - pattern.count
                 while start <= last {
+                    if start + 8 <= hay.count {
+                        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+                        if !hasZeroByte(word ^ lower) && !hasZeroByte(word ^ upper) {
+                            start += 8
+                            continue
+                        }
+                    }
                     if lowercasedASCII(hay[start]) == first {
                         var offset = 1
                         while offset < pattern.count, lowercasedASCII(hay[start + offset]) == pattern[offset] { offset += 1 }

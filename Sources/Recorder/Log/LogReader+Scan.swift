@@ -15,7 +15,8 @@ extension LogReader {
     /// }
     /// ```
     package func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
-        var buffer: [UInt8] = []
+        var buffer = takeScanBuffer()
+        defer { returnScanBuffer(buffer) }
         var batchStart = 0
         while batchStart < indices.count {
             let batch = indices[batchStart..<min(indices.count, batchStart + Self.scanBatchEntries)]

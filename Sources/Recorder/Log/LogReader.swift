@@ -57,6 +57,9 @@ public final class LogReader: @unchecked Sendable {
     /// States being rebuilt right now: a second thread asking for one waits
     /// for it rather than parsing the same keyframe again.
     private var rebuilding: Set<Int> = []
+    /// A buffer ``scanEntries(_:fields:_:)`` keeps between calls (taken and
+    /// put back under `lock`), so a scan in slices does not allocate one per slice.
+    private var spareScanBuffer: [UInt8] = []
     /// One scan at a time (background indexing and follow-mode refreshes); guards `scanBuffer`.
     private let scanLock = NSLock()
     private var scanBuffer: [UInt8] = []
@@ -197,6 +200,20 @@ public final class LogReader: @unchecked Sendable {
     public func stateBefore(_ index: Int) throws(LogReadError) -> JSONValue? {
         if index == 0 { return header.initialState }
         return try state(at: index - 1)
+    }
+
+    /// The spare scan buffer, for one scan at a time (another gets a new one).
+    func takeScanBuffer() -> [UInt8] {
+        lock.withLock {
+            defer { spareScanBuffer = [] }
+            return spareScanBuffer
+        }
+    }
+
+    /// Keeps `buffer` for the next scan unless it grew past a few windows (a huge line).
+    func returnScanBuffer(_ buffer: [UInt8]) {
+        guard buffer.count <= 4 * Self.scanWindowBytes else { return }
+        lock.withLock { if buffer.count > spareScanBuffer.count { spareScanBuffer = buffer } }
     }
 
     /// Where each entry's line is, nil for an index out of range; one brief hold of the lock.
