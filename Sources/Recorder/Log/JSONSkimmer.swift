@@ -26,20 +26,34 @@ struct JSONSkimmer {
         self.position = position
     }
 
-    /// True when `bytes` hold one value the parser accepts (spaces around allowed).
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var skimmer = JSONSkimmer(bytes)
-        skimmer.skipSpace()
-        guard skimmer.skipValue(depth: 0) else { return false }
-        skimmer.skipSpace()
-        return skimmer.position == bytes.count
-    }
-
     /// Skims the object at `position`, handing `visit` each member: its key
     /// (the bytes between the quotes; nil when it has escapes), its value's
     /// bytes, and whether that value is compact as written. False when the object
     /// is invalid or `visit` returns false.
     mutating func skimMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, Bool) -> Bool) -> Bool {
+        walkMembers(depth: depth) { key, skimmer in
+            guard let value = skimmer.skimValue(depth: depth + 1) else { return false }
+            return visit(key, value.bytes, value.isCompactAsWritten)
+        }
+    }
+
+    /// Skims the value at `position`: its bytes and whether they alone are
+    /// compact as written; nil when the parser would not accept it.
+    mutating func skimValue(depth: Int) -> (bytes: UnsafeBufferPointer<UInt8>, isCompactAsWritten: Bool)? {
+        let start = position
+        let wasCompact = isCompactAsWritten
+        isCompactAsWritten = true
+        guard skipValue(depth: depth) else { return nil }
+        let valueIsCompact = isCompactAsWritten
+        isCompactAsWritten = wasCompact && valueIsCompact
+        return (UnsafeBufferPointer(rebasing: bytes[start..<position]), valueIsCompact)
+    }
+
+    /// Skims the object at `position`, letting `visit` take each member's value:
+    /// it is handed the key (nil when it has escapes) and this skimmer at the
+    /// value, which it must move past (skimming it, or skipping it unchecked).
+    /// False when the object is invalid or `visit` returns false.
+    mutating func walkMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, inout JSONSkimmer) -> Bool) -> Bool {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), depth + 1 <= Self.maximumDepth else { return false }
         position += 1
         skipSpace()
@@ -65,14 +79,7 @@ struct JSONSkimmer {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
             skipSpace()
-            let valueStart = position
-            let wasCompact = isCompactAsWritten
-            isCompactAsWritten = true
-            guard skipValue(depth: depth + 1) else { return false }
-            let valueIsCompact = isCompactAsWritten
-            isCompactAsWritten = wasCompact && valueIsCompact
-            let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<position])
-            guard visit(key.contains(UInt8(ascii: "\\")) ? nil : key, value, valueIsCompact) else { return false }
+            guard visit(key.contains(UInt8(ascii: "\\")) ? nil : key, &self) else { return false }
             skipSpace()
             guard position < bytes.count else { return false }
             let byte = bytes[position]
@@ -80,6 +87,13 @@ struct JSONSkimmer {
             if byte == UInt8(ascii: "}") { return true }
             guard byte == UInt8(ascii: ",") else { return false }
         }
+    }
+
+    /// Moves past the value at `position` without checking it (as ``RecordScanner`` delimits a keyframe's state).
+    mutating func skipUnchecked() -> Bool {
+        guard let end = RecordScanner.valueEnd(bytes, position) else { return false }
+        position = end
+        return true
     }
 
     /// Skims the array at `position`, letting `visit` skim each element (it is

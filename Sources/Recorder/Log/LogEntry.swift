@@ -109,8 +109,13 @@ struct EntryRecord {
 
     /// A keyframe's `changed` member (paths that are not JSON Pointers are left out).
     func keyframeChangedPaths() throws(LogRecordError) -> [JSONPointer] {
+        Self.pointers(in: try value("changed"))
+    }
+
+    /// The JSON Pointers in a keyframe's `changed` array.
+    static func pointers(in changed: JSONValue?) -> [JSONPointer] {
         var paths: [JSONPointer] = []
-        for path in try value("changed")?.arrayValue ?? [] {
+        for path in changed?.arrayValue ?? [] {
             if let text = path.stringValue, let pointer = try? JSONPointer(parsing: text) { paths.append(pointer) }
         }
         return paths

@@ -60,6 +60,9 @@ enum RecordScanner {
         return nil
     }
 
+    /// Where the value starting at `start` ends, found without checking it.
+    static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? { skipValue(bytes, start) }
+
     private static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
         guard start < bytes.count else { return nil }
         switch bytes[start] {

@@ -39,13 +39,9 @@ package struct ScannedEntry: Sendable, Equatable {
 
     /// Reads an entry line; nil when ``ParsedEntry`` rejects it.
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields) {
-        do {
-            if let light = try Self.readLightly(line, fields: fields) {
-                self = light
-                return
-            }
-        } catch {
-            return nil
+        if let light = Self.readLightly(line, fields: fields) {
+            self = light
+            return
         }
         // Something the light reading does not judge (an invalid or unusual
         // record): read it the way entry(at:) does, whose verdict counts.
@@ -53,24 +49,56 @@ package struct ScannedEntry: Sendable, Equatable {
         self.init(parsed.entry, fields: fields)
     }
 
-    /// The checks of ``ParsedEntry``, made by skimming (``JSONSkimmer``) what
-    /// it parses and does not keep. Nil when skimming cannot decide.
-    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields) throws(LogRecordError) -> ScannedEntry? {
-        let record = try EntryRecord(line)
-        guard let sequence = record.member("seq") else { throw LogRecordError("entry has no \"seq\"") }
-        guard isSmallInteger(record.bytes(of: sequence)), let action = record.member("action"),
-              let (actionType, payload) = skimAction(record.bytes(of: action)) else { return nil }
-        var changedPaths: [JSONPointer] = []
-        if record.member("state") != nil {
-            changedPaths = try record.keyframeChangedPaths()
-        } else if let patch = record.member("patch") {
-            guard let paths = PatchPaths.read(record.bytes(of: patch), makingPointers: fields.contains(.changedPaths)) else { return nil }
-            changedPaths = paths
-        } else {
-            throw EntryRecord.neitherStateNorPatch
+    /// The checks of ``ParsedEntry``, made in one pass over the line by
+    /// skimming (``JSONSkimmer``) what it parses and does not keep; a keyframe's
+    /// state is only delimited, as there. Nil when skimming cannot decide
+    /// (repeated or escaped keys, anything missing or invalid).
+    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields) -> ScannedEntry? {
+        var skimmer = JSONSkimmer(line)
+        var seen: UInt16 = 0
+        var actionType: String?
+        var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)
+        var changed: UnsafeBufferPointer<UInt8>?
+        var patchPaths: [JSONPointer]?
+        let walked = skimmer.walkMembers(depth: -1) { key, skimmer in
+            // ParsedEntry reads the first of a repeated member: leave those to it.
+            func first(_ member: UInt16) -> Bool {
+                defer { seen |= member }
+                return seen & member == 0
+            }
+            guard let key else { return false }
+            if key.equals("seq") {
+                guard first(1), let value = skimmer.skimValue(depth: 0) else { return false }
+                return isSmallInteger(value.bytes)
+            } else if key.equals("action") {
+                guard first(2) else { return false }
+                return skimAction(&skimmer, type: &actionType, payload: &payload)
+            } else if key.equals("state") {
+                return first(4) && skimmer.skipUnchecked()
+            } else if key.equals("patch") {
+                guard first(8) else { return false }
+                patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths))
+                return patchPaths != nil
+            } else if key.equals("changed") {
+                guard first(16), let value = skimmer.skimValue(depth: 0) else { return false }
+                changed = value.bytes
+                return true
+            } else if key.equals("time") || key.equals("durationNs") || key.equals("effectOf") {
+                let member: UInt16 = key.equals("time") ? 32 : key.equals("durationNs") ? 64 : 128
+                return first(member) && skimmer.skimValue(depth: 0) != nil
+            }
+            // Members ParsedEntry does not read (kind, keyframe, crc, later additions) are only delimited there too.
+            return skimmer.skipUnchecked()
         }
-        for key in ["time", "durationNs", "effectOf"] {
-            if let member = record.member(key), !JSONSkimmer.isValid(record.bytes(of: member)) { return nil }
+        guard walked, seen & 1 != 0, let actionType else { return nil }
+        var changedPaths: [JSONPointer] = []
+        if seen & 4 != 0 {
+            guard let value = try? changed.map({ try JSONParser.parse(buffer: $0) }) ?? nil as JSONValue? else { return nil }
+            changedPaths = EntryRecord.pointers(in: value)
+        } else if let patchPaths {
+            changedPaths = patchPaths
+        } else {
+            return nil
         }
         var payloadJSON: [UInt8] = []
         if fields.contains(.payloadJSON) {
@@ -86,14 +114,11 @@ package struct ScannedEntry: Sendable, Equatable {
                             changedPaths: fields.contains(.changedPaths) ? changedPaths : [])
     }
 
-    /// The action's type and payload bytes (nil when it has none, which reads
-    /// as null), when the whole action would parse; nil otherwise (and for a
-    /// repeated or escaped key, which the full reading settles).
-    private static func skimAction(_ bytes: UnsafeBufferPointer<UInt8>)
-        -> (type: String, payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool))? {
-        var skimmer = JSONSkimmer(bytes)
-        var type: String?
-        var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)
+    /// Skims the action: its type (a plain string) and payload bytes (nil when
+    /// it has none, which reads as null). False when it would not parse, has no
+    /// plain type, or repeats or escapes a key (the full reading settles those).
+    private static func skimAction(_ skimmer: inout JSONSkimmer, type: inout String?,
+                                   payload: inout (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool)) -> Bool {
         var seenType = false, seenPayload = false
         let valid = skimmer.skimMembers(depth: 0) { key, value, isCompact in
             guard let key else { return false }
@@ -110,8 +135,7 @@ package struct ScannedEntry: Sendable, Equatable {
             }
             return true
         }
-        guard valid, skimmer.position == bytes.count, let type else { return nil }
-        return (type, payload)
+        return valid && type != nil
     }
 
     /// An integer the parser reads as one (so `int64Value` is not nil).
@@ -123,12 +147,6 @@ package struct ScannedEntry: Sendable, Equatable {
     }
 }
 
-extension EntryRecord {
-    func bytes(of member: RecordScanner.Member) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: line[member.value])
-    }
-}
-
 /// The `path` of each operation of a JSON Patch, read without building the
 /// patch: values are skimmed (``JSONSkimmer``), not parsed, and pointers only
 /// checked unless asked for.
@@ -137,8 +155,8 @@ extension EntryRecord {
 /// certainly accept them; nil for anything invalid or unusual (escaped or
 /// repeated keys, deep nesting), which the caller then reads in full.
 enum PatchPaths {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, makingPointers: Bool) -> [JSONPointer]? {
-        var skimmer = JSONSkimmer(bytes)
+    /// Reads the patch at the skimmer's position and moves past it.
+    static func read(_ skimmer: inout JSONSkimmer, makingPointers: Bool) -> [JSONPointer]? {
         var paths: [JSONPointer] = []
         let valid = skimmer.skimElements(depth: 0) { skimmer in
             // The texts of "op", "path" and "from" (plain strings), and whether there is a "value".
@@ -183,8 +201,7 @@ enum PatchPaths {
             }
             return true
         }
-        guard valid, skimmer.position == bytes.count else { return nil }
-        return paths
+        return valid ? paths : nil
     }
 
     /// `JSONPointer(parsing:)`, without its per-character work for the plain
