@@ -422,7 +422,7 @@ struct _Parser {
         let raw = UnsafeRawPointer(bytes.baseAddress!)
         while position + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            if Self.hasQuoteBackslashOrControl(word) { break }
+            if ByteWords.hasQuoteBackslashOrControl(word) { break }
             if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
             position += 8
         }
@@ -443,19 +443,6 @@ struct _Parser {
             position += 1
         }
         throw error("unterminated string", at: start - 1)
-    }
-
-    /// True when a byte of `word` is '"', '\\' or below 0x20.
-    @inline(__always)
-    private static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let zeroInQuote = (quote &- ones) & ~quote & highs
-        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
-        let control = (word &- ones &* 0x20) & ~word & highs
-        return (zeroInQuote | zeroInBackslash | control) != 0
     }
 
     /// The slow path, from the string's first byte, once a backslash was seen.

@@ -219,7 +219,7 @@ public enum JSONWriter {
         }
         let raw = UnsafeRawPointer(base)
         while index < count {
-            if index + 8 <= count, !needsEscaping(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+            if index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
                 index += 8
                 continue
             }
@@ -236,16 +236,6 @@ public enum JSONWriter {
         }
         if count > runStart { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// True when any byte of `word` is below 0x20, '"' (0x22) or '\\' (0x5C).
-    @inline(__always)
-    private static func needsEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let control = (word &- ones &* 0x20) & ~word & highs  // some byte < 0x20 (bytes >= 0x80 excluded by ~word)
-        return control != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     private static func writeEscape(_ byte: UInt8, to output: _ByteBuffer) {

@@ -219,7 +219,7 @@ struct JSONSkimmer {
             // Plain runs, eight bytes at a time, in locals (the hot loop of a scan).
             while index + 8 <= end {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if Self.hasQuoteBackslashOrControl(word) { break }
+                if ByteWords.hasQuoteBackslashOrControl(word) { break }
                 highBits |= word
                 index += 8
             }
@@ -275,18 +275,5 @@ struct JSONSkimmer {
         guard digits.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }) else { return nil }
         position += 4
         return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
-    }
-
-    /// True when a byte of `word` is '"', '\\' or below 0x20 (eight string bytes checked at once).
-    @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let zeroInQuote = (quote &- ones) & ~quote & highs
-        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
-        let control = (word &- ones &* 0x20) & ~word & highs
-        return (zeroInQuote | zeroInBackslash | control) != 0
     }
 }
