@@ -140,3 +140,21 @@ private func benchmarkDiff() {
                      baseline: Benchmark.format(seconds: arrayParse), ratio: arrayParse / arrayDiff)
     print("  (baseline: JSONSerialization parsing one of the two arrays)")
 }
+
+/// Not timed: loops for a profiler, run only when named.
+///   valgrind --tool=callgrind .build/release/rewind-bench parse-profile --rounds=3
+/// The instructions one parse costs per byte are (total with --rounds=3 − total
+/// with --rounds=0) ÷ 3 ÷ the byte count it prints; `perf record -g` works too.
+func runJSONProfileLoops(parse: Bool, encode: Bool) {
+    let rounds = CommandLine.arguments.lazy.compactMap { $0.hasPrefix("--rounds=") ? Int($0.dropFirst(9)) : nil }.first ?? 3
+    let state = makeState(elements: 10_000)
+    if parse, let bytes = try? JSONEncoding.bytes(of: state) {
+        for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
+        print("parse-profile: parsed the 10,000-element state (\(bytes.count) B) \(rounds) times")
+    }
+    if encode {
+        var total = 0
+        for _ in 0..<rounds { total += (try? JSONEncoding.bytes(of: state))?.count ?? 0 }
+        print("encode-profile: encoded the 10,000-element state \(rounds) times (\(total) B)")
+    }
+}

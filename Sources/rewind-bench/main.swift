@@ -2,8 +2,10 @@ import Foundation
 
 // swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay ...]
 // Each section compares Rewind against a baseline measured in the same run.
+// `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
 let sections = arguments.filter { !$0.hasPrefix("--") }
+let profileLoops = ["parse-profile", "encode-profile"]
 func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
 print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meaningful)" : "")")
@@ -13,3 +15,6 @@ if wants("recorder") { runRecorderBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
+if sections.contains(where: profileLoops.contains) {
+    runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
+}
