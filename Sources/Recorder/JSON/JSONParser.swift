@@ -291,45 +291,20 @@ struct _Parser {
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = position
-        var isInteger = true
-        let negative = bytes[position] == UInt8(ascii: "-")
-        if negative { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in a number") }
-        let digitsStart = position
-        // Accumulated while scanning; exact up to 18 digits (wraps beyond, and is then not used).
-        var magnitude: UInt64 = 0
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < bytes.count && isDigit(bytes[position]) { throw error("leading zeros are not allowed in numbers") }
-        } else {
-            while position < bytes.count && isDigit(bytes[position]) {
-                magnitude = magnitude &* 10 &+ UInt64(bytes[position] &- 0x30)
-                position += 1
-            }
+        let syntax: JSONNumberSyntax
+        do {
+            syntax = try JSONNumberSyntax.scan(bytes, from: start)
+        } catch {
+            throw self.error(error.reason, at: error.offset)
         }
-        let isPlainInteger = position == bytes.count
-            || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e"))
-        if isPlainInteger && position - digitsStart <= 18 {
-            // The common case: an integer that cannot overflow, converted in the same pass.
-            return .integer(negative ? -Int64(magnitude) : Int64(magnitude))
-        }
-        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
-            isInteger = false
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit after the decimal point") }
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
-            isInteger = false
-            position += 1
-            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in the exponent") }
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+        position = syntax.end
+        if syntax.isInteger && syntax.integerDigitCount <= 18 {
+            // The common case: an integer that cannot overflow, converted while scanning.
+            let magnitude = Int64(syntax.integerMagnitude)
+            return .integer(syntax.isNegative ? -magnitude : magnitude)
         }
         let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
-        if isInteger, text.count <= 19 || (text.count == 20 && text[0] == UInt8(ascii: "-")) {
-            if let value = parseInt64(text) { return .integer(value) }
-        }
+        if syntax.isInteger, let value = parseInt64(text) { return .integer(value) }
         if let value = Self.exactDouble(text) { return .double(value) }
         let string = String(decoding: text, as: UTF8.self)
         guard let value = Double(string) else { throw error("number out of range", at: start) }
@@ -408,8 +383,6 @@ struct _Parser {
         }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
-
-    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// Reads a string starting at its opening quote. Runs without escapes are
     /// found eight bytes at a time; escapes are decoded into a reused byte
@@ -505,14 +478,7 @@ struct _Parser {
         guard position + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 0x30)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 0x61 + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 0x41 + 10)
-            default: throw error("invalid hex digit in \\u escape")
-            }
+            guard let digit = JSONEscapes.hexDigit(bytes[position]) else { throw error("invalid hex digit in \\u escape") }
             value = value << 4 | digit
             position += 1
         }
@@ -590,25 +556,15 @@ struct ObjectShapes {
         return same
     }
 
-    /// A shape at `depth` whose keys start with the first `count` keys of
-    /// shape `id` followed by `key`.
-    func find(atDepth depth: Int, prefixOf id: Int, count: Int, then key: String) -> Int? {
+    /// A shape at `depth` whose keys are the first `count` keys of shape `id`
+    /// followed by `key`, and possibly more; without `key`, exactly those keys.
+    func find(atDepth depth: Int, prefixOf id: Int, count: Int, then key: String? = nil) -> Int? {
         let prefix = entries[id].shape.keys[..<count]
         for slot in 0..<Int(used[depth]) {
             let candidate = depth * Self.perDepth + slot
             let keys = entries[candidate].shape.keys
-            if keys.count > count && keys[count] == key && keys[..<count].elementsEqual(prefix) { return candidate }
-        }
-        return nil
-    }
-
-    /// A shape at `depth` whose keys are exactly the first `count` keys of shape `id`.
-    func find(atDepth depth: Int, prefixOf id: Int, count: Int) -> Int? {
-        let prefix = entries[id].shape.keys[..<count]
-        for slot in 0..<Int(used[depth]) {
-            let candidate = depth * Self.perDepth + slot
-            let keys = entries[candidate].shape.keys
-            if keys.count == count && keys.elementsEqual(prefix) { return candidate }
+            let continues = key.map { keys.count > count && keys[count] == $0 } ?? (keys.count == count)
+            if continues && keys[..<count].elementsEqual(prefix) { return candidate }
         }
         return nil
     }

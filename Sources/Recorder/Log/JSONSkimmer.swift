@@ -170,42 +170,18 @@ struct JSONSkimmer {
     /// here; the parser reads those exactly. Others are left to the parser.
     private mutating func skipNumber() -> Bool {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        let digitsStart = position
-        guard position < bytes.count, isDigit(bytes[position]) else { return false }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < bytes.count, isDigit(bytes[position]) { return false }
-        } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        var isInteger = true
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            isInteger = false
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { return false }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            isInteger = false
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            let exponentStart = position
-            guard position < bytes.count, isDigit(bytes[position]) else { return false }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-            guard position - exponentStart == 1 else { return false }
-        }
-        let digits = position - digitsStart
-        if isInteger {
+        guard let syntax = try? JSONNumberSyntax.scan(bytes, from: start) else { return false }
+        position = syntax.end
+        if syntax.isInteger {
             // `-0` parses as the integer 0, written `0`.
-            if bytes[start] == UInt8(ascii: "-") && digits == 1 && bytes[digitsStart] == UInt8(ascii: "0") { isCompactAsWritten = false }
-            return digits <= 18
+            if syntax.isNegative && syntax.integerDigitCount == 1 && syntax.integerMagnitude == 0 { isCompactAsWritten = false }
+            return syntax.integerDigitCount <= 18
         }
         isCompactAsWritten = false
+        guard syntax.exponentDigitCount <= 1 else { return false }
+        let digits = syntax.end - start - (syntax.isNegative ? 1 : 0)
         return digits <= 16 + 3   // at most 15 digits, the point, and a short exponent
     }
-
-    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// A string at its opening quote: no control characters, valid escapes and
     /// surrogate pairs, valid UTF-8. Plain runs are checked eight bytes at a time.
@@ -270,10 +246,12 @@ struct JSONSkimmer {
     /// Four hex digits, the value of a `\u` escape.
     private mutating func hex4() -> UInt32? {
         guard position + 4 <= bytes.count else { return nil }
-        let digits = UnsafeBufferPointer(rebasing: bytes[position..<(position + 4)])
-        // Checked first: `UInt32(_:radix:)` would also take a sign.
-        guard digits.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }) else { return nil }
-        position += 4
-        return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = JSONEscapes.hexDigit(bytes[position]) else { return nil }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
     }
 }

@@ -138,7 +138,7 @@ public final class LogReader: @unchecked Sendable {
     public func refresh() -> Int {
         scanLock.withLock {
             let size = file.size
-            let (before, more) = lock.withLock {
+            var (before, scanned) = lock.withLock {
                 let before = index.entryCount
                 if size < index.scannedOffset {
                     // The file was cut (a recorder recovered its torn tail): start over.
@@ -149,7 +149,6 @@ public final class LogReader: @unchecked Sendable {
                 fileSize = size
                 return (before, index.continuation())
             }
-            var scanned = more
             scanned.scan(file, fileSize: size, maxBytes: Int.max, buffer: &scanBuffer)
             return lock.withLock {
                 index.append(scanned)
