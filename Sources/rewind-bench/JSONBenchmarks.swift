@@ -152,7 +152,12 @@ func runJSONProfileLoops(parse: Bool, encode: Bool) {
         for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
         print("parse-profile: parsed the 10,000-element state (\(bytes.count) B) \(rounds) times")
     }
-    if encode {
+    if encode && CommandLine.arguments.contains("--discard") {
+        // The floor: Codable dispatch alone, through an encoder that writes nothing.
+        //   valgrind --tool=callgrind --toggle-collect='$s12rewind_bench17DiscardingEncoderC*' … encode-profile --discard
+        for _ in 0..<rounds { try? state.encode(to: DiscardingEncoder()) }
+        print("encode-profile --discard: walked the 10,000-element state \(rounds) times through DiscardingEncoder")
+    } else if encode {
         var total = 0
         for _ in 0..<rounds { total += (try? JSONEncoding.bytes(of: state))?.count ?? 0 }
         print("encode-profile: encoded the 10,000-element state \(rounds) times (\(total) B)")

@@ -41,7 +41,7 @@ public enum JSONEncoding {
         let encoder = _StreamingEncoder()
         do {
             try encoder.encodeTopLevel(value)
-            return encoder.output.bytes
+            return encoder.bytes
         } catch is _NeedsValueEncoder {
             // The type writes its containers out of order; build a tree instead.
             return JSONWriter.compact(try self.value(of: value))

@@ -128,27 +128,47 @@ public enum JSONWriter {
         writeUInt64(number.magnitude, to: output)
     }
 
-    /// Digits written back to front straight into the buffer.
+    /// "00" to "99": writing two digits per division halves the divisions.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// Digits written back to front straight into the buffer, two at a time.
     @inline(__always)
     static func writeUInt64(_ number: UInt64, to output: _ByteBuffer) {
         if number < 10 {
             output.append(UInt8(truncatingIfNeeded: number) &+ 0x30)
             return
         }
-        var digits = 0
-        var probe = number
-        while probe > 0 { digits += 1; probe /= 10 }
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20 && number >= bound {
+            digits += 1
+            bound &*= 10
+        }
         output.reserve(digits)
-        let end = output.base + output.count + digits
-        var cursor = end
+        var cursor = UnsafeMutableRawPointer(output.base + output.count + digits)
         var remaining = number
-        while remaining > 0 {
-            let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
-            cursor -= 1
-            cursor.pointee = UInt8(truncatingIfNeeded: digit) &+ 0x30
+        while remaining >= 100 {
+            let (quotient, pair) = remaining.quotientAndRemainder(dividingBy: 100)
+            cursor -= 2
+            cursor.storeBytes(of: digitPair(pair), as: UInt16.self)
             remaining = quotient
         }
+        if remaining >= 10 {
+            (cursor - 2).storeBytes(of: digitPair(remaining), as: UInt16.self)
+        } else {
+            (cursor - 1).storeBytes(of: UInt8(truncatingIfNeeded: remaining) &+ 0x30, as: UInt8.self)
+        }
         output.didWrite(digits)
+    }
+
+    /// The two ASCII digits of `value` (below 100), in memory order.
+    @inline(__always)
+    private static func digitPair(_ value: UInt64) -> UInt16 {
+        UnsafeRawPointer(digitPairs.utf8Start + Int(value) * 2).loadUnaligned(as: UInt16.self)
     }
 
     static func writeDouble(_ number: Double, to output: _ByteBuffer) {
@@ -162,9 +182,47 @@ public enum JSONWriter {
             writeInt64(Int64(number), to: output)
             return
         }
+        if writeShortDecimal(number, to: output) { return }
         // Swift's description is the shortest round-tripping text; it is valid JSON
         // for finite values ("1e-05", "1.5", "1.2345e+20").
         writeASCII(number.description, to: output)
+    }
+
+    /// Writes the same text as `description` for the common case of a
+    /// non-whole number with few digits (0.25, 13.5, 1234.56) without building
+    /// a String; returns false, writing nothing, for anything else.
+    ///
+    /// Why the text is the shortest that round-trips, as `description`'s is:
+    /// with k fraction digits the only candidate is m = round(x·10^k), and
+    /// m / 10^k == x (one correctly rounded division of two exact values) is
+    /// exactly "the text parses back to x". Trying k = 1, 2, … finds the fewest
+    /// digits. Staying below 15 significant digits (m < 10^15) keeps it exact:
+    /// the error in x·10^k is then far below ½, so rounding cannot miss a
+    /// candidate, and distinct decimals of ≤ 15 digits are distinct doubles, so
+    /// there is no closer candidate of the same length to prefer. [10^-4, 10^15)
+    /// is where `description` uses plain decimal notation.
+    private static func writeShortDecimal(_ number: Double, to output: _ByteBuffer) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude >= 1e-4 && magnitude < 1e15 else { return false }
+        var scale = 1.0
+        // Ends by k = 19 at the latest: magnitude · 10^19 ≥ 10^15.
+        for _ in 1...19 {
+            scale *= 10  // exact: powers of ten up to 10^22 are doubles
+            let product = magnitude * scale
+            if product >= 1e15 { return false }
+            // Rounds to the nearest integer (0 ≤ product < 2^52) without a call to libm's round.
+            let scaled = (product + 0x1p52) - 0x1p52
+            guard scaled / scale == magnitude else { continue }
+            let units = UInt64(scaled), divisor = UInt64(scale)
+            if number < 0 { output.append(UInt8(ascii: "-")) }
+            writeUInt64(units / divisor, to: output)
+            // The fraction with its leading zeros: 10^k + fraction, its leading 1 overwritten by '.'.
+            let point = output.count
+            writeUInt64(divisor + units % divisor, to: output)
+            output.base[point] = UInt8(ascii: ".")
+            return true
+        }
+        return false
     }
 
     /// A `Float` by its own shortest text, so `Float(0.1)` reads "0.1".
@@ -202,6 +260,8 @@ public enum JSONWriter {
 
     @inline(__always)
     static func writeString(_ string: String, to output: _ByteBuffer) {
+        // Reading the UTF-8 in place avoids the copy (and retain) `withUTF8` needs.
+        if string.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, to: output) }) != nil { return }
         var string = string
         string.withUTF8 { writeString(utf8: $0, to: output) }
     }
@@ -209,33 +269,41 @@ public enum JSONWriter {
     /// Copies runs of bytes that need no escaping in one go, scanning eight
     /// bytes at a time for '"', '\\' and control characters.
     static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
-        output.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
         let count = bytes.count
+        output.reserve(count + 2)
+        output.appendReserved(UInt8(ascii: "\""))
         guard let base = bytes.baseAddress else {
-            output.append(UInt8(ascii: "\""))
+            output.appendReserved(UInt8(ascii: "\""))
             return
         }
-        let raw = UnsafeRawPointer(base)
+        var runStart = 0
+        var index = firstByteToEscape(base, from: 0, count: count)
         while index < count {
-            if index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
-                index += 8
-                continue
-            }
-            let end = min(index + 8, count)
-            while index < end {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    if index > runStart { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                    writeEscape(byte, to: output)
-                    runStart = index + 1
-                }
-                index += 1
-            }
+            output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+            writeEscape(base[index], to: output)
+            runStart = index + 1
+            index = firstByteToEscape(base, from: runStart, count: count)
         }
-        if count > runStart { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
-        output.append(UInt8(ascii: "\""))
+        // Plain strings reach here with the room reserved above; escaped ones re-reserve.
+        output.reserve(count - runStart + 1)
+        output.appendReserved(base + runStart, count: count - runStart)
+        output.appendReserved(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first '"', '\\' or control character at or after `start`, or `count`.
+    @inline(__always)
+    private static func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return count
     }
 
     private static func writeEscape(_ byte: UInt8, to output: _ByteBuffer) {

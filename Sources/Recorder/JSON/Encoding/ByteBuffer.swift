@@ -1,54 +1,82 @@
+import Foundation
+
 /// A growable byte buffer for writing JSON: appends are a capacity check and a
 /// store, without `Array`'s per-append uniqueness check. Single-threaded.
-final class _ByteBuffer {
+///
+/// Not final only so ``_StreamingEncoder`` can *be* its buffer: containers then
+/// reach the bytes through the one reference they hold, with no extra load
+/// and retain of a separate buffer object per write. Every member is final.
+class _ByteBuffer {
     // Unchecked: the buffer is owned by one writer at a time, and dynamic
     // exclusivity checks on every append would cost more than the append.
-    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) final private(set) var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) final private(set) var count = 0
+    @exclusivity(unchecked) final private var capacity: Int
 
     init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        // malloc, not `allocate`, so growing can use realloc, which moves large
+        // buffers by remapping pages instead of copying them.
+        base = malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    final var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    @inline(__always) func reserve(_ extra: Int) {
+    @inline(__always) final func reserve(_ extra: Int) {
         if count + extra > capacity { grow(count + extra) }
     }
 
-    private func grow(_ needed: Int) {
+    private final func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        base = realloc(base, newCapacity)!.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
     }
 
-    @inline(__always) func append(_ byte: UInt8) {
+    @inline(__always) final func append(_ byte: UInt8) {
         reserve(1)
+        appendReserved(byte)
+    }
+
+    @inline(__always) final func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        appendReserved(source, count: bytes.count)
+    }
+
+    @inline(__always) final func append(_ literal: StaticString) {
+        reserve(literal.utf8CodeUnitCount)
+        appendReserved(literal.utf8Start, count: literal.utf8CodeUnitCount)
+    }
+
+    /// Stores one byte after `reserve`.
+    @inline(__always) final func appendReserved(_ byte: UInt8) {
         base[count] = byte
         count += 1
     }
 
-    @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+    /// Copies `length` bytes after `reserve`. Most runs JSON is made of (keys,
+    /// short strings, literals) are a few bytes, where a call to memcpy costs
+    /// more than the copy: those are one or two overlapping word moves.
+    @inline(__always) final func appendReserved(_ source: UnsafePointer<UInt8>, count length: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(source)
+        if length >= 8 && length <= 16 {
+            target.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (target + length - 8).storeBytes(of: from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), as: UInt64.self)
+        } else if length >= 4 && length < 8 {
+            target.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            (target + length - 4).storeBytes(of: from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), as: UInt32.self)
+        } else if length < 4 {
+            for offset in 0..<length { (base + count + offset).pointee = source[offset] }
+        } else {
+            target.copyMemory(from: from, byteCount: length)
+        }
+        count += length
     }
 
-    @inline(__always) func append(_ literal: StaticString) {
-        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-}
-
-extension _ByteBuffer {
     /// Commits `written` bytes stored directly after `count` (after `reserve`).
-    @inline(__always) func didWrite(_ written: Int) { count += written }
+    @inline(__always) final func didWrite(_ written: Int) { count += written }
 }

@@ -1,9 +1,9 @@
 /// The keyed, unkeyed and single-value containers of ``_StreamingEncoder``.
 /// Each write goes straight to the encoder's byte buffer.
 ///
-/// Containers hold the encoder `unowned(unsafe)` and no coding path of their
-/// own: retaining the encoder and copying a path array into every container
-/// was a fifth of the encoding time. A container is only valid during the
+/// Containers hold the encoder (which is also the output buffer) and no
+/// coding path of their own: copying a path array into every container was a
+/// fifth of the encoding time. A container is only valid during the
 /// `encode(to:)` call that made it, as with any encoder; the encoder outlives
 /// that call.
 struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -13,25 +13,25 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
     @inline(__always) private func writeKey(_ key: Key) throws {
         try encoder.beginElement(of: id)
-        JSONWriter.writeString(key.stringValue, to: encoder.output)
-        encoder.output.append(UInt8(ascii: ":"))
+        JSONWriter.writeString(key.stringValue, to: encoder)
+        encoder.append(UInt8(ascii: ":"))
     }
 
-    mutating func encodeNil(forKey key: Key) throws { try writeKey(key); encoder.output.append("null") }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeKey(key); JSONWriter.writeBool(value, to: encoder.output) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try writeKey(key); JSONWriter.writeString(value, to: encoder.output) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try writeKey(key); JSONWriter.writeDouble(value, to: encoder.output) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try writeKey(key); JSONWriter.writeFloat(value, to: encoder.output) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(value, to: encoder.output) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(value, to: encoder.output) }
+    mutating func encodeNil(forKey key: Key) throws { try writeKey(key); encoder.append("null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeKey(key); JSONWriter.writeBool(value, to: encoder) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try writeKey(key); JSONWriter.writeString(value, to: encoder) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try writeKey(key); JSONWriter.writeDouble(value, to: encoder) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try writeKey(key); JSONWriter.writeFloat(value, to: encoder) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInt64(value, to: encoder) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try writeKey(key)
@@ -69,21 +69,21 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
         count += 1
     }
 
-    mutating func encodeNil() throws { try begin(); encoder.output.append("null") }
-    mutating func encode(_ value: Bool) throws { try begin(); JSONWriter.writeBool(value, to: encoder.output) }
-    mutating func encode(_ value: String) throws { try begin(); JSONWriter.writeString(value, to: encoder.output) }
-    mutating func encode(_ value: Double) throws { try begin(); JSONWriter.writeDouble(value, to: encoder.output) }
-    mutating func encode(_ value: Float) throws { try begin(); JSONWriter.writeFloat(value, to: encoder.output) }
-    mutating func encode(_ value: Int) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int8) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int16) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int32) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int64) throws { try begin(); JSONWriter.writeInt64(value, to: encoder.output) }
-    mutating func encode(_ value: UInt) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt8) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt16) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt32) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt64) throws { try begin(); JSONWriter.writeUInt64(value, to: encoder.output) }
+    mutating func encodeNil() throws { try begin(); encoder.append("null") }
+    mutating func encode(_ value: Bool) throws { try begin(); JSONWriter.writeBool(value, to: encoder) }
+    mutating func encode(_ value: String) throws { try begin(); JSONWriter.writeString(value, to: encoder) }
+    mutating func encode(_ value: Double) throws { try begin(); JSONWriter.writeDouble(value, to: encoder) }
+    mutating func encode(_ value: Float) throws { try begin(); JSONWriter.writeFloat(value, to: encoder) }
+    mutating func encode(_ value: Int) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int8) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int16) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int32) throws { try begin(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int64) throws { try begin(); JSONWriter.writeInt64(value, to: encoder) }
+    mutating func encode(_ value: UInt) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt8) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt16) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt32) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt64) throws { try begin(); JSONWriter.writeUInt64(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try begin()
@@ -107,21 +107,21 @@ struct _StreamingSingleValueContainer: SingleValueEncodingContainer {
     let encoder: _StreamingEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { try encoder.beginSingleValue(); encoder.output.append("null") }
-    mutating func encode(_ value: Bool) throws { try encoder.beginSingleValue(); JSONWriter.writeBool(value, to: encoder.output) }
-    mutating func encode(_ value: String) throws { try encoder.beginSingleValue(); JSONWriter.writeString(value, to: encoder.output) }
-    mutating func encode(_ value: Double) throws { try encoder.beginSingleValue(); JSONWriter.writeDouble(value, to: encoder.output) }
-    mutating func encode(_ value: Float) throws { try encoder.beginSingleValue(); JSONWriter.writeFloat(value, to: encoder.output) }
-    mutating func encode(_ value: Int) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int8) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int16) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int32) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder.output) }
-    mutating func encode(_ value: Int64) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(value, to: encoder.output) }
-    mutating func encode(_ value: UInt) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt8) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt16) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt32) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder.output) }
-    mutating func encode(_ value: UInt64) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(value, to: encoder.output) }
+    mutating func encodeNil() throws { try encoder.beginSingleValue(); encoder.append("null") }
+    mutating func encode(_ value: Bool) throws { try encoder.beginSingleValue(); JSONWriter.writeBool(value, to: encoder) }
+    mutating func encode(_ value: String) throws { try encoder.beginSingleValue(); JSONWriter.writeString(value, to: encoder) }
+    mutating func encode(_ value: Double) throws { try encoder.beginSingleValue(); JSONWriter.writeDouble(value, to: encoder) }
+    mutating func encode(_ value: Float) throws { try encoder.beginSingleValue(); JSONWriter.writeFloat(value, to: encoder) }
+    mutating func encode(_ value: Int) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int8) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int16) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int32) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(Int64(value), to: encoder) }
+    mutating func encode(_ value: Int64) throws { try encoder.beginSingleValue(); JSONWriter.writeInt64(value, to: encoder) }
+    mutating func encode(_ value: UInt) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt8) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt16) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt32) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
+    mutating func encode(_ value: UInt64) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encoder.beginSingleValue()

@@ -10,11 +10,12 @@ struct _NeedsValueEncoder: Error {}
 /// one growing buffer. Synthesized `Codable` conformances (and almost every
 /// hand-written one) write each container front to back, which is exactly what
 /// this supports; anything else throws ``_NeedsValueEncoder``.
-final class _StreamingEncoder: Encoder {
+///
+/// The encoder is its own output buffer (a ``_ByteBuffer`` subclass), so a
+/// container writes through the single reference it holds.
+final class _StreamingEncoder: _ByteBuffer, Encoder {
     // Unchecked: the encoder is confined to one call on one thread, and dynamic
     // exclusivity checks on every member written cost a measurable share of the time.
-    let output: _ByteBuffer
-    @exclusivity(unchecked) var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// An open object or array, innermost last.
@@ -36,10 +37,45 @@ final class _StreamingEncoder: Encoder {
     @exclusivity(unchecked) private var valueContainerIsObject = false
     @exclusivity(unchecked) private var valueWroteSingle = false
     @exclusivity(unchecked) private var depth = 0
-    /// Set by non-throwing requirements (`container(keyedBy:)`, `superEncoder`) that hit an unsupported pattern.
-    @exclusivity(unchecked) var needsValueEncoder = false
+    /// Set by non-throwing requirements (`container(keyedBy:)`, `superEncoder`)
+    /// that hit an unsupported pattern; checked as each value finishes.
+    @exclusivity(unchecked) var needsValueEncoder = false {
+        // No frame has id -2, so the next member written stops the pass at once,
+        // without a separate check of this flag on every member.
+        didSet { if needsValueEncoder { topID = -2 } }
+    }
 
-    init(capacity: Int = 1024) { output = _ByteBuffer(capacity: capacity) }
+    /// The keys of the values being encoded, outermost first: `codingPath`
+    /// kept as a stack that is only turned into an array when someone asks.
+    @exclusivity(unchecked) private var pathKeys = UnsafeMutablePointer<any CodingKey>.allocate(capacity: 16)
+    @exclusivity(unchecked) private var pathCount = 0
+    @exclusivity(unchecked) private var pathCapacity = 16
+
+    var codingPath: [any CodingKey] { Array(UnsafeBufferPointer(start: pathKeys, count: pathCount)) }
+
+    deinit {
+        pathKeys.deinitialize(count: pathCount)
+        pathKeys.deallocate()
+    }
+
+    @inline(__always) private func pushPathKey(_ key: any CodingKey) {
+        if pathCount == pathCapacity { growPathKeys() }
+        (pathKeys + pathCount).initialize(to: key)
+        pathCount += 1
+    }
+
+    @inline(__always) private func popPathKey() {
+        pathCount -= 1
+        (pathKeys + pathCount).deinitialize(count: 1)
+    }
+
+    private func growPathKeys() {
+        let larger = UnsafeMutablePointer<any CodingKey>.allocate(capacity: pathCapacity * 2)
+        larger.moveInitialize(from: pathKeys, count: pathCount)
+        pathKeys.deallocate()
+        pathKeys = larger
+        pathCapacity *= 2
+    }
 
     // MARK: Values
 
@@ -47,12 +83,12 @@ final class _StreamingEncoder: Encoder {
     /// inline, everything else through its `encode(to:)`.
     @inline(__always)
     func encodeValue<T: Encodable>(_ value: T, forKey key: (any CodingKey)? = nil) throws {
-        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), to: output); return }
-        if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: output); return }
-        if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: output); return }
-        if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: output); return }
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), to: self); return }
+        if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: self); return }
+        if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: self); return }
+        if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: self); return }
         if let special = _SpecialEncodable.value(of: value) {
-            JSONWriter.write(special, to: output)
+            JSONWriter.write(special, to: self)
             return
         }
         try encodeComposite(value, forKey: key)
@@ -60,7 +96,7 @@ final class _StreamingEncoder: Encoder {
 
     private func encodeComposite<T: Encodable>(_ value: T, forKey key: (any CodingKey)?) throws {
         let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle)
-        if let key { codingPath.append(key) }
+        if let key { pushPathKey(key) }
         depth += 1
         guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
         valueBase = frames.count
@@ -70,9 +106,9 @@ final class _StreamingEncoder: Encoder {
         if needsValueEncoder { throw _NeedsValueEncoder() }
         closeFrames(downTo: valueBase)
         // A type that encodes nothing becomes an empty object, as with JSONEncoder.
-        if valueContainer < 0 && !valueWroteSingle { output.append("{}") }
+        if valueContainer < 0 && !valueWroteSingle { append("{}") }
         depth -= 1
-        if key != nil { codingPath.removeLast() }
+        if key != nil { popPathKey() }
         (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
     }
 
@@ -85,7 +121,7 @@ final class _StreamingEncoder: Encoder {
     // MARK: Containers
 
     private func openFrame(isObject: Bool) -> Int {
-        output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextFrameID += 1
         if !frames.isEmpty { frames[frames.count - 1].isEmpty = topIsEmpty }
         frames.append(Frame(id: nextFrameID, isObject: isObject))
@@ -97,7 +133,7 @@ final class _StreamingEncoder: Encoder {
     private func closeFrames(downTo count: Int) {
         guard frames.count > count else { return }
         while frames.count > count {
-            output.append(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            append(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
         topID = frames.last?.id ?? -1
         topIsEmpty = frames.last?.isEmpty ?? true
@@ -107,17 +143,16 @@ final class _StreamingEncoder: Encoder {
     /// containers and writes the separating comma.
     @inline(__always)
     func beginElement(of id: Int) throws {
-        if needsValueEncoder { throw _NeedsValueEncoder() }
         if topID != id { try resume(id) }
         if topIsEmpty {
             topIsEmpty = false
         } else {
-            output.append(UInt8(ascii: ","))
+            append(UInt8(ascii: ","))
         }
     }
 
     private func resume(_ id: Int) throws {
-        guard let index = frames.lastIndex(where: { $0.id == id }), index >= valueBase else { throw _NeedsValueEncoder() }
+        guard !needsValueEncoder, let index = frames.lastIndex(where: { $0.id == id }), index >= valueBase else { throw _NeedsValueEncoder() }
         closeFrames(downTo: index + 1)
     }
 
