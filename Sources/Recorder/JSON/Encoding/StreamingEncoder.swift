@@ -24,7 +24,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         var isObject: Bool
         var isEmpty = true
     }
-    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var frames = _UnsafeStack<Frame>()
     /// The innermost frame's id and emptiness, kept out of `frames` so writing
     /// a member touches no array.
     @exclusivity(unchecked) private var topID = -1
@@ -47,56 +47,51 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// The keys of the values being encoded, outermost first: `codingPath`
     /// kept as a stack that is only turned into an array when someone asks.
-    @exclusivity(unchecked) private var pathKeys = UnsafeMutablePointer<any CodingKey>.allocate(capacity: 16)
-    @exclusivity(unchecked) private var pathCount = 0
-    @exclusivity(unchecked) private var pathCapacity = 16
+    @exclusivity(unchecked) private var pathKeys = _UnsafeStack<any CodingKey>()
 
-    var codingPath: [any CodingKey] { Array(UnsafeBufferPointer(start: pathKeys, count: pathCount)) }
+    var codingPath: [any CodingKey] { pathKeys.elements }
 
-    deinit {
-        pathKeys.deinitialize(count: pathCount)
-        pathKeys.deallocate()
-    }
+    @inline(__always) private func pushPathKey<Key: CodingKey>(_ key: Key) { pathKeys.push(key) }
 
-    @inline(__always) private func pushPathKey(_ key: any CodingKey) {
-        if pathCount == pathCapacity { growPathKeys() }
-        (pathKeys + pathCount).initialize(to: key)
-        pathCount += 1
-    }
-
-    @inline(__always) private func popPathKey() {
-        pathCount -= 1
-        (pathKeys + pathCount).deinitialize(count: 1)
-    }
-
-    private func growPathKeys() {
-        let larger = UnsafeMutablePointer<any CodingKey>.allocate(capacity: pathCapacity * 2)
-        larger.moveInitialize(from: pathKeys, count: pathCount)
-        pathKeys.deallocate()
-        pathKeys = larger
-        pathCapacity *= 2
-    }
+    @inline(__always) private func popPathKey() { pathKeys.pop() }
 
     // MARK: Values
 
     /// Writes one value: primitives and the types `JSONEncoder` treats specially
     /// inline, everything else through its `encode(to:)`.
     @inline(__always)
-    func encodeValue<T: Encodable>(_ value: T, forKey key: (any CodingKey)? = nil) throws {
-        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), to: self); return }
-        if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: self); return }
-        if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: self); return }
-        if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: self); return }
-        if let special = _SpecialEncodable.value(of: value) {
-            JSONWriter.write(special, to: self)
-            return
-        }
-        try encodeComposite(value, forKey: key)
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        if writeDirectly(value) { return }
+        try encodeComposite(value)
     }
 
-    private func encodeComposite<T: Encodable>(_ value: T, forKey key: (any CodingKey)?) throws {
+    /// A member or element: `key` joins the coding path while the value
+    /// encodes. Taking the key's own type (not `(any CodingKey)?`) means no
+    /// existential is made or copied for the primitives that need no path.
+    @inline(__always)
+    func encodeValue<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
+        if writeDirectly(value) { return }
+        pushPathKey(key)
+        try encodeComposite(value)
+        popPathKey()
+    }
+
+    /// Writes primitives and the types `JSONEncoder` treats specially; false for anything else.
+    @inline(__always)
+    private func writeDirectly<T: Encodable>(_ value: T) -> Bool {
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), to: self); return true }
+        if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: self); return true }
+        if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: self); return true }
+        if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: self); return true }
+        if let special = _SpecialEncodable.value(of: value) {
+            JSONWriter.write(special, to: self)
+            return true
+        }
+        return false
+    }
+
+    private func encodeComposite<T: Encodable>(_ value: T) throws {
         let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle)
-        if let key { pushPathKey(key) }
         depth += 1
         guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
         valueBase = frames.count
@@ -108,7 +103,6 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         // A type that encodes nothing becomes an empty object, as with JSONEncoder.
         if valueContainer < 0 && !valueWroteSingle { append("{}") }
         depth -= 1
-        if key != nil { popPathKey() }
         (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
     }
 
@@ -124,7 +118,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextFrameID += 1
         if !frames.isEmpty { frames[frames.count - 1].isEmpty = topIsEmpty }
-        frames.append(Frame(id: nextFrameID, isObject: isObject))
+        frames.push(Frame(id: nextFrameID, isObject: isObject))
         topID = nextFrameID
         topIsEmpty = true
         return nextFrameID
@@ -133,7 +127,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     private func closeFrames(downTo count: Int) {
         guard frames.count > count else { return }
         while frames.count > count {
-            append(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            append(frames.pop().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
         topID = frames.last?.id ?? -1
         topIsEmpty = frames.last?.isEmpty ?? true
@@ -159,7 +153,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     func valueContainer(isObject: Bool) -> Int {
         if valueContainer >= 0 {
             // Asking twice (e.g. a subclass after `super.encode(to:)`) shares the container.
-            if valueContainerIsObject != isObject || frames.last(where: { $0.id == valueContainer }) == nil { needsValueEncoder = true }
+            if valueContainerIsObject != isObject || frames.lastIndex(where: { $0.id == valueContainer }) == nil { needsValueEncoder = true }
             return valueContainer
         }
         if valueWroteSingle { needsValueEncoder = true }
