@@ -100,6 +100,52 @@ private let profile = Profile(
         #expect(String(decoding: try JSONEncoding.bytes(of: [Float(0.1), 3]), as: UTF8.self) == "[0.1,3]")
     }
 
+    // Short decimals are written without going through `description`; the text
+    // must still be exactly Swift's shortest round-tripping one.
+    @Test func decimalsReadTheSameAsSwiftsOwnShortestText() throws {
+        var generator = SplitMix64(seed: 11)
+        var values: [Double] = [0.1, 0.25, 13.5, -2.75, 0.0001, 0.0001.nextDown, 0.3 - 0.1, 0.1 + 0.2,
+                                99_999_999_999_999.9, 123_456_789_012_345.6, 999_999_999_999_999.9, 1e15 + 0.5]
+        let scales: [Double] = [10, 100, 1_000, 1e4, 1e5, 1e7, 1e10, 1e14]
+        for _ in 0..<5_000 {
+            let value = Double(generator.next() % 100_000_000) / scales[Int(generator.next() % UInt64(scales.count))]
+            values += [value, -value.nextUp, value * 0.37 + 0.1]
+        }
+        let expected = values.map { $0.rounded(.towardZero) == $0 && $0.magnitude < 1e15 ? String(Int64($0)) : $0.description }
+        #expect(String(decoding: try JSONEncoding.bytes(of: values), as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
+    }
+
+    // Plain strings are checked and copied a word at a time, with separate
+    // paths below four, below eight and from eight bytes: put an escapable
+    // byte at every position of every length up to 20.
+    @Test func escapesAtEveryPositionOfShortAndLongStrings() throws {
+        func escaped(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\u{01}": result += "\\u0001"
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        for length in 0...20 {
+            let plain = String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
+            #expect(String(decoding: try JSONEncoding.bytes(of: plain), as: UTF8.self) == escaped(plain))
+            for position in 0..<length {
+                for special in ["\"", "\\", "\n", "\u{01}"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = special
+                    let text = characters.joined()
+                    #expect(String(decoding: try JSONEncoding.bytes(of: text), as: UTF8.self) == escaped(text))
+                }
+            }
+        }
+    }
+
     @Test func nonFiniteNumbersBecomeStringsJSONDecoderCanReadBack() throws {
         let values = [Double.nan, .infinity, -.infinity, 1]
         let bytes = try JSONEncoding.bytes(of: values)

@@ -266,16 +266,69 @@ public enum JSONWriter {
         string.withUTF8 { writeString(utf8: $0, to: output) }
     }
 
-    /// Copies runs of bytes that need no escaping in one go, scanning eight
-    /// bytes at a time for '"', '\\' and control characters.
+    /// Writes `bytes` as a JSON string. Most strings need no escaping: those
+    /// are checked and copied in the same pass, a word at a time.
     static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
         let count = bytes.count
         output.reserve(count + 2)
-        output.appendReserved(UInt8(ascii: "\""))
-        guard let base = bytes.baseAddress else {
-            output.appendReserved(UInt8(ascii: "\""))
+        guard let source = bytes.baseAddress, copyIfPlain(source, count: count, to: output.base + output.count + 1) else {
+            writeEscaping(bytes, to: output)
             return
         }
+        output.base[output.count] = UInt8(ascii: "\"")
+        output.base[output.count + count + 1] = UInt8(ascii: "\"")
+        output.didWrite(count + 2)
+    }
+
+    /// Copies `count` bytes to `target` (reserved) if none needs escaping,
+    /// checking eight at a time: whole words, then one word overlapping the
+    /// end; under eight bytes, one word assembled from overlapping loads.
+    /// Returns false, having copied part of them, when one needs escaping.
+    @inline(__always)
+    private static func copyIfPlain(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Bool {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        if count >= 8 {
+            var offset = 0
+            while true {
+                // The last word overlaps bytes already checked, which are plain.
+                if offset + 8 > count { offset = count - 8 }
+                let word = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if ByteWords.hasQuoteBackslashOrControl(word) { return false }
+                to.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                if offset + 8 == count { return true }
+                offset += 8
+            }
+        }
+        if count >= 4 {
+            let low = from.loadUnaligned(as: UInt32.self)
+            let high = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            if ByteWords.hasQuoteBackslashOrControl(UInt64(low) | UInt64(high) << 32) { return false }
+            to.storeBytes(of: low, as: UInt32.self)
+            to.storeBytes(of: high, toByteOffset: count - 4, as: UInt32.self)
+            return true
+        }
+        guard count > 0 else { return true }
+        let first = from.load(as: UInt8.self)
+        let middle = from.load(fromByteOffset: count / 2, as: UInt8.self)
+        let last = from.load(fromByteOffset: count - 1, as: UInt8.self)
+        // The unused bytes are 'A', which needs no escaping.
+        let word = UInt64(first) | UInt64(middle) << 8 | UInt64(last) << 16 | 0x4141_4141_4100_0000
+        if ByteWords.hasQuoteBackslashOrControl(word) { return false }
+        to.storeBytes(of: first, as: UInt8.self)
+        to.storeBytes(of: middle, toByteOffset: count / 2, as: UInt8.self)
+        to.storeBytes(of: last, toByteOffset: count - 1, as: UInt8.self)
+        return true
+    }
+
+    /// The general case: runs of plain bytes between escapes.
+    @inline(never)
+    private static func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
+        output.append(UInt8(ascii: "\""))
+        guard let base = bytes.baseAddress else {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        let count = bytes.count
         var runStart = 0
         var index = firstByteToEscape(base, from: 0, count: count)
         while index < count {
@@ -284,18 +337,15 @@ public enum JSONWriter {
             runStart = index + 1
             index = firstByteToEscape(base, from: runStart, count: count)
         }
-        // Plain strings reach here with the room reserved above; escaped ones re-reserve.
-        output.reserve(count - runStart + 1)
-        output.appendReserved(base + runStart, count: count - runStart)
-        output.appendReserved(UInt8(ascii: "\""))
+        output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+        output.append(UInt8(ascii: "\""))
     }
 
     /// The index of the first '"', '\\' or control character at or after `start`, or `count`.
-    @inline(__always)
     private static func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
         let raw = UnsafeRawPointer(base)
-        while index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+        while index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
             index += 8
         }
         while index < count {
