@@ -117,8 +117,23 @@ private let profile = Profile(
 
     // Plain strings are checked and copied a word at a time, with separate
     // paths below four, below eight and from eight bytes: put an escapable
-    // byte at every position of every length up to 20.
+    // byte at every position of every length up to 20, in values and in keys
+    // (which are written together with their comma and colon).
     @Test func escapesAtEveryPositionOfShortAndLongStrings() throws {
+        struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct TwoMembers: Encodable {
+            let key: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(1, forKey: Key(stringValue: key))
+                try container.encode(2, forKey: Key(stringValue: key))
+            }
+        }
         func escaped(_ text: String) -> String {
             var result = "\""
             for scalar in text.unicodeScalars {
@@ -141,6 +156,8 @@ private let profile = Profile(
                     characters[position] = special
                     let text = characters.joined()
                     #expect(String(decoding: try JSONEncoding.bytes(of: text), as: UTF8.self) == escaped(text))
+                    let members = "{" + escaped(text) + ":1," + escaped(text) + ":2}"
+                    #expect(String(decoding: try JSONEncoding.bytes(of: TwoMembers(key: text)), as: UTF8.self) == members)
                 }
             }
         }

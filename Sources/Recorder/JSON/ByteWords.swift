@@ -8,11 +8,19 @@ enum ByteWords {
     /// JSON string's plain run, for reading and for writing alike.
     @inline(__always)
     static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        quoteBackslashOrControlMask(word) != 0
+    }
+
+    /// The high bit of each byte of `word` (little-endian: byte 0 lowest) that is
+    /// '"', '\\' or below 0x20. A byte after a match may be flagged falsely
+    /// (the subtraction borrows), but the lowest flagged byte is always a match.
+    @inline(__always)
+    static func quoteBackslashOrControlMask(_ word: UInt64) -> UInt64 {
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
         let zeroInQuote = (quote &- ones) & ~quote & highs
         let zeroInBackslash = (backslash &- ones) & ~backslash & highs
         let control = (word &- ones &* 0x20) & ~word & highs  // bytes >= 0x80 are excluded by ~word
-        return (zeroInQuote | zeroInBackslash | control) != 0
+        return zeroInQuote | zeroInBackslash | control
     }
 }

@@ -77,9 +77,7 @@ public enum JSONWriter {
             let keys = object.keys
             let values = object.values
             for index in keys.indices {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(keys[index], to: output)
-                output.append(UInt8(ascii: ":"))
+                writeMemberKey(keys[index], afterComma: index > 0, to: output)
                 write(values[index], to: output)
             }
             output.append(UInt8(ascii: "}"))
@@ -260,24 +258,48 @@ public enum JSONWriter {
 
     @inline(__always)
     static func writeString(_ string: String, to output: _ByteBuffer) {
-        // Reading the UTF-8 in place avoids the copy (and retain) `withUTF8` needs.
-        if string.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, to: output) }) != nil { return }
-        var string = string
-        string.withUTF8 { writeString(utf8: $0, to: output) }
+        writeQuoted(string, afterComma: false, colon: false, to: output)
     }
 
-    /// Writes `bytes` as a JSON string. Most strings need no escaping: those
-    /// are checked and copied in the same pass, a word at a time.
+    /// An object member's `"key":`, after a comma unless it is the first member.
+    @inline(__always)
+    static func writeMemberKey(_ key: String, afterComma: Bool, to output: _ByteBuffer) {
+        writeQuoted(key, afterComma: afterComma, colon: true, to: output)
+    }
+
+    @inline(__always)
+    private static func writeQuoted(_ string: String, afterComma: Bool, colon: Bool, to output: _ByteBuffer) {
+        // Reading the UTF-8 in place avoids the copy (and retain) `withUTF8` needs.
+        if string.utf8.withContiguousStorageIfAvailable({ writeQuoted(utf8: $0, afterComma: afterComma, colon: colon, to: output) }) != nil { return }
+        var string = string
+        string.withUTF8 { writeQuoted(utf8: $0, afterComma: afterComma, colon: colon, to: output) }
+    }
+
     static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
+        writeQuoted(utf8: bytes, afterComma: false, colon: false, to: output)
+    }
+
+    /// Writes `bytes` as a JSON string, optionally with a comma before and a
+    /// colon after, under one capacity check. Most strings need no escaping:
+    /// those are checked and copied in the same pass, a word at a time.
+    private static func writeQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, afterComma: Bool, colon: Bool, to output: _ByteBuffer) {
         let count = bytes.count
-        output.reserve(count + 2)
-        guard let source = bytes.baseAddress, copyIfPlain(source, count: count, to: output.base + output.count + 1) else {
+        output.reserve(count + 4)
+        let start = output.base + output.count
+        let comma = afterComma ? 1 : 0
+        guard let source = bytes.baseAddress, copyIfPlain(source, count: count, to: start + comma + 1) else {
+            if afterComma { output.append(UInt8(ascii: ",")) }
             writeEscaping(bytes, to: output)
+            if colon { output.append(UInt8(ascii: ":")) }
             return
         }
-        output.base[output.count] = UInt8(ascii: "\"")
-        output.base[output.count + count + 1] = UInt8(ascii: "\"")
-        output.didWrite(count + 2)
+        // Unconditional stores: without a comma the quote overwrites start[0];
+        // without a colon it lies past what is committed.
+        start[0] = UInt8(ascii: ",")
+        start[comma] = UInt8(ascii: "\"")
+        start[comma + count + 1] = UInt8(ascii: "\"")
+        start[comma + count + 2] = UInt8(ascii: ":")
+        output.didWrite(comma + count + 2 + (colon ? 1 : 0))
     }
 
     /// Copies `count` bytes to `target` (reserved) if none needs escaping,
@@ -320,40 +342,44 @@ public enum JSONWriter {
         return true
     }
 
-    /// The general case: runs of plain bytes between escapes.
+    /// The general case: words of plain bytes are copied whole; a word with a
+    /// byte to escape is copied up to that byte, which is then escaped.
     @inline(never)
     private static func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
         output.append(UInt8(ascii: "\""))
-        guard let base = bytes.baseAddress else {
+        guard let source = bytes.baseAddress else {
             output.append(UInt8(ascii: "\""))
             return
         }
         let count = bytes.count
-        var runStart = 0
-        var index = firstByteToEscape(base, from: 0, count: count)
-        while index < count {
-            output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-            writeEscape(base[index], to: output)
-            runStart = index + 1
-            index = firstByteToEscape(base, from: runStart, count: count)
+        let from = UnsafeRawPointer(source)
+        var index = 0
+        while index + 8 <= count {
+            output.reserve(8)
+            let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: word, as: UInt64.self)
+            let mask = ByteWords.quoteBackslashOrControlMask(UInt64(littleEndian: word))
+            if mask == 0 {
+                output.didWrite(8)
+                index += 8
+                continue
+            }
+            // The word's plain bytes before the first match are already stored.
+            let plain = mask.trailingZeroBitCount / 8
+            output.didWrite(plain)
+            writeEscape(source[index + plain], to: output)
+            index += plain + 1
         }
-        output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
-        output.append(UInt8(ascii: "\""))
-    }
-
-    /// The index of the first '"', '\\' or control character at or after `start`, or `count`.
-    private static func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        var index = start
-        let raw = UnsafeRawPointer(base)
-        while index + 8 <= count, !ByteWords.hasQuoteBackslashOrControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-            index += 8
-        }
         while index < count {
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            let byte = source[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                writeEscape(byte, to: output)
+            } else {
+                output.append(byte)
+            }
             index += 1
         }
-        return count
+        output.append(UInt8(ascii: "\""))
     }
 
     private static func writeEscape(_ byte: UInt8, to output: _ByteBuffer) {

@@ -12,9 +12,8 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     var codingPath: [any CodingKey] { encoder.codingPath(ofFrame: id) }
 
     @inline(__always) private func writeKey(_ key: Key) throws {
-        try encoder.beginElement(of: id)
-        JSONWriter.writeString(key.stringValue, to: encoder)
-        encoder.append(UInt8(ascii: ":"))
+        let afterComma = try encoder.beginElement(of: id)
+        JSONWriter.writeMemberKey(key.stringValue, afterComma: afterComma, to: encoder)
     }
 
     mutating func encodeNil(forKey key: Key) throws { try writeKey(key); encoder.append("null") }
@@ -65,7 +64,7 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     @inline(__always) private mutating func begin() throws {
-        try encoder.beginElement(of: id)
+        if try encoder.beginElement(of: id) { encoder.append(UInt8(ascii: ",")) }
         count += 1
     }
 

@@ -134,15 +134,16 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     }
 
     /// Prepares to write a member of container `id`: closes finished nested
-    /// containers and writes the separating comma.
+    /// containers. Returns whether a comma must separate it from the one before
+    /// (the caller writes it, for keys together with the key).
     @inline(__always)
-    func beginElement(of id: Int) throws {
+    func beginElement(of id: Int) throws -> Bool {
         if topID != id { try resume(id) }
         if topIsEmpty {
             topIsEmpty = false
-        } else {
-            append(UInt8(ascii: ","))
+            return false
         }
+        return true
     }
 
     private func resume(_ id: Int) throws {
