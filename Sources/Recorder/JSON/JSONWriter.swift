@@ -355,7 +355,8 @@ public enum JSONWriter {
         let from = UnsafeRawPointer(source)
         var index = 0
         while index + 8 <= count {
-            output.reserve(8)
+            // Room for the word and one escape (at most six bytes).
+            output.reserve(8 + 6)
             let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: word, as: UInt64.self)
             let mask = ByteWords.quoteBackslashOrControlMask(UInt64(littleEndian: word))
@@ -367,34 +368,39 @@ public enum JSONWriter {
             // The word's plain bytes before the first match are already stored.
             let plain = mask.trailingZeroBitCount / 8
             output.didWrite(plain)
-            writeEscape(source[index + plain], to: output)
+            writeEscapeReserved(source[index + plain], to: output)
             index += plain + 1
         }
+        // Fewer than eight bytes left: room for each escaped and the closing quote.
+        output.reserve((count - index) * 6 + 1)
         while index < count {
             let byte = source[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                writeEscape(byte, to: output)
+                writeEscapeReserved(byte, to: output)
             } else {
-                output.append(byte)
+                output.appendReserved(byte)
             }
             index += 1
         }
-        output.append(UInt8(ascii: "\""))
+        output.appendReserved(UInt8(ascii: "\""))
     }
 
-    private static func writeEscape(_ byte: UInt8, to output: _ByteBuffer) {
+    /// Writes the escape for `byte` into room already reserved (six bytes).
+    @inline(__always)
+    private static func writeEscapeReserved(_ byte: UInt8, to output: _ByteBuffer) {
+        func put(_ literal: StaticString) { output.appendReserved(literal.utf8Start, count: literal.utf8CodeUnitCount) }
         switch byte {
-        case UInt8(ascii: "\""): output.append(#"\""#)
-        case UInt8(ascii: "\\"): output.append(#"\\"#)
-        case 0x0A: output.append(#"\n"#)
-        case 0x0D: output.append(#"\r"#)
-        case 0x09: output.append(#"\t"#)
-        case 0x08: output.append(#"\b"#)
-        case 0x0C: output.append(#"\f"#)
+        case UInt8(ascii: "\""): put(#"\""#)
+        case UInt8(ascii: "\\"): put(#"\\"#)
+        case 0x0A: put(#"\n"#)
+        case 0x0D: put(#"\r"#)
+        case 0x09: put(#"\t"#)
+        case 0x08: put(#"\b"#)
+        case 0x0C: put(#"\f"#)
         default:
-            output.append(#"\u00"#)
-            output.append(hexDigits.utf8Start[Int(byte >> 4)])
-            output.append(hexDigits.utf8Start[Int(byte & 0xF)])
+            put(#"\u00"#)
+            output.appendReserved(hexDigits.utf8Start[Int(byte >> 4)])
+            output.appendReserved(hexDigits.utf8Start[Int(byte & 0xF)])
         }
     }
 }
