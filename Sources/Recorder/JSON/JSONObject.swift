@@ -4,22 +4,26 @@
 /// grows past a few members) and a linear scan for small ones, which is faster
 /// there. Equality ignores order, as JSON does.
 public struct JSONObject: Sendable {
-    public private(set) var keys: [String] = []
+    /// The keys and their lookup index, shared copy-on-write: the objects of
+    /// an array of structs all hold one. Keeping both behind one reference
+    /// makes a ``JSONValue`` three words instead of four and an object one
+    /// retain instead of two.
+    private var shape: Shape
     public private(set) var values: [JSONValue] = []
-    /// Position of each key; only maintained above `indexThreshold` members.
-    private var positions: [String: Int]? = nil
-    private static let indexThreshold = 12
+    static let indexThreshold = 12
 
-    public init() {}
+    public init() { shape = Shape.empty }
 
     /// Builds an object from key/value pairs; a repeated key keeps its first
     /// position and its last value.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, JSONValue) {
+        self.init()
         for (key, value) in pairs { self[key] = value }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    public var keys: [String] { shape.keys }
+    public var count: Int { values.count }
+    public var isEmpty: Bool { values.isEmpty }
 
     /// Members in order; a repeated key keeps its first position and its last value.
     init(keys: [String], values: [JSONValue]) {
@@ -40,38 +44,73 @@ public struct JSONObject: Sendable {
 
     /// Members whose keys are known to be distinct (the parser checks).
     init(uniqueKeys keys: [String], values: [JSONValue]) {
-        self.keys = keys
+        shape = Shape(uniqueKeys: keys)
         self.values = values
-        if keys.count > Self.indexThreshold { rebuildIndex() }
     }
 
-    /// The keys of an object, in order, with their lookup index: objects of
-    /// one shape (the elements of an array of structs) share a single copy.
-    struct Shape {
-        let keys: [String]
-        let positions: [String: Int]?
+    /// Members with the keys of `shape`, in order.
+    init(shape: Shape, values: [JSONValue]) {
+        self.shape = shape
+        self.values = values
+    }
+
+    /// The keys of an object, in order, with their lookup index (kept only
+    /// above `indexThreshold` keys, where it beats a linear scan).
+    /// Copy-on-write: an object edits its shape in place only when it holds
+    /// the only reference.
+    final class Shape: @unchecked Sendable {
+        // Unchecked, in both senses: a shape is mutated only by its sole
+        // owner (after `uniqueShape()`), as with Array's storage, so neither
+        // data races nor overlapping accesses can happen; dynamic
+        // exclusivity checks on every read of the keys cost a fifth of parsing.
+        @exclusivity(unchecked) private(set) var keys: [String]
+        @exclusivity(unchecked) private(set) var positions: [String: Int]?
+
+        static let empty = Shape(uniqueKeys: [])
 
         /// `keys` must be distinct.
         init(uniqueKeys keys: [String]) {
             self.keys = keys
             positions = keys.count > JSONObject.indexThreshold ? JSONObject.index(of: keys) : nil
         }
+
+        func index(of key: String) -> Int? {
+            if let positions { return positions[key] }
+            return keys.firstIndex(of: key)
+        }
+
+        func append(_ key: String) {
+            keys.append(key)
+            if positions != nil {
+                positions![key] = keys.count - 1
+            } else if keys.count > JSONObject.indexThreshold {
+                positions = JSONObject.index(of: keys)
+            }
+        }
+
+        func insert(_ key: String, at position: Int) {
+            keys.insert(key, at: position)
+            if keys.count > JSONObject.indexThreshold { positions = JSONObject.index(of: keys) }
+        }
+
+        func remove(at position: Int) {
+            keys.remove(at: position)
+            if positions != nil {
+                positions = keys.count > JSONObject.indexThreshold ? JSONObject.index(of: keys) : nil
+            }
+        }
     }
 
-    /// Members with the keys of `shape`, in order.
-    init(shape: Shape, values: [JSONValue]) {
-        keys = shape.keys
-        self.values = values
-        positions = shape.positions
+    /// The shape, copied first if another object shares it.
+    private mutating func uniqueShape() -> Shape {
+        if !isKnownUniquelyReferenced(&shape) { shape = Shape(uniqueKeys: shape.keys) }
+        return shape
     }
 
     /// The members in order.
     public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
 
-    public func index(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return keys.firstIndex(of: key)
-    }
+    public func index(of key: String) -> Int? { shape.index(of: key) }
 
     /// Reads, replaces, appends (new keys go last) or removes (assign `nil`) a member.
     public subscript(key: String) -> JSONValue? {
@@ -84,13 +123,8 @@ public struct JSONObject: Sendable {
                     remove(at: position)
                 }
             } else if let newValue {
-                keys.append(key)
+                uniqueShape().append(key)
                 values.append(newValue)
-                if positions != nil {
-                    positions![key] = keys.count - 1
-                } else if keys.count > Self.indexThreshold {
-                    rebuildIndex()
-                }
             }
         }
     }
@@ -102,9 +136,8 @@ public struct JSONObject: Sendable {
             values[existing] = value
             return
         }
-        keys.insert(key, at: position)
+        uniqueShape().insert(key, at: position)
         values.insert(value, at: position)
-        if keys.count > Self.indexThreshold { rebuildIndex() }
     }
 
     /// Edits the value at `position` in place.
@@ -122,16 +155,11 @@ public struct JSONObject: Sendable {
     }
 
     private mutating func remove(at position: Int) {
-        keys.remove(at: position)
+        uniqueShape().remove(at: position)
         values.remove(at: position)
-        if positions != nil {
-            if keys.count > Self.indexThreshold { rebuildIndex() } else { positions = nil }
-        }
     }
 
-    private mutating func rebuildIndex() { positions = Self.index(of: keys) }
-
-    private static func index(of keys: [String]) -> [String: Int] {
+    fileprivate static func index(of keys: [String]) -> [String: Int] {
         var index = [String: Int](minimumCapacity: keys.count)
         for (position, key) in keys.enumerated() { index[key] = position }
         return index
@@ -141,7 +169,7 @@ public struct JSONObject: Sendable {
 extension JSONObject: Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.shape === rhs.shape || lhs.keys == rhs.keys { return lhs.values == rhs.values }
         for (key, value) in lhs.members {
             guard let other = rhs[key], other == value else { return false }
         }

@@ -85,8 +85,8 @@ struct _Parser {
     private var valueCapacity = 0
     /// Recently seen object shapes, per depth (see ``ObjectShapes``).
     private var shapes = ObjectShapes()
-    /// Bytes of a string with escapes, reused across strings.
-    private var unescaped: [UInt8] = []
+    /// The decoded bytes of a string with escapes, reused across strings.
+    private var scratch = ScratchBytes()
     private var repeatedStrings = RepeatedStrings()
 
     init(bytes: UnsafeBufferPointer<UInt8>, rejectsDuplicateKeys: Bool = false) {
@@ -98,6 +98,7 @@ struct _Parser {
 
     /// Frees the value stack (and whatever an error left on it); call once.
     mutating func releaseStorage() {
+        scratch.release()
         guard valueCapacity > 0 else { return }
         values.deinitialize(count: valueCount)
         values.deallocate()
@@ -404,13 +405,10 @@ struct _Parser {
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                guard isASCII || UTF8Validation.isValid(run) else { throw error("invalid UTF-8 in a string", at: start - 1) }
-                if run.count > RepeatedStrings.shortestShared && run.count <= RepeatedStrings.longestShared {
-                    return repeatedStrings.string(for: run)
-                }
-                return String(decoding: run, as: UTF8.self)
+                guard let string = makeString(run, isASCII: isASCII) else { throw error("invalid UTF-8 in a string", at: start - 1) }
+                return string
             }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start, isASCII: isASCII) }
             if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
             if byte >= 0x80 { isASCII = false }
             position += 1
@@ -418,60 +416,100 @@ struct _Parser {
         throw error("unterminated string", at: start - 1)
     }
 
-    /// The slow path, from the string's first byte, once a backslash was seen.
-    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
-        unescaped.removeAll(keepingCapacity: true)
-        var runStart = start
+    /// The path for strings with escapes, from the string's first byte, once
+    /// a backslash was seen at `position`. Plain runs are found eight bytes at
+    /// a time and copied whole into a reused scratch buffer; escapes are
+    /// decoded into it. Escapes always decode to whole, valid UTF-8 sequences,
+    /// so only input with non-ASCII bytes needs validating.
+    private mutating func parseEscapedString(from start: Int, isASCII plainSoFar: Bool) throws(JSONParseError) -> String {
+        var isASCII = plainSoFar
+        var written = 0
+        scratch.reserve(position - start + 16)
+        scratch.copy(from: bytes.baseAddress! + start, count: position - start, at: &written)
+        let end = bytes.count
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
         while true {
-            guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            // `position` is at a backslash: decode one escape.
+            guard position + 1 < end else { throw error("unterminated escape sequence", at: min(position + 1, end)) }
+            let escape = bytes[position + 1]
+            position += 2
+            scratch.reserve(written + 4)
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.store(escape, at: &written)
+            case UInt8(ascii: "b"): scratch.store(0x08, at: &written)
+            case UInt8(ascii: "f"): scratch.store(0x0C, at: &written)
+            case UInt8(ascii: "n"): scratch.store(0x0A, at: &written)
+            case UInt8(ascii: "r"): scratch.store(0x0D, at: &written)
+            case UInt8(ascii: "t"): scratch.store(0x09, at: &written)
+            case UInt8(ascii: "u"):
+                let scalar = try parseUnicodeEscape()
+                if !scalar.isASCII { isASCII = false }
+                for byte in UTF8.encode(scalar)! { scratch.store(byte, at: &written) }
+            default:
+                throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(escape)))'", at: position - 2)
+            }
+            // The plain run up to the next quote or backslash.
+            let runStart = position
+            while position + 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                if ByteWords.hasQuoteBackslashOrControl(word) { break }
+                if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
+                position += 8
+            }
+            while position < end {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
+                if byte >= 0x80 { isASCII = false }
                 position += 1
-                guard let string = unescaped.withUnsafeBufferPointer({ UTF8Validation.isValid($0) ? String(decoding: $0, as: UTF8.self) : nil }) else {
+            }
+            guard position < end else { throw error("unterminated string", at: start - 1) }
+            scratch.reserve(written + position - runStart)
+            scratch.copy(from: bytes.baseAddress! + runStart, count: position - runStart, at: &written)
+            if bytes[position] == UInt8(ascii: "\"") {
+                position += 1
+                guard let string = makeString(UnsafeBufferPointer(start: scratch.base, count: written), isASCII: isASCII) else {
                     throw error("invalid UTF-8 in a string", at: start - 1)
                 }
                 return string
             }
-            if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
-            if byte != UInt8(ascii: "\\") {
-                position += 1
-                continue
-            }
-            unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-            position += 1
-            guard position < bytes.count else { throw error("unterminated escape sequence") }
-            let escape = bytes[position]
-            position += 1
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
-            case UInt8(ascii: "b"): unescaped.append(0x08)
-            case UInt8(ascii: "f"): unescaped.append(0x0C)
-            case UInt8(ascii: "n"): unescaped.append(0x0A)
-            case UInt8(ascii: "r"): unescaped.append(0x0D)
-            case UInt8(ascii: "t"): unescaped.append(0x09)
-            case UInt8(ascii: "u"):
-                let first = try parseHex4()
-                var scalar = first
-                if (0xD800...0xDBFF).contains(first) {
-                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                        throw error("lone high surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
-                    }
-                    position += 2
-                    let second = try parseHex4()
-                    guard (0xDC00...0xDFFF).contains(second) else {
-                        throw error("high surrogate not followed by a low surrogate")
-                    }
-                    scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(first) {
-                    throw error("lone low surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
-                }
-                unescaped.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
-            default:
-                throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(escape)))'", at: position - 2)
-            }
-            runStart = position
         }
+    }
+
+    /// The String of a JSON string's (decoded) bytes, shared with an earlier
+    /// equal one when it is of a length that tends to repeat; nil when the
+    /// bytes are not valid UTF-8.
+    @inline(__always)
+    private mutating func makeString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        let string = utf8.count > RepeatedStrings.shortestShared && utf8.count <= RepeatedStrings.longestShared
+            ? repeatedStrings.string(for: utf8)
+            : String(decoding: utf8, as: UTF8.self)
+        if isASCII { return string }
+        // `String(decoding:)` validates anyway, replacing what is invalid with
+        // U+FFFD: the bytes were valid exactly when they came through
+        // unchanged. Comparing is far cheaper than validating a second time.
+        let unchanged = string.utf8.withContiguousStorageIfAvailable { stored in
+            stored.count == utf8.count && memcmp(stored.baseAddress!, utf8.baseAddress!, utf8.count) == 0
+        }
+        return unchanged == true ? string : nil
+    }
+
+    /// The scalar of a `\u` escape whose `u` was just read, joining a surrogate pair.
+    private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+        let first = try parseHex4()
+        guard (0xD800...0xDFFF).contains(first) else { return Unicode.Scalar(first)! }
+        guard first <= 0xDBFF else {
+            throw error("lone low surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
+        }
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+            throw error("lone high surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
+        }
+        position += 2
+        let second = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(second) else {
+            throw error("high surrogate not followed by a low surrogate")
+        }
+        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
@@ -495,7 +533,9 @@ struct ObjectShapes {
 
     struct Entry {
         var shape: JSONObject.Shape
-        /// The keys' UTF-8, back to back, and where each ends.
+        /// Each key's UTF-8 followed by its closing quote, back to back, and
+        /// where each ends; eight zero bytes pad the end so keys can be
+        /// compared a word at a time.
         var keyBytes: [UInt8] = []
         var keyEnds: [Int] = []
         /// True when no key needs escaping in JSON, so a key whose raw bytes
@@ -509,8 +549,10 @@ struct ObjectShapes {
                     if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { rawComparable = false }
                     keyBytes.append(byte)
                 }
+                keyBytes.append(UInt8(ascii: "\""))
                 keyEnds.append(keyBytes.count)
             }
+            keyBytes.append(contentsOf: repeatElement(0, count: 8))
         }
     }
 
@@ -540,19 +582,33 @@ struct ObjectShapes {
     func matchesRawKey(_ id: Int, at index: Int, in bytes: UnsafeBufferPointer<UInt8>, quoteAt quote: inout Int) -> Bool {
         guard entries[id].rawComparable, index < entries[id].keyEnds.count else { return false }
         let start = index == 0 ? 0 : entries[id].keyEnds[index - 1]
-        let length = entries[id].keyEnds[index] - start
-        let end = quote + 1 + length
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return false }
-        let candidate = bytes.baseAddress! + quote + 1
+        let length = entries[id].keyEnds[index] - start  // with the closing quote
+        let first = quote + 1
+        guard first + length <= bytes.count else { return false }
+        let available = bytes.count - first
         let same = entries[id].keyBytes.withUnsafeBufferPointer { keyBytes in
+            let key = UnsafeRawPointer(keyBytes.baseAddress! + start)
+            let candidate = UnsafeRawPointer(bytes.baseAddress! + first)
             var offset = 0
+            // A word at a time while the input has eight bytes to load (the
+            // key's side is padded); the word holding the key's end is
+            // compared only up to it.
+            while offset < length && offset + 8 <= available {
+                let differing = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                                    ^ candidate.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if differing != 0 {
+                    let remaining = length - offset
+                    return remaining < 8 && differing & (1 << UInt64(remaining * 8) - 1) == 0
+                }
+                offset += 8
+            }
             while offset < length {
-                if candidate[offset] != keyBytes[start + offset] { return false }
+                if key.load(fromByteOffset: offset, as: UInt8.self) != candidate.load(fromByteOffset: offset, as: UInt8.self) { return false }
                 offset += 1
             }
             return true
         }
-        if same { quote = end + 1 }
+        if same { quote = first + length }
         return same
     }
 
@@ -600,6 +656,10 @@ struct ObjectShapes {
 /// (an email on every record, a category, a URL prefix) is one shared String
 /// instead of an allocation and a copy per occurrence. Strings of up to 15
 /// UTF-8 bytes need no allocation anyway; long ones rarely repeat.
+///
+/// A slot remembers the hash of the last string that landed in it and keeps
+/// a String only once that hash is seen a second time, so strings that never
+/// repeat (titles, ids) cost a hash and a store, with no reference counting.
 struct RepeatedStrings {
     static let shortestShared = 15
     static let longestShared = 64
@@ -620,18 +680,21 @@ struct RepeatedStrings {
         }
         let hash = Self.hash(bytes)
         let slot = Int(truncatingIfNeeded: hash >> 55) & (Self.slotCount - 1)
-        if hashes[slot] == hash {
-            let same = strings[slot].utf8.withContiguousStorageIfAvailable { stored in
-                stored.count == bytes.count && memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-            }
-            if same == true {
-                misses = max(0, misses - 8)
-                return strings[slot]
-            }
+        guard hashes[slot] == hash else {
+            // First sighting (or a collision): remember the hash only.
+            hashes[slot] = hash
+            misses += 1
+            return String(decoding: bytes, as: UTF8.self)
         }
-        misses += 1
+        let same = strings[slot].utf8.withContiguousStorageIfAvailable { stored in
+            stored.count == bytes.count && memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+        if same == true {
+            misses = max(0, misses - 8)
+            return strings[slot]
+        }
+        // Seen a second time: keep it for the ones after.
         let string = String(decoding: bytes, as: UTF8.self)
-        hashes[slot] = hash
         strings[slot] = string
         return string
     }

@@ -1,9 +1,10 @@
 /// Checks that bytes are well-formed UTF-8 (RFC 3629): no overlong forms,
 /// no surrogates, nothing above U+10FFFF, no truncated sequences.
 ///
-/// The parser validates each string once with this and then builds it with
-/// `String(decoding:as:)`, which is not generic over the input and so avoids
-/// the metadata lookups `String(validating:as:)` costs per call.
+/// The log's record skimmer checks strings with this without building them.
+/// (The parser builds each String with `String(decoding:as:)` and checks that
+/// nothing was replaced, which avoids validating twice; `String(validating:as:)`
+/// would cost generic metadata lookups per call.)
 enum UTF8Validation {
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
