@@ -1,10 +1,11 @@
-import Recorder
+@_spi(Testing) import Recorder
 
 /// Any bytes: the parser must either return a value or throw, never crash or
 /// hang. A parsed value must survive a write/parse round trip unchanged.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)
+    checkSplitParseAgrees(bytes)
     guard let value = try? JSONParser.parse(buffer: bytes) else { return 0 }
     let written = JSONWriter.compact(value)
     guard let reparsed = try? JSONParser.parse(written) else {
@@ -18,6 +19,22 @@ public func fuzzJSONParser(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
         precondition(sameKeyOrder(strict, value) && (strict == value || containsNonFinite(value)), "strict parse disagrees with the lenient one")
     }
     return 0
+}
+
+/// Large arrays are parsed in speculative concurrent runs; splitting every
+/// array must give exactly the sequential outcome, value or error.
+private func checkSplitParseAgrees(_ bytes: UnsafeBufferPointer<UInt8>) {
+    func outcome(_ splitting: ArraySplitting?) -> Result<JSONValue, JSONParseError> {
+        Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(buffer: bytes, duplicateKeys: .lastValueWins, splitting: splitting) }
+    }
+    switch (outcome(nil), outcome(ArraySplitting(minimumBytes: 1, runs: 3))) {
+    case (.success(let sequential), .success(let split)):
+        precondition(sameKeyOrder(split, sequential) && (split == sequential || containsNonFinite(sequential)), "a split parse disagrees with the sequential one")
+    case (.failure(let sequential), .failure(let split)):
+        precondition(split == sequential, "a split parse fails differently: \(split) instead of \(sequential)")
+    default:
+        preconditionFailure("a split parse and the sequential one disagree on whether the input is valid")
+    }
 }
 
 private func containsNonFinite(_ value: JSONValue) -> Bool {

@@ -45,7 +45,12 @@ public enum JSONParser {
     }
 
     public static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
-        var parser = _Parser(bytes: buffer, rejectsDuplicateKeys: duplicateKeys == .reject)
+        try parse(buffer: buffer, duplicateKeys: duplicateKeys, splitting: .onThisMachine)
+    }
+
+    /// Parses with large arrays split as `splitting` says (nil: never); tests compare the two ways.
+    @_spi(Testing) public static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys, splitting: ArraySplitting?) throws(JSONParseError) -> JSONValue {
+        var parser = _Parser(bytes: buffer, rejectsDuplicateKeys: duplicateKeys == .reject, splitting: splitting)
         defer { parser.releaseStorage() }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -89,9 +94,13 @@ struct _Parser {
     private var scratch = ScratchBytes()
     private var repeatedStrings = RepeatedStrings()
 
-    init(bytes: UnsafeBufferPointer<UInt8>, rejectsDuplicateKeys: Bool = false) {
+    /// How large arrays are split across cores (see `parseLargeArray`); nil: never.
+    let splitting: ArraySplitting?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, rejectsDuplicateKeys: Bool = false, splitting: ArraySplitting? = nil) {
         self.bytes = bytes
         self.rejectsDuplicateKeys = rejectsDuplicateKeys
+        self.splitting = splitting
         // A placeholder that is never read or freed while the capacity is 0.
         values = UnsafeMutablePointer(bitPattern: MemoryLayout<JSONValue>.alignment)!
     }
@@ -106,7 +115,18 @@ struct _Parser {
         valueCapacity = 0
     }
 
-    @inline(__always) private mutating func pushValue(_ value: __owned JSONValue) {
+    /// How many values are on the stack (a run of a split array leaves its elements there).
+    var stackedValueCount: Int { valueCount }
+
+    /// Moves every value on the stack to `destination`, in order; returns how many.
+    mutating func moveStackedValues(to destination: UnsafeMutablePointer<JSONValue>) -> Int {
+        let count = valueCount
+        if count > 0 { destination.moveInitialize(from: values, count: count) }
+        valueCount = 0
+        return count
+    }
+
+    @inline(__always) mutating func pushValue(_ value: __owned JSONValue) {
         if valueCount == valueCapacity { growValues() }
         (values + valueCount).initialize(to: value)
         valueCount += 1
@@ -274,6 +294,7 @@ struct _Parser {
             position += 1
             return .array([])
         }
+        if splitting != nil, let elements = try parseLargeArray(depth: depth, firstElementAt: position) { return .array(elements) }
         let base = valueCount
         while true {
             skipWhitespace()
