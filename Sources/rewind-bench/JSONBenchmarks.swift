@@ -1,5 +1,5 @@
 import Foundation
-import Recorder
+@_spi(Testing) import Recorder
 
 // A realistic app state: strings, integers, doubles, booleans, optionals,
 // nested structs and arrays.
@@ -105,9 +105,16 @@ private func benchmarkParsing() {
     let data = Data(bytes)
     let baseline = Benchmark.measure { _ = try? JSONSerialization.jsonObject(with: data) }
     let ours = Benchmark.measure { _ = try? JSONParser.parse(bytes) }
+    let baselineFigure = Benchmark.format(bytesPerSecond: Double(bytes.count) / baseline)
     Benchmark.report("parse, \(size)-element state (\(bytes.count) B)", Benchmark.format(bytesPerSecond: Double(bytes.count) / ours),
-                     baseline: Benchmark.format(bytesPerSecond: Double(bytes.count) / baseline), ratio: baseline / ours)
-    print("  (baseline: Foundation JSONSerialization.jsonObject on the same bytes)")
+                     baseline: baselineFigure, ratio: baseline / ours)
+    // The same parse on one core: large arrays are otherwise split across cores.
+    let oneCore = Benchmark.measure {
+        _ = bytes.withUnsafeBufferPointer { try? JSONParser.parse(buffer: $0, duplicateKeys: .lastValueWins, splitting: nil) }
+    }
+    Benchmark.report("  on one core (large arrays not split)", Benchmark.format(bytesPerSecond: Double(bytes.count) / oneCore),
+                     baseline: baselineFigure, ratio: baseline / oneCore)
+    print("  (baseline: Foundation JSONSerialization.jsonObject on the same bytes; \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 }
 
 private func benchmarkDiff() {

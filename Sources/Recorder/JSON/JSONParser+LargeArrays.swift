@@ -137,8 +137,10 @@ enum RunOutcome {
 /// comma `guesses[i - 1]`.
 private final class SpeculativeRuns: @unchecked Sendable {
     let count: Int
+    // Raw memory, not arrays: concurrent writes to distinct elements of an
+    // Array (or any class property) would still race on the array itself.
     private let parsers: UnsafeMutablePointer<_Parser>
-    private(set) var outcomes: [RunOutcome?]
+    let outcomes: UnsafeMutablePointer<RunOutcome?>
     private let starts: [Int]
     private let stops: [Int?]
 
@@ -146,16 +148,16 @@ private final class SpeculativeRuns: @unchecked Sendable {
         count = guesses.count + 1
         parsers = .allocate(capacity: count)
         parsers.initialize(repeating: _Parser(bytes: bytes, rejectsDuplicateKeys: rejectsDuplicateKeys), count: count)
-        outcomes = Array(repeating: nil, count: count)
+        outcomes = .allocate(capacity: count)
+        outcomes.initialize(repeating: nil, count: count)
         starts = [first] + guesses.map { $0 + 1 }
         stops = guesses.map { $0 } + [nil]
-        outcomes.reserveCapacity(count)
     }
 
     func parse(_ index: Int, depth: Int) {
         parsers[index].position = starts[index]
         let outcome = parsers[index].parseRun(depth: depth, stoppingAt: stops[index])
-        outcomes.withUnsafeMutableBufferPointer { $0[index] = outcome }
+        outcomes[index] = outcome
     }
 
     /// The elements of runs `0..<runCount`, in order, moved off their stacks.
@@ -172,5 +174,7 @@ private final class SpeculativeRuns: @unchecked Sendable {
         for index in 0..<count { parsers[index].releaseStorage() }
         parsers.deinitialize(count: count)
         parsers.deallocate()
+        outcomes.deinitialize(count: count)
+        outcomes.deallocate()
     }
 }
