@@ -59,6 +59,8 @@ import Testing
             #"[{"a":1},{"a":2},]"#, #"[{"a":1} {"a":2},{"a":3}]"#, #"[{"a":1},{"a":2}"#, #"[{"a":1},,{"a":2}]"#,
             #"{"rows": [{"id": 1, "id": 2}, {"id": 3}, {"id": 4}]}"#,
             #"[{"a":1},{"a":2}] [{"a":3},{"a":4}]"#,
+            // A small array whose runs guess starts inside the large one after it.
+            #"{"recent":[{"id":1},{"id":2}],"todos":[{"id":3},{"id":4},{"id":5},{"id":6},{"id":7},{"id":8}]}"#,
         ]
         for text in cases {
             let bytes = Array(text.utf8)

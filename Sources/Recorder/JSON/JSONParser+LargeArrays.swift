@@ -5,8 +5,8 @@ import Foundation
 /// Public only to tests and the fuzz target (`@_spi(Testing)`), which compare
 /// split and sequential parses.
 @_spi(Testing) public struct ArraySplitting: Sendable {
-    /// Arrays with fewer bytes of input left are parsed in one go: below
-    /// about a megabyte, handing work to another core costs more than it saves.
+    /// Arrays with fewer bytes of input left are parsed in one go: on small
+    /// ones, handing work to another core costs about what it saves.
     public var minimumBytes: Int
     /// Runs an array is split into, parsed concurrently.
     public var runs: Int
@@ -16,10 +16,11 @@ import Foundation
         self.runs = runs
     }
 
-    /// One run per core, up to 8, for arrays of a megabyte or more; nil on a single core.
+    /// One run per core, up to 8, for arrays with 256 kB or more of input left
+    /// (a 500 kB state parses about a quarter faster split in two); nil on a single core.
     static let onThisMachine: ArraySplitting? = {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        return cores > 1 ? ArraySplitting(minimumBytes: 1 << 20, runs: min(cores, 8)) : nil
+        return cores > 1 ? ArraySplitting(minimumBytes: 1 << 18, runs: min(cores, 8)) : nil
     }()
 
     /// Arrays nested deeper than this are never split: a state's big
@@ -55,6 +56,8 @@ extension _Parser {
             switch runs.outcomes[chainEnd] {
             case .failed(let error): throw error
             case .landed: chainEnd += 1
+            case .abandoned:
+                preconditionFailure("only runs after the chain's end are abandoned")
             case .closed(let end):
                 position = end
                 return runs.elements(ofFirst: chainEnd + 1)
@@ -98,9 +101,13 @@ extension _Parser {
     /// Parses array elements from `position`, keeping them on the value
     /// stack, until the array closes or (when `stop` is given) the comma at
     /// `stop` is reached exactly. Passing `stop` means the next run guessed
-    /// wrong, and this run goes on to the end.
-    fileprivate mutating func parseRun(depth: Int, stoppingAt stop: Int?) -> RunOutcome {
+    /// wrong, and this run goes on to the end. `isAbandoned` is asked every
+    /// 32 elements (it takes a lock): an earlier run ended the chain, so this
+    /// one is wasted.
+    fileprivate mutating func parseRun(depth: Int, stoppingAt stop: Int?, passedStop: () -> Void,
+                                       isAbandoned: () -> Bool) -> RunOutcome {
         var stop = stop
+        var elements = 0
         while true {
             skipWhitespace()
             do throws(JSONParseError) { pushValue(try parseValue(depth: depth)) } catch { return .failed(error) }
@@ -110,8 +117,13 @@ extension _Parser {
             case UInt8(ascii: ","):
                 if let next = stop {
                     if position == next { return .landed }
-                    if position > next { stop = nil }
+                    if position > next {
+                        stop = nil
+                        passedStop()
+                    }
                 }
+                elements += 1
+                if elements % 32 == 0 && isAbandoned() { return .abandoned }
                 position += 1
             case UInt8(ascii: "]"):
                 return .closed(end: position + 1)
@@ -129,6 +141,8 @@ enum RunOutcome {
     /// At the array's ']'; `end` is just past it.
     case closed(end: Int)
     case failed(JSONParseError)
+    /// Stopped early: an earlier run ended the chain of proven runs.
+    case abandoned
 }
 
 /// The parsers of one array's runs, each used by exactly one iteration of a
@@ -156,8 +170,21 @@ private final class SpeculativeRuns: @unchecked Sendable {
 
     func parse(_ index: Int, depth: Int) {
         parsers[index].position = starts[index]
-        let outcome = parsers[index].parseRun(depth: depth, stoppingAt: stops[index])
+        let outcome = parsers[index].parseRun(depth: depth, stoppingAt: stops[index],
+                                              passedStop: { endChain(after: index) },
+                                              isAbandoned: { index > chainEnd.withLock { $0 } })
+        if case .landed = outcome {} else { endChain(after: index) }
         outcomes[index] = outcome
+    }
+
+    /// The lowest run known to end the chain of proven runs (closed, failed
+    /// or passed the next run's start): the runs after it are wasted work, and
+    /// stop soon (a wrong guess past a small array's end would otherwise parse
+    /// half of a large array for nothing).
+    private let chainEnd = Locked(Int.max)
+
+    private func endChain(after index: Int) {
+        chainEnd.withLock { $0 = min($0, index) }
     }
 
     /// The elements of runs `0..<runCount`, in order, moved off their stacks.
