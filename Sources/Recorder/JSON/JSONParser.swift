@@ -413,6 +413,21 @@ struct _Parser {
         position += 1  // opening quote
         let start = position
         var isASCII = true
+        try skipPlainRun(isASCII: &isASCII)
+        guard position < bytes.count else { throw error("unterminated string", at: start - 1) }
+        if bytes[position] == UInt8(ascii: "\\") { return try parseEscapedString(from: start, isASCII: isASCII) }
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        position += 1  // closing quote
+        guard let string = makeString(run, isASCII: isASCII) else { throw error("invalid UTF-8 in a string", at: start - 1) }
+        return string
+    }
+
+    /// Moves `position` over a string's plain bytes to its next quote or
+    /// backslash (or the end of the input): eight bytes at a time while no
+    /// word holds one, then byte by byte. Clears `isASCII` at a byte of 0x80
+    /// or more; a control character is an error.
+    @inline(__always)
+    private mutating func skipPlainRun(isASCII: inout Bool) throws(JSONParseError) {
         let end = bytes.count
         let raw = UnsafeRawPointer(bytes.baseAddress!)
         while position + 8 <= end {
@@ -423,18 +438,11 @@ struct _Parser {
         }
         while position < end {
             let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                position += 1
-                guard let string = makeString(run, isASCII: isASCII) else { throw error("invalid UTF-8 in a string", at: start - 1) }
-                return string
-            }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start, isASCII: isASCII) }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return }
             if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
             if byte >= 0x80 { isASCII = false }
             position += 1
         }
-        throw error("unterminated string", at: start - 1)
     }
 
     /// The path for strings with escapes, from the string's first byte, once
@@ -448,7 +456,6 @@ struct _Parser {
         scratch.reserve(position - start + 16)
         scratch.copy(from: bytes.baseAddress! + start, count: position - start, at: &written)
         let end = bytes.count
-        let raw = UnsafeRawPointer(bytes.baseAddress!)
         while true {
             // `position` is at a backslash: decode one escape.
             guard position + 1 < end else { throw error("unterminated escape sequence", at: min(position + 1, end)) }
@@ -471,19 +478,7 @@ struct _Parser {
             }
             // The plain run up to the next quote or backslash.
             let runStart = position
-            while position + 8 <= end {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                if ByteWords.hasQuoteBackslashOrControl(word) { break }
-                if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
-                position += 8
-            }
-            while position < end {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
-                if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
-                if byte >= 0x80 { isASCII = false }
-                position += 1
-            }
+            try skipPlainRun(isASCII: &isASCII)
             guard position < end else { throw error("unterminated string", at: start - 1) }
             scratch.reserve(written + position - runStart)
             scratch.copy(from: bytes.baseAddress! + runStart, count: position - runStart, at: &written)
