@@ -100,12 +100,13 @@ extension _Parser {
 
     /// Parses array elements from `position`, keeping them on the value
     /// stack, until the array closes or (when `stop` is given) the comma at
-    /// `stop` is reached exactly. Passing `stop` means the next run guessed
+    /// `stop` is reached exactly: the one element loop, for a whole array as
+    /// for a run of a split one. Passing `stop` means the next run guessed
     /// wrong, and this run goes on to the end. `isAbandoned` is asked every
     /// 32 elements (it takes a lock): an earlier run ended the chain, so this
     /// one is wasted.
-    fileprivate mutating func parseRun(depth: Int, stoppingAt stop: Int?, passedStop: () -> Void,
-                                       isAbandoned: () -> Bool) -> RunOutcome {
+    mutating func parseRun(depth: Int, stoppingAt stop: Int? = nil, passedStop: () -> Void = {},
+                           isAbandoned: () -> Bool = { false }) -> RunOutcome {
         var stop = stop
         var elements = 0
         while true {

@@ -296,18 +296,14 @@ struct _Parser {
         }
         if splitting != nil, let elements = try parseLargeArray(depth: depth, firstElementAt: position) { return .array(elements) }
         let base = valueCount
-        while true {
-            skipWhitespace()
-            pushValue(try parseValue(depth: depth))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input inside an array") }
-            switch bytes[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return .array(popValues(from: base))
-            default: throw error("expected ',' or ']' after an array element")
-            }
+        switch parseRun(depth: depth) {
+        case .closed(let end):
+            position = end
+            return .array(popValues(from: base))
+        case .failed(let error):
+            throw error
+        case .landed, .abandoned:
+            preconditionFailure("a run with no stop neither lands nor is abandoned")
         }
     }
 
