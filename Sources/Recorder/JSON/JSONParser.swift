@@ -84,14 +84,13 @@ struct _Parser {
     /// element. Values are moved in and out of raw storage, so building a
     /// container costs no reference counting per member.
     private var keyStack: [String] = []
-    private var values: UnsafeMutablePointer<JSONValue>
+    /// Allocated on the first container: parsing a scalar allocates nothing.
+    private var values = ScratchBuffer<JSONValue>()
     private var valueCount = 0
-    /// 0 until the first container: parsing a scalar allocates nothing.
-    private var valueCapacity = 0
     /// Recently seen object shapes, per depth (see ``ObjectShapes``).
     private var shapes = ObjectShapes()
     /// The decoded bytes of a string with escapes, reused across strings.
-    private var scratch = ScratchBytes()
+    private var scratch = ScratchBuffer<UInt8>()
     private var repeatedStrings = RepeatedStrings()
 
     /// How large arrays are split across cores (see `parseLargeArray`); nil: never.
@@ -101,18 +100,13 @@ struct _Parser {
         self.bytes = bytes
         self.rejectsDuplicateKeys = rejectsDuplicateKeys
         self.splitting = splitting
-        // A placeholder that is never read or freed while the capacity is 0.
-        values = UnsafeMutablePointer(bitPattern: MemoryLayout<JSONValue>.alignment)!
     }
 
     /// Frees the value stack (and whatever an error left on it); call once.
     mutating func releaseStorage() {
-        scratch.release()
-        guard valueCapacity > 0 else { return }
-        values.deinitialize(count: valueCount)
-        values.deallocate()
+        scratch.release(initialized: 0)  // bytes need no deinitializing
+        values.release(initialized: valueCount)
         valueCount = 0
-        valueCapacity = 0
     }
 
     /// How many values are on the stack (a run of a split array leaves its elements there).
@@ -121,33 +115,21 @@ struct _Parser {
     /// Moves every value on the stack to `destination`, in order; returns how many.
     mutating func moveStackedValues(to destination: UnsafeMutablePointer<JSONValue>) -> Int {
         let count = valueCount
-        if count > 0 { destination.moveInitialize(from: values, count: count) }
+        if count > 0 { destination.moveInitialize(from: values.base, count: count) }
         valueCount = 0
         return count
     }
 
     @inline(__always) mutating func pushValue(_ value: __owned JSONValue) {
-        if valueCount == valueCapacity { growValues() }
-        (values + valueCount).initialize(to: value)
-        valueCount += 1
-    }
-
-    private mutating func growValues() {
-        let capacity = max(16, valueCapacity * 2)
-        let larger = UnsafeMutablePointer<JSONValue>.allocate(capacity: capacity)
-        if valueCapacity > 0 {
-            larger.moveInitialize(from: values, count: valueCount)
-            values.deallocate()
-        }
-        values = larger
-        valueCapacity = capacity
+        values.reserve(valueCount + 1, keeping: valueCount)
+        values.store(value, at: &valueCount)
     }
 
     /// Moves the values from `start` to the top of the stack into a new array.
     private mutating func popValues(from start: Int) -> [JSONValue] {
         let count = valueCount - start
         guard count > 0 else { return [] }
-        let source = values + start
+        let source = values.base + start
         valueCount = start
         var result: [JSONValue] = []
         result.reserveCapacity(count)
@@ -449,7 +431,7 @@ struct _Parser {
     private mutating func parseEscapedString(from start: Int, isASCII plainSoFar: Bool) throws(JSONParseError) -> String {
         var isASCII = plainSoFar
         var written = 0
-        scratch.reserve(position - start + 16)
+        scratch.reserve(position - start + 16, keeping: 0)
         scratch.copy(from: bytes.baseAddress! + start, count: position - start, at: &written)
         let end = bytes.count
         while true {
@@ -457,7 +439,7 @@ struct _Parser {
             guard position + 1 < end else { throw error("unterminated escape sequence", at: min(position + 1, end)) }
             let escape = bytes[position + 1]
             position += 2
-            scratch.reserve(written + 4)
+            scratch.reserve(written + 4, keeping: written)
             switch escape {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.store(escape, at: &written)
             case UInt8(ascii: "b"): scratch.store(0x08, at: &written)
@@ -476,7 +458,7 @@ struct _Parser {
             let runStart = position
             try skipPlainRun(isASCII: &isASCII)
             guard position < end else { throw error("unterminated string", at: start - 1) }
-            scratch.reserve(written + position - runStart)
+            scratch.reserve(written + position - runStart, keeping: written)
             scratch.copy(from: bytes.baseAddress! + runStart, count: position - runStart, at: &written)
             if bytes[position] == UInt8(ascii: "\"") {
                 position += 1
