@@ -161,7 +161,13 @@ func runJSONProfileLoops(parse: Bool, encode: Bool) {
         for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
         print("parse-profile: parsed the 10,000-element state (\(bytes.count) B) \(rounds) times")
     }
-    if encode && CommandLine.arguments.contains("--discard") {
+    if encode && CommandLine.arguments.contains("--foundation") {
+        // The baseline, for comparing instruction counts: Foundation's JSONEncoder.
+        let foundation = JSONEncoder()
+        var total = 0
+        for _ in 0..<rounds { total += (try? foundation.encode(state))?.count ?? 0 }
+        print("encode-profile --foundation: JSONEncoder encoded the 10,000-element state \(rounds) times (\(total) B)")
+    } else if encode && CommandLine.arguments.contains("--discard") {
         // The floor: Codable dispatch alone, through an encoder that writes nothing.
         //   valgrind --tool=callgrind --toggle-collect='$s12rewind_bench17DiscardingEncoderC*' … encode-profile --discard
         for _ in 0..<rounds { try? state.encode(to: DiscardingEncoder()) }

@@ -296,5 +296,48 @@ private let profile = Profile(
         #expect(ours.paths == foundation.paths)
         #expect(ours.paths.first == "keyed probes/0")
     }
-}
 
+    // Values of one key type at one depth share a keyed container (see
+    // _KeyedContainerCache). These check that sharing never mixes values up.
+
+    @Test func deepTreesOfOneTypeEncodeLikeJSONEncoder() throws {
+        // 150 levels of one type: more key-type-and-depth pairs than the cache
+        // has slots, so entries are replaced while outer values still write.
+        struct Node: Codable, Equatable {
+            var name: String
+            var children: [Node]
+            var weight: Int?
+        }
+        func tree(depth: Int, index: Int) -> Node {
+            let children = depth == 0 ? [] : (0..<(depth % 3 == 0 ? 2 : 1)).map { tree(depth: depth - 1, index: $0) }
+            return Node(name: "node \(depth).\(index)", children: children, weight: index % 2 == 0 ? depth : nil)
+        }
+        var deep = tree(depth: 12, index: 0)
+        for level in 0..<150 { deep = Node(name: "wrap \(level)", children: [deep, Node(name: "leaf", children: [], weight: level)], weight: nil) }
+        let ours = try JSONEncoding.bytes(of: deep)
+        #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(deep))))
+        #expect(try JSONDecoder().decode(Node.self, from: Data(ours)) == deep)
+    }
+
+    @Test func manyKeyTypesAtOneDepthEncodeLikeJSONEncoder() throws {
+        // A generic type's coding keys are a different type for each argument,
+        // so these siblings bring 80 key types to one depth.
+        struct Tagged<Tag>: Codable, Equatable { var tag: String; var count: Int }
+        struct Row: Codable, Equatable {
+            var a: Tagged<Int>, b: Tagged<String>, c: Tagged<Double>, d: Tagged<Bool>
+            var e: Tagged<[Int]>, f: Tagged<[String]>, g: Tagged<Int8>, h: Tagged<UInt8>
+        }
+        struct Wide: Codable, Equatable {
+            var rows: [Row]
+            var more: [Tagged<[[Int]]>]
+        }
+        func tagged<Tag>(_ index: Int) -> Tagged<Tag> { Tagged(tag: "t\(index)", count: index) }
+        let wide = Wide(rows: (0..<10).map { index in
+            Row(a: tagged(index), b: tagged(index + 1), c: tagged(index + 2), d: tagged(index + 3),
+                e: tagged(index + 4), f: tagged(index + 5), g: tagged(index + 6), h: tagged(index + 7))
+        }, more: (0..<3).map(tagged))
+        let ours = try JSONEncoding.bytes(of: wide)
+        #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(wide))))
+        #expect(try JSONDecoder().decode(Wide.self, from: Data(ours)) == wide)
+    }
+}

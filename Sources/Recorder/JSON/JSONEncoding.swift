@@ -18,6 +18,9 @@
 /// - `/` is not escaped.
 /// - A key encoded twice in one container: ``value(of:)`` keeps the last
 ///   value in the first place; ``bytes(of:)`` writes both (``JSONParser`` keeps the last).
+/// - In ``bytes(of:)``, a keyed container kept past its type's
+///   `encode(to:)` and written to while a later value of the same type at
+///   the same depth encodes writes into that later value's object.
 /// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
 ///   decimals that do not fit in 64 bits are the nearest `Double`.
 ///

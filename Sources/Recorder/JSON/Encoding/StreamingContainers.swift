@@ -8,7 +8,27 @@
 /// that call.
 struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _StreamingEncoder
-    let id: Int
+    /// A nested container's own frame (`nestedContainer(keyedBy:forKey:)`).
+    private let nestedID: Int
+    /// For a value's own container (`container(keyedBy:)`), the depth of the
+    /// value: the encoder knows the frame of the value at that depth, so one
+    /// such container serves every value of its key type at its depth (see
+    /// ``_KeyedContainerCache``). 0 for nested containers.
+    private let valueDepth: Int
+
+    init(encoder: _StreamingEncoder, nestedID: Int) {
+        self.encoder = encoder
+        self.nestedID = nestedID
+        valueDepth = 0
+    }
+
+    init(encoder: _StreamingEncoder, valueDepth: Int) {
+        self.encoder = encoder
+        nestedID = -1
+        self.valueDepth = valueDepth
+    }
+
+    private var id: Int { valueDepth > 0 ? encoder.valueContainerID(atDepth: valueDepth) : nestedID }
     var codingPath: [any CodingKey] { encoder.codingPath(ofFrame: id) }
 
     @inline(__always) private func writeKey(_ key: Key) throws {
@@ -39,7 +59,7 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nestedID = (try? writeKey(key)) == nil ? encoder.fail() : encoder.nestedFrame(isObject: true, codingPath: codingPath + [key])
-        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, id: nestedID))
+        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, nestedID: nestedID))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -91,7 +111,7 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nestedID = (try? begin()) == nil ? encoder.fail() : encoder.nestedFrame(isObject: true, codingPath: codingPath + [_IndexKey(count - 1)])
-        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, id: nestedID))
+        return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, nestedID: nestedID))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

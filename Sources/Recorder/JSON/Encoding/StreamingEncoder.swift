@@ -182,8 +182,21 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         valueWroteSingle = true
     }
 
+    @exclusivity(unchecked) private var keyedContainers = _KeyedContainerCache()
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, id: valueContainer(isObject: true)))
+        _ = valueContainer(isObject: true)
+        return keyedContainers.container(for: Key.self, depth: depth) {
+            KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, valueDepth: depth))
+        }
+    }
+
+    /// The frame the value at `depth` writes its members to; -1 (no frame)
+    /// once that value has finished, so a container kept past its value's
+    /// `encode(to:)` stops the pass instead of writing into a sibling.
+    @inline(__always)
+    func valueContainerID(atDepth valueDepth: Int) -> Int {
+        valueDepth == depth ? valueContainer : -1
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
