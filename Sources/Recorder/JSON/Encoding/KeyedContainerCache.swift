@@ -35,6 +35,12 @@ struct _KeyedContainerCache: ~Copyable {
         slots.deallocate()
     }
 
+    /// Drops every container. The containers hold their encoder, which holds
+    /// this cache, so an encoder must call this when it is done or never be freed.
+    func removeAll() {
+        for slot in 0..<Self.slotCount { slots[slot] = nil }
+    }
+
     /// The container for values of key type `Key` at `depth`, made by `make` the first time.
     @inline(__always)
     func container<Key: CodingKey>(for type: Key.Type, depth: Int,

@@ -106,8 +106,10 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
     }
 
-    /// Whether the top-level value wrote anything (JSONEncoder rejects values that do not).
+    /// Encodes a whole document.
     func encodeTopLevel<T: Encodable>(_ value: T) throws {
+        // The cached containers refer back to the encoder: drop them so it can be freed.
+        defer { keyedContainers.removeAll() }
         try encodeValue(value)
         if needsValueEncoder { throw _NeedsValueEncoder() }
     }
