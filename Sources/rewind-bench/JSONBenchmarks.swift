@@ -156,25 +156,26 @@ private func benchmarkDiff() {
 /// with --rounds=0) ÷ 3 ÷ the byte count it prints; `perf record -g` works too.
 func runJSONProfileLoops(parse: Bool, encode: Bool) {
     let rounds = CommandLine.arguments.lazy.compactMap { $0.hasPrefix("--rounds=") ? Int($0.dropFirst(9)) : nil }.first ?? 3
-    let state = makeState(elements: 10_000)
+    let elements = CommandLine.arguments.lazy.compactMap { $0.hasPrefix("--elements=") ? Int($0.dropFirst(11)) : nil }.first ?? 10_000
+    let state = makeState(elements: elements)
     if parse, let bytes = try? JSONEncoding.bytes(of: state) {
         for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
-        print("parse-profile: parsed the 10,000-element state (\(bytes.count) B) \(rounds) times")
+        print("parse-profile: parsed the \(elements)-element state (\(bytes.count) B) \(rounds) times")
     }
     if encode && CommandLine.arguments.contains("--foundation") {
         // The baseline, for comparing instruction counts: Foundation's JSONEncoder.
         let foundation = JSONEncoder()
         var total = 0
         for _ in 0..<rounds { total += (try? foundation.encode(state))?.count ?? 0 }
-        print("encode-profile --foundation: JSONEncoder encoded the 10,000-element state \(rounds) times (\(total) B)")
+        print("encode-profile --foundation: JSONEncoder encoded the \(elements)-element state \(rounds) times (\(total) B)")
     } else if encode && CommandLine.arguments.contains("--discard") {
         // The floor: Codable dispatch alone, through an encoder that writes nothing.
         //   valgrind --tool=callgrind --toggle-collect='$s12rewind_bench17DiscardingEncoderC*' … encode-profile --discard
         for _ in 0..<rounds { try? state.encode(to: DiscardingEncoder()) }
-        print("encode-profile --discard: walked the 10,000-element state \(rounds) times through DiscardingEncoder")
+        print("encode-profile --discard: walked the \(elements)-element state \(rounds) times through DiscardingEncoder")
     } else if encode {
         var total = 0
         for _ in 0..<rounds { total += (try? JSONEncoding.bytes(of: state))?.count ?? 0 }
-        print("encode-profile: encoded the 10,000-element state \(rounds) times (\(total) B)")
+        print("encode-profile: encoded the \(elements)-element state \(rounds) times (\(total) B)")
     }
 }

@@ -340,22 +340,4 @@ private let profile = Profile(
         #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(wide))))
         #expect(try JSONDecoder().decode(Wide.self, from: Data(ours)) == wide)
     }
-
-    @Test func theEncoderIsFreedOnceEncodingEnds() throws {
-        // Cached containers point back at their encoder; a cycle left behind
-        // would keep every encoder and its buffer alive.
-        final class EncoderWatch: @unchecked Sendable { weak var encoder: AnyObject? }
-        struct Watched: Encodable {
-            enum Keys: CodingKey { case value }
-            let watch: EncoderWatch
-            func encode(to encoder: any Encoder) throws {
-                watch.encoder = encoder as AnyObject
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(1, forKey: .value)
-            }
-        }
-        let watch = EncoderWatch()
-        _ = try JSONEncoding.bytes(of: [Watched(watch: watch), Watched(watch: watch)])
-        #expect(watch.encoder == nil)
-    }
 }

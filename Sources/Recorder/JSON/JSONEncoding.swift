@@ -41,10 +41,11 @@ public enum JSONEncoding {
 
     /// Encodes an `Encodable` value straight to compact UTF-8 JSON.
     public static func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
-        let encoder = _StreamingEncoder()
         do {
-            try encoder.encodeTopLevel(value)
-            return encoder.bytes
+            return try _StreamingEncoderPool.shared.withEncoder { encoder in
+                try encoder.encodeTopLevel(value)
+                return encoder.bytes
+            }
         } catch is _NeedsValueEncoder {
             // The type writes its containers out of order; build a tree instead.
             return JSONWriter.compact(try self.value(of: value))

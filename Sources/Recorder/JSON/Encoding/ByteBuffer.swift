@@ -11,7 +11,7 @@ class _ByteBuffer {
     // exclusivity checks on every append would cost more than the append.
     @exclusivity(unchecked) final private(set) var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) final private(set) var count = 0
-    @exclusivity(unchecked) final private var capacity: Int
+    @exclusivity(unchecked) final private(set) var capacity: Int
 
     init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
@@ -49,6 +49,15 @@ class _ByteBuffer {
     @inline(__always) final func append(_ literal: StaticString) {
         reserve(literal.utf8CodeUnitCount)
         appendReserved(literal.utf8Start, count: literal.utf8CodeUnitCount)
+    }
+
+    /// Forgets the contents; a buffer grown past `capacity` bytes shrinks back to it.
+    final func removeAll(keepingCapacityUpTo limit: Int) {
+        count = 0
+        if capacity > limit {
+            capacity = max(limit, 16)
+            base = realloc(base, capacity)!.assumingMemoryBound(to: UInt8.self)
+        }
     }
 
     /// Stores one byte after `reserve`.

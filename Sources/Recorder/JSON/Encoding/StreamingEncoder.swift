@@ -106,12 +106,25 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
     }
 
-    /// Encodes a whole document.
+    /// Encodes a whole document into the (empty) buffer.
     func encodeTopLevel<T: Encodable>(_ value: T) throws {
-        // The cached containers refer back to the encoder: drop them so it can be freed.
-        defer { keyedContainers.removeAll() }
         try encodeValue(value)
         if needsValueEncoder { throw _NeedsValueEncoder() }
+    }
+
+    /// Empties a encoder that finished a document without error (a failed
+    /// one may have frames left open) for the next one, keeping the cached
+    /// containers and up to `capacity` bytes of buffer.
+    func prepareForNextDocument(keepingCapacityUpTo capacity: Int) {
+        assert(frames.isEmpty && pathKeys.isEmpty && depth == 0 && !needsValueEncoder, "reusing an encoder mid-document")
+        removeAll(keepingCapacityUpTo: capacity)
+        if !nestedFramePaths.isEmpty { nestedFramePaths.removeAll(keepingCapacity: true) }
+    }
+
+    /// Drops the cached containers. They refer back to the encoder, which is
+    /// never freed while they are cached.
+    func retire() {
+        keyedContainers.removeAll()
     }
 
     // MARK: Containers
