@@ -340,4 +340,22 @@ private let profile = Profile(
         #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(wide))))
         #expect(try JSONDecoder().decode(Wide.self, from: Data(ours)) == wide)
     }
+
+    @Test func arraysOfPrimitivesWriteWhatTheirContainersWould() throws {
+        // These skip the unkeyed container; the text must not change.
+        struct Lists: Codable, Equatable {
+            var words = ["", "plain", "quote \" and \\ and \n", "Zoë 🦊"]
+            var numbers = [0, -1, Int.max, Int.min]
+            var measures = [0.1, -2.5, 1e-7, 3.0, .pi]
+            var flags = [true, false]
+            var empty: [String] = []
+            var nested = [[1, 2], []]
+        }
+        let ours = try JSONEncoding.bytes(of: Lists())
+        #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(Lists()))))
+        #expect(try JSONDecoder().decode(Lists.self, from: Data(ours)) == Lists())
+        #expect(JSONWriter.compact(try JSONEncoding.value(of: Lists())) == ours)
+        #expect(String(decoding: try JSONEncoding.bytes(of: [true, false]), as: UTF8.self) == "[true,false]")
+        #expect(String(decoding: try JSONEncoding.bytes(of: [String]()), as: UTF8.self) == "[]")
+    }
 }

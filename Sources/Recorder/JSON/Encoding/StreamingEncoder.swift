@@ -87,7 +87,25 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
             JSONWriter.write(special, to: self)
             return true
         }
+        // Arrays of primitives, written as `Array.encode(to:)` would through an
+        // unkeyed container, without a container and a generic call per element.
+        if T.self == [String].self { writeArray(unsafeBitCast(value, to: [String].self), JSONWriter.writeString); return true }
+        if T.self == [Int].self { writeArray(unsafeBitCast(value, to: [Int].self)) { JSONWriter.writeInt64(Int64($0), to: $1) }; return true }
+        if T.self == [Double].self { writeArray(unsafeBitCast(value, to: [Double].self), JSONWriter.writeDouble); return true }
+        if T.self == [Bool].self { writeArray(unsafeBitCast(value, to: [Bool].self), JSONWriter.writeBool); return true }
         return false
+    }
+
+    @inline(__always)
+    private func writeArray<Element>(_ elements: [Element], _ write: (Element, _ByteBuffer) -> Void) {
+        append(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            if !first { append(UInt8(ascii: ",")) }
+            first = false
+            write(element, self)
+        }
+        append(UInt8(ascii: "]"))
     }
 
     private func encodeComposite<T: Encodable>(_ value: T) throws {
