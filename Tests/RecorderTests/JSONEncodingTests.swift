@@ -358,4 +358,44 @@ private let profile = Profile(
         #expect(String(decoding: try JSONEncoding.bytes(of: [true, false]), as: UTF8.self) == "[true,false]")
         #expect(String(decoding: try JSONEncoding.bytes(of: [String]()), as: UTF8.self) == "[]")
     }
+
+    @Test func keysWrittenFromTheirRenderedTextMatchJSONEncoder() throws {
+        // Enum keys are rendered once per type and copied after that: escaped
+        // names, a one-case key type (zero bytes), a name too long to keep and
+        // more key text than the table holds must all come out as JSONEncoder's.
+        struct Odd: Encodable {
+            enum Keys: String, CodingKey { case quote = "say \"hi\"", slash = "back\\slash", tab = "tab\there", plain }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                for key in [Keys.quote, .slash, .tab, .plain, .quote] { try container.encode(key.rawValue, forKey: key) }
+            }
+        }
+        struct Single: Encodable {
+            enum Keys: CodingKey { case only }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(1, forKey: .only)
+            }
+        }
+        struct Long: Encodable {
+            enum Keys: Int, CodingKey {
+                case k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11
+                var stringValue: String { String(repeating: "key \(rawValue) ", count: rawValue == 0 ? 50 : 16) }
+                init?(stringValue: String) { nil }
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                for round in 0..<2 { for index in 0..<12 { try container.encode(index + round, forKey: Keys(rawValue: index)!) } }
+            }
+        }
+        func expectLikeFoundation<T: Encodable>(_ value: T) throws {
+            // Twice, so the second value is written from the rendered text.
+            #expect(try JSONParser.parse(try JSONEncoding.bytes(of: [value, value])) == (try JSONParser.parse(try JSONEncoder().encode([value, value]))))
+        }
+        try expectLikeFoundation(Odd())
+        try expectLikeFoundation(Single())
+        try expectLikeFoundation(Long())
+        #expect(String(decoding: try JSONEncoding.bytes(of: Odd()), as: UTF8.self)
+                == #"{"say \"hi\"":"say \"hi\"","back\\slash":"back\\slash","tab\there":"tab\there","plain":"plain","say \"hi\"":"say \"hi\""}"#)
+    }
 }

@@ -15,17 +15,25 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     /// such container serves every value of its key type at its depth (see
     /// ``_KeyedContainerCache``). 0 for nested containers.
     private let valueDepth: Int
+    /// The keys' text, for key types whose keys can be told apart by value.
+    /// `renderedKeys` keeps `keyTable` alive as long as the container.
+    private let renderedKeys: _RenderedKeys?
+    private let keyTable: _RenderedKeys.Table?
 
     init(encoder: _StreamingEncoder, nestedID: Int) {
         self.encoder = encoder
         self.nestedID = nestedID
         valueDepth = 0
+        renderedKeys = _RenderedKeys.canRender(Key.self) ? _RenderedKeys() : nil
+        keyTable = renderedKeys?.table
     }
 
     init(encoder: _StreamingEncoder, valueDepth: Int) {
         self.encoder = encoder
         nestedID = -1
         self.valueDepth = valueDepth
+        renderedKeys = _RenderedKeys.canRender(Key.self) ? _RenderedKeys() : nil
+        keyTable = renderedKeys?.table
     }
 
     private var id: Int { valueDepth > 0 ? encoder.valueContainerID(atDepth: valueDepth) : nestedID }
@@ -33,6 +41,7 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
     @inline(__always) private func writeKey(_ key: Key) throws {
         let afterComma = try encoder.beginElement(of: id)
+        if let keyTable, keyTable.write(key, afterComma: afterComma, to: encoder) { return }
         JSONWriter.writeMemberKey(key.stringValue, afterComma: afterComma, to: encoder)
     }
 
