@@ -116,12 +116,20 @@ import Testing
         #expect(watches.filter { $0.encoder != nil }.count == 1)
     }
 
-    @Test func aHugeDocumentsBufferIsNotKept() throws {
-        let pool = _StreamingEncoderPool(largestKeptBuffer: 4096)
-        let huge = (0..<2_000).map { Todo(id: $0, title: "a title long enough to fill the buffer \($0)", tags: ["x"], owner: nil) }
-        _ = try encode(huge, in: pool)
-        let capacityBeforeNextDocument = try pool.withEncoder { $0.capacity }
-        #expect(capacityBeforeNextDocument <= 4096)
+    @Test func aBufferIsKeptForDocumentsOfTheSameSizeButNotBeyondTheLimits() throws {
+        let pool = _StreamingEncoderPool(smallBuffer: 4096, largestKeptBuffer: 1 << 20)
+        func capacityForNextDocument() throws -> Int { try pool.withEncoder { $0.capacity } }
+        func todos(_ count: Int) -> [Todo] {
+            (0..<count).map { Todo(id: $0, title: "a title long enough to fill the buffer \($0)", tags: ["x"], owner: nil) }
+        }
+        let large = try encode(todos(2_000), in: pool)
+        #expect(large.count > 100_000 && large.count < 1 << 19)
+        #expect(try capacityForNextDocument() >= large.count)
+        _ = try encode(todos(2), in: pool)
+        #expect(try capacityForNextDocument() <= 4096)
+        let huge = try encode(todos(20_000), in: pool)
+        #expect(huge.count > 1 << 20)
+        #expect(try capacityForNextDocument() <= 1 << 20)
     }
 
     @Test func documentsEncodedOnManyThreadsAtOnceComeOutWhole() throws {

@@ -15,13 +15,18 @@ final class _StreamingEncoderPool: Sendable {
 
     /// Encoders kept idle at most: enough for every core to encode at once.
     let maximumIdle: Int
-    /// Buffers are kept up to this size; a larger one (a huge state) shrinks back.
+    /// A buffer is kept at up to twice the size of the document just written,
+    /// so the next state of about the same size is written without growing
+    /// (and page-faulting) it again, but never above `largestKeptBuffer`, and
+    /// always up to `smallBuffer`.
+    let smallBuffer: Int
     let largestKeptBuffer: Int
 
     private let idle = Locked<[_StreamingEncoder]>([])
 
-    init(maximumIdle: Int = 4, largestKeptBuffer: Int = 1 << 20) {
+    init(maximumIdle: Int = 4, smallBuffer: Int = 1 << 20, largestKeptBuffer: Int = 64 << 20) {
         self.maximumIdle = maximumIdle
+        self.smallBuffer = min(smallBuffer, largestKeptBuffer)
         self.largestKeptBuffer = largestKeptBuffer
     }
 
@@ -36,7 +41,7 @@ final class _StreamingEncoderPool: Sendable {
             encoder.retire()
             throw error
         }
-        encoder.prepareForNextDocument(keepingCapacityUpTo: largestKeptBuffer)
+        encoder.prepareForNextDocument(keepingCapacityUpTo: min(largestKeptBuffer, max(smallBuffer, 2 * encoder.count)))
         let kept = idle.withLock { encoders in
             guard encoders.count < maximumIdle else { return false }
             encoders.append(encoder)
