@@ -115,7 +115,7 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try begin()
-        try encoder.encodeValue(value, forKey: _IndexKey(count - 1))
+        try encoder.encodeElement(value, index: count - 1)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

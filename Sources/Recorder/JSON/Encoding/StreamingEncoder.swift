@@ -47,13 +47,28 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// The keys of the values being encoded, outermost first: `codingPath`
     /// kept as a stack that is only turned into an array when someone asks.
-    @exclusivity(unchecked) private var pathKeys = _UnsafeStack<any CodingKey>()
+    @exclusivity(unchecked) private var pathKeys = _UnsafeStack<PathKey>()
 
-    var codingPath: [any CodingKey] { pathKeys.elements }
+    /// A coding path entry. A member's key is not copied into an existential
+    /// for every value that might never be asked for its path: the entry
+    /// points at the key, which its caller holds until the value is encoded.
+    enum PathKey {
+        case key(UnsafeRawPointer, any CodingKey.Type)
+        case index(Int)
 
-    @inline(__always) private func pushPathKey<Key: CodingKey>(_ key: Key) { pathKeys.push(key) }
+        var codingKey: any CodingKey {
+            switch self {
+            case .key(let key, let type): Self.load(type, from: key)
+            case .index(let index): _IndexKey(index)
+            }
+        }
 
-    @inline(__always) private func popPathKey() { pathKeys.pop() }
+        private static func load<Key: CodingKey>(_ type: Key.Type, from key: UnsafeRawPointer) -> any CodingKey {
+            key.load(as: Key.self)
+        }
+    }
+
+    var codingPath: [any CodingKey] { pathKeys.elements.map(\.codingKey) }
 
     // MARK: Values
 
@@ -71,9 +86,20 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     @inline(__always)
     func encodeValue<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
         if writeDirectly(value) { return }
-        pushPathKey(key)
+        try withUnsafePointer(to: key) { key in
+            pathKeys.push(.key(UnsafeRawPointer(key), Key.self))
+            try encodeComposite(value)
+            pathKeys.pop()
+        }
+    }
+
+    /// An array element: its index joins the coding path while it encodes.
+    @inline(__always)
+    func encodeElement<T: Encodable>(_ value: T, index: Int) throws {
+        if writeDirectly(value) { return }
+        pathKeys.push(.index(index))
         try encodeComposite(value)
-        popPathKey()
+        pathKeys.pop()
     }
 
     /// Writes primitives and the types `JSONEncoder` treats specially; false for anything else.
@@ -83,6 +109,9 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         if T.self == Int.self { JSONWriter.writeInt64(Int64(unsafeBitCast(value, to: Int.self)), to: self); return true }
         if T.self == Double.self { JSONWriter.writeDouble(unsafeBitCast(value, to: Double.self), to: self); return true }
         if T.self == Bool.self { JSONWriter.writeBool(unsafeBitCast(value, to: Bool.self), to: self); return true }
+        // The checks below cost a dozen metadata fetches: a type that passed them all once goes straight on.
+        let type = ObjectIdentifier(T.self)
+        if encodedThroughCodable.contains(type) { return false }
         if let special = _SpecialEncodable.value(of: value) {
             JSONWriter.write(special, to: self)
             return true
@@ -93,8 +122,12 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         if T.self == [Int].self { writeArray(unsafeBitCast(value, to: [Int].self)) { JSONWriter.writeInt64(Int64($0), to: $1) }; return true }
         if T.self == [Double].self { writeArray(unsafeBitCast(value, to: [Double].self), JSONWriter.writeDouble); return true }
         if T.self == [Bool].self { writeArray(unsafeBitCast(value, to: [Bool].self), JSONWriter.writeBool); return true }
+        encodedThroughCodable.insert(type)
         return false
     }
+
+    /// Types `writeDirectly` found it does not write itself.
+    @exclusivity(unchecked) private var encodedThroughCodable = _TypeSet()
 
     @inline(__always)
     private func writeArray<Element>(_ elements: [Element], _ write: (Element, _ByteBuffer) -> Void) {
