@@ -25,6 +25,19 @@ struct Benchmark {
         return best
     }
 
+    /// Best seconds per call of a baseline and of a candidate, measured in
+    /// alternating rounds so that a neighbour's load, which comes and goes on
+    /// a shared machine, falls on both alike rather than on whichever ran second.
+    static func compare(rounds: Int = 7, minimumSeconds: Double = 0.15,
+                        baseline: () -> Void, candidate: () -> Void) -> (baseline: Double, candidate: Double) {
+        var best = (baseline: Double.infinity, candidate: Double.infinity)
+        for _ in 0..<(quick ? 1 : rounds) {
+            best.baseline = min(best.baseline, measure(rounds: 1, minimumSeconds: minimumSeconds, baseline))
+            best.candidate = min(best.candidate, measure(rounds: 1, minimumSeconds: minimumSeconds, candidate))
+        }
+        return best
+    }
+
     /// Seconds for one run of `body` (for things too slow to repeat).
     static func once(_ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds

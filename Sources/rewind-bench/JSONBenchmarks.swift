@@ -84,8 +84,8 @@ private func benchmarkEncoding() {
         let state = makeState(elements: size)
         let byteCount = Double((try? JSONEncoding.bytes(of: state))?.count ?? 0)
         let foundation = JSONEncoder()
-        let baseline = Benchmark.measure { _ = try? foundation.encode(state) }
-        let bytes = Benchmark.measure { _ = try? JSONEncoding.bytes(of: state) }
+        let (baseline, bytes) = Benchmark.compare(baseline: { _ = try? foundation.encode(state) },
+                                                  candidate: { _ = try? JSONEncoding.bytes(of: state) })
         let tree = Benchmark.measure { _ = try? JSONEncoding.value(of: state) }
         let baselineFigure = Benchmark.format(bytesPerSecond: byteCount / baseline)
         Benchmark.report("encode bytes, \(size) elements (\(Int(byteCount)) B)", Benchmark.format(bytesPerSecond: byteCount / bytes),
@@ -104,8 +104,8 @@ private func benchmarkParsing() {
     for size in Benchmark.quick ? [1_000] : [2_500, 100_000] {
         guard let bytes = try? JSONEncoding.bytes(of: makeState(elements: size)) else { return }
         let data = Data(bytes)
-        let baseline = Benchmark.measure { _ = try? JSONSerialization.jsonObject(with: data) }
-        let ours = Benchmark.measure { _ = try? JSONParser.parse(bytes) }
+        let (baseline, ours) = Benchmark.compare(baseline: { _ = try? JSONSerialization.jsonObject(with: data) },
+                                                 candidate: { _ = try? JSONParser.parse(bytes) })
         let baselineFigure = Benchmark.format(bytesPerSecond: Double(bytes.count) / baseline)
         Benchmark.report("parse, \(size)-element state (\(bytes.count) B)", Benchmark.format(bytesPerSecond: Double(bytes.count) / ours),
                          baseline: baselineFigure, ratio: baseline / ours)

@@ -159,6 +159,14 @@ private let profile = Profile(
                     let members = "{" + escaped(text) + ":1," + escaped(text) + ":2}"
                     #expect(String(decoding: try JSONEncoding.bytes(of: TwoMembers(key: text)), as: UTF8.self) == members)
                 }
+                // Two escapes: the second may fall in the last, partial word.
+                for second in position + 1..<max(position + 1, length) {
+                    var characters = Array(repeating: "é", count: length)
+                    characters[position] = "\""
+                    characters[second] = "\n"
+                    let text = characters.joined()
+                    #expect(String(decoding: try JSONEncoding.bytes(of: text), as: UTF8.self) == escaped(text))
+                }
             }
         }
     }

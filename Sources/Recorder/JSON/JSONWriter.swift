@@ -287,27 +287,30 @@ public enum JSONWriter {
         output.reserve(count + 4)
         let start = output.base + output.count
         let comma = afterComma ? 1 : 0
-        guard let source = bytes.baseAddress, copyIfPlain(source, count: count, to: start + comma + 1) else {
-            if afterComma { output.append(UInt8(ascii: ",")) }
-            writeEscaping(bytes, to: output)
-            if colon { output.append(UInt8(ascii: ":")) }
-            return
-        }
+        let plain = bytes.baseAddress.map { copyPlainPrefix($0, count: count, to: start + comma + 1) } ?? 0
         // Unconditional stores: without a comma the quote overwrites start[0];
         // without a colon it lies past what is committed.
         start[0] = UInt8(ascii: ",")
         start[comma] = UInt8(ascii: "\"")
+        guard plain == count else {
+            // The comma, the quote and the plain prefix are in place: escape the rest.
+            output.didWrite(comma + 1 + plain)
+            writeEscaping(bytes, from: plain, to: output)
+            if colon { output.append(UInt8(ascii: ":")) }
+            return
+        }
         start[comma + count + 1] = UInt8(ascii: "\"")
         start[comma + count + 2] = UInt8(ascii: ":")
         output.didWrite(comma + count + 2 + (colon ? 1 : 0))
     }
 
-    /// Copies `count` bytes to `target` (reserved) if none needs escaping,
-    /// checking eight at a time: whole words, then one word overlapping the
-    /// end; under eight bytes, one word assembled from overlapping loads.
-    /// Returns false, having copied part of them, when one needs escaping.
+    /// Copies `count` bytes to `target` (reserved) as long as none needs
+    /// escaping, checking eight at a time: whole words, then one word
+    /// overlapping the end; under eight bytes, one word assembled from
+    /// overlapping loads. Returns how many leading bytes are plain and copied:
+    /// `count` when all are (under eight bytes, 0 unless all are).
     @inline(__always)
-    private static func copyIfPlain(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Bool {
+    private static func copyPlainPrefix(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
         if count >= 8 {
             var offset = 0
@@ -315,45 +318,47 @@ public enum JSONWriter {
                 // The last word overlaps bytes already checked, which are plain.
                 if offset + 8 > count { offset = count - 8 }
                 let word = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if ByteWords.hasQuoteBackslashOrControl(word) { return false }
                 to.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
-                if offset + 8 == count { return true }
+                let mask = ByteWords.quoteBackslashOrControlMask(UInt64(littleEndian: word))
+                // The lowest flagged byte is always a real match.
+                if mask != 0 { return offset + mask.trailingZeroBitCount / 8 }
+                if offset + 8 == count { return count }
                 offset += 8
             }
         }
         if count >= 4 {
             let low = from.loadUnaligned(as: UInt32.self)
             let high = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            if ByteWords.hasQuoteBackslashOrControl(UInt64(low) | UInt64(high) << 32) { return false }
+            if ByteWords.hasQuoteBackslashOrControl(UInt64(low) | UInt64(high) << 32) { return 0 }
             to.storeBytes(of: low, as: UInt32.self)
             to.storeBytes(of: high, toByteOffset: count - 4, as: UInt32.self)
-            return true
+            return count
         }
-        guard count > 0 else { return true }
+        guard count > 0 else { return 0 }
         let first = from.load(as: UInt8.self)
         let middle = from.load(fromByteOffset: count / 2, as: UInt8.self)
         let last = from.load(fromByteOffset: count - 1, as: UInt8.self)
         // The unused bytes are 'A', which needs no escaping.
         let word = UInt64(first) | UInt64(middle) << 8 | UInt64(last) << 16 | 0x4141_4141_4100_0000
-        if ByteWords.hasQuoteBackslashOrControl(word) { return false }
+        if ByteWords.hasQuoteBackslashOrControl(word) { return 0 }
         to.storeBytes(of: first, as: UInt8.self)
         to.storeBytes(of: middle, toByteOffset: count / 2, as: UInt8.self)
         to.storeBytes(of: last, toByteOffset: count - 1, as: UInt8.self)
-        return true
+        return count
     }
 
-    /// The general case: words of plain bytes are copied whole; a word with a
-    /// byte to escape is copied up to that byte, which is then escaped.
+    /// The general case, from byte `index` on (the opening quote and the bytes
+    /// before are written): words of plain bytes are copied whole; a word with
+    /// a byte to escape is copied up to that byte, which is then escaped.
     @inline(never)
-    private static func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
-        output.append(UInt8(ascii: "\""))
+    private static func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, to output: _ByteBuffer) {
         guard let source = bytes.baseAddress else {
             output.append(UInt8(ascii: "\""))
             return
         }
         let count = bytes.count
         let from = UnsafeRawPointer(source)
-        var index = 0
+        var index = index
         while index + 8 <= count {
             // Room for the word and one escape (at most six bytes).
             output.reserve(8 + 6)
@@ -372,7 +377,19 @@ public enum JSONWriter {
             index += plain + 1
         }
         // Fewer than eight bytes left: room for each escaped and the closing quote.
-        output.reserve((count - index) * 6 + 1)
+        output.reserve((count - index) * 6 + 8)
+        if index < count && count >= 8 {
+            // The last eight bytes hold the rest in their top bytes: when none of
+            // those needs escaping, they go out in one store.
+            let rest = count - index
+            let word = UInt64(littleEndian: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            let restMask = ByteWords.quoteBackslashOrControlMask(word) >> (8 * (8 - rest))
+            if restMask == 0 {
+                UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: (word >> (8 * (8 - rest))).littleEndian, as: UInt64.self)
+                output.didWrite(rest)
+                index = count
+            }
+        }
         while index < count {
             let byte = source[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
