@@ -93,7 +93,7 @@ private func benchmarkEncoding() {
         Benchmark.report("encode JSONValue, \(size) elements", Benchmark.format(bytesPerSecond: byteCount / tree),
                          baseline: baselineFigure, ratio: baseline / tree)
         let floor = Benchmark.measure { try? state.encode(to: DiscardingEncoder()) }
-        Benchmark.report("  Codable dispatch alone (encoder writing nothing)", Benchmark.format(bytesPerSecond: byteCount / floor),
+        Benchmark.report("  Codable walk, writing nothing, no container reuse", Benchmark.format(bytesPerSecond: byteCount / floor),
                          baseline: baselineFigure, ratio: baseline / floor)
     }
     print("  (baseline: Foundation JSONEncoder, default settings, same values)")
