@@ -83,29 +83,38 @@ private final class _StoredExistential {
 /// from the conformance, where the runtime keeps it once resolved; naming
 /// `KeyedEncodingContainer<Key>` in generic code instead costs a lookup in
 /// the runtime's metadata cache on every call (about 460 instructions).
-protocol _StoredContainer<Container>: AnyObject {
+protocol _StoredContainer<Container>: _StoredContainerBase {
     associatedtype Container
-    var storage: UnsafeMutablePointer<Container> { get }
+}
+
+/// Where a stored container lives, in a non-generic class so reading the
+/// address is a field load rather than a call through the conformance.
+class _StoredContainerBase {
+    let storage: UnsafeMutableRawPointer
+
+    init(storage: UnsafeMutableRawPointer) { self.storage = storage }
 }
 
 extension _StoredContainer {
     /// Not inlined: inlined into a caller that knows `Container`'s concrete
     /// type, the copy would look that type's metadata up again.
     @inline(never)
-    func load() -> Container { storage.pointee }
+    func load() -> Container { storage.assumingMemoryBound(to: Container.self).pointee }
 }
 
 /// Owns one cached container: its storage lives as long as the cache entry.
-private final class _KeyedContainerCell<Key: CodingKey>: _StoredContainer {
-    let storage: UnsafeMutablePointer<KeyedEncodingContainer<Key>>
+private final class _KeyedContainerCell<Key: CodingKey>: _StoredContainerBase, _StoredContainer {
+    typealias Container = KeyedEncodingContainer<Key>
 
     init(_ container: KeyedEncodingContainer<Key>) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: container)
+        let typed = UnsafeMutablePointer<KeyedEncodingContainer<Key>>.allocate(capacity: 1)
+        typed.initialize(to: container)
+        super.init(storage: UnsafeMutableRawPointer(typed))
     }
 
     deinit {
-        storage.deinitialize(count: 1)
-        storage.deallocate()
+        let typed = storage.assumingMemoryBound(to: KeyedEncodingContainer<Key>.self)
+        typed.deinitialize(count: 1)
+        typed.deallocate()
     }
 }

@@ -183,7 +183,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     private func openFrame(isObject: Bool) -> Int {
         append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextFrameID += 1
-        if !frames.isEmpty { frames[frames.count - 1].isEmpty = topIsEmpty }
+        if !frames.isEmpty { frames.unsafeTop.pointee.isEmpty = topIsEmpty }
         frames.push(Frame(id: nextFrameID, isObject: isObject))
         topID = nextFrameID
         topIsEmpty = true
@@ -195,8 +195,14 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         while frames.count > count {
             append(frames.pop().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
-        topID = frames.last?.id ?? -1
-        topIsEmpty = frames.last?.isEmpty ?? true
+        if frames.isEmpty {
+            topID = -1
+            topIsEmpty = true
+        } else {
+            let top = frames.unsafeTop.pointee
+            topID = top.id
+            topIsEmpty = top.isEmpty
+        }
     }
 
     /// Prepares to write a member of container `id`: closes finished nested

@@ -36,6 +36,9 @@ struct _UnsafeStack<Element>: ~Copyable {
 
     var last: Element? { count > 0 ? base[count - 1] : nil }
 
+    /// The top element's address, for callers that know the stack is not empty.
+    @inline(__always) var unsafeTop: UnsafeMutablePointer<Element> { base + count - 1 }
+
     @inline(__always) mutating func push(_ element: consuming Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: element)
