@@ -54,11 +54,14 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// points at the key, which its caller holds until the value is encoded.
     enum PathKey {
         case key(UnsafeRawPointer, any CodingKey.Type)
+        /// A key of at most one byte (a `CodingKeys` enum), kept by value.
+        case smallKey(UInt8, any CodingKey.Type)
         case index(Int)
 
         var codingKey: any CodingKey {
             switch self {
             case .key(let key, let type): Self.load(type, from: key)
+            case .smallKey(let byte, let type): withUnsafeBytes(of: byte) { Self.load(type, from: $0.baseAddress!) }
             case .index(let index): _IndexKey(index)
             }
         }
@@ -86,6 +89,13 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     @inline(__always)
     func encodeValue<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
         if writeDirectly(value) { return }
+        if MemoryLayout<Key>.size <= 1 {
+            let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
+            pathKeys.push(.smallKey(byte, Key.self))
+            try encodeComposite(value)
+            pathKeys.pop()
+            return
+        }
         try withUnsafePointer(to: key) { key in
             pathKeys.push(.key(UnsafeRawPointer(key), Key.self))
             try encodeComposite(value)
