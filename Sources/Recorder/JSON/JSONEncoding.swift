@@ -19,8 +19,8 @@
 /// - A key encoded twice in one container: ``value(of:)`` keeps the last
 ///   value in the first place; ``bytes(of:)`` writes both (``JSONParser`` keeps the last).
 /// - In ``bytes(of:)``, a keyed container kept past its type's
-///   `encode(to:)` and written to while a later value of the same type at
-///   the same depth encodes writes into that later value's object.
+///   `encode(to:)` (not allowed by the `Encoder` contract) writes into
+///   whatever value of that type at that depth its encoder is writing then.
 /// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
 ///   decimals that do not fit in 64 bits are the nearest `Double`.
 ///
