@@ -162,12 +162,7 @@ func runJSONProfileLoops(parse: Bool, encode: Bool) {
         for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
         print("parse-profile: parsed the \(elements)-element state (\(bytes.count) B) \(rounds) times")
     }
-    if encode && CommandLine.arguments.contains("--tree") {
-        // The recorder's path: a JSONValue tree (JSONEncoding.value(of:)).
-        var members = 0
-        for _ in 0..<rounds { members += (try? JSONEncoding.value(of: state))?.objectValue?.count ?? 0 }
-        print("encode-profile --tree: encoded the \(elements)-element state to a JSONValue \(rounds) times (\(members) top-level members)")
-    } else if encode && CommandLine.arguments.contains("--foundation") {
+    if encode && CommandLine.arguments.contains("--foundation") {
         // The baseline, for comparing instruction counts: Foundation's JSONEncoder.
         let foundation = JSONEncoder()
         var total = 0

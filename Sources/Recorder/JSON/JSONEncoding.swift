@@ -18,9 +18,9 @@
 /// - `/` is not escaped.
 /// - A key encoded twice in one container: ``value(of:)`` keeps the last
 ///   value in the first place; ``bytes(of:)`` writes both (``JSONParser`` keeps the last).
-/// - A keyed container kept past its type's `encode(to:)` (not allowed by
-///   the `Encoder` contract) writes into whatever value of that type at that
-///   depth its encoder is writing then.
+/// - In ``bytes(of:)``, a keyed container kept past its type's
+///   `encode(to:)` (not allowed by the `Encoder` contract) writes into
+///   whatever value of that type at that depth its encoder is writing then.
 /// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
 ///   decimals that do not fit in 64 bits are the nearest `Double`.
 ///
@@ -36,9 +36,7 @@ public enum JSONEncoding {
 
     /// Encodes an `Encodable` value to a ``JSONValue``, keys in encoding order.
     public static func value<T: Encodable>(of value: T) throws -> JSONValue {
-        let encoder = _ValueEncoder(reusesContainers: true)
-        defer { encoder.retire() }
-        return try encoder.encodeValue(value)
+        try _ValueEncoder().encodeValue(value)
     }
 
     /// Encodes an `Encodable` value straight to compact UTF-8 JSON.

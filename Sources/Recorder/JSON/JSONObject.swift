@@ -42,9 +42,6 @@ public struct JSONObject: Sendable {
         return Set(keys).count != keys.count
     }
 
-    /// The object's shape, for building more objects with the same keys.
-    var keysShape: Shape { shape }
-
     /// Members whose keys are known to be distinct (the parser checks).
     init(uniqueKeys keys: [String], values: [JSONValue]) {
         shape = Shape(uniqueKeys: keys)

@@ -9,33 +9,11 @@ final class _ValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// What the value being encoded has produced so far.
     @exclusivity(unchecked) var storage: _EncodedNode = .nothing
-    @exclusivity(unchecked) private(set) var depth: Int
+    @exclusivity(unchecked) private var depth: Int
 
-    /// Keyed containers, one per key type and depth, made once (see
-    /// ``_KeyedContainerCache``); only the top-level encoder keeps them, and
-    /// ``retire()`` must drop them, since they refer back to the encoder.
-    @exclusivity(unchecked) private var keyedContainers = _KeyedContainerCache()
-    private let reusesContainers: Bool
-    /// The object the value at each depth is building, which that value's
-    /// shared container writes to.
-    @exclusivity(unchecked) private var objects: [_ObjectBox?] = []
-
-    init(codingPath: [any CodingKey] = [], depth: Int = 0, reusesContainers: Bool = false) {
+    init(codingPath: [any CodingKey] = [], depth: Int = 0) {
         self.codingPath = codingPath
         self.depth = depth
-        self.reusesContainers = reusesContainers
-    }
-
-    /// Drops the reused containers, which refer back to the encoder.
-    func retire() {
-        keyedContainers.removeAll()
-        objects = []
-    }
-
-    /// The object the value at `valueDepth` is building.
-    @inline(__always)
-    func object(atDepth valueDepth: Int) -> _ObjectBox {
-        objects[valueDepth]!
     }
 
     func encodeValue<T: Encodable>(_ value: T, forKey key: (any CodingKey)? = nil) throws -> JSONValue {
@@ -53,26 +31,9 @@ final class _ValueEncoder: Encoder {
         try value.encode(to: self)
         depth -= 1
         if key != nil { codingPath.removeLast() }
-        let result = resolve(storage)
+        let result = storage.resolve()
         storage = saved
         return result
-    }
-
-    /// The shape of the last object built at each depth. Values of one type
-    /// (the elements of an array of structs) have the same keys, so their
-    /// objects share one shape, and checking the keys against it replaces
-    /// both the check for repeated keys and a new keys array per object.
-    @exclusivity(unchecked) private var lastShapes: [JSONObject.Shape?] = []
-
-    private func resolve(_ node: _EncodedNode) -> JSONValue {
-        guard case .object(let box) = node, box.pending.isEmpty else { return node.resolve() }
-        while lastShapes.count <= depth { lastShapes.append(nil) }
-        if let shape = lastShapes[depth], shape.keys == box.keys {
-            return .object(JSONObject(shape: shape, values: box.values))
-        }
-        let object = JSONObject(keys: box.keys, values: box.values)
-        lastShapes[depth] = object.keysShape
-        return .object(object)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -83,14 +44,7 @@ final class _ValueEncoder: Encoder {
             box = _ObjectBox()
             storage = .object(box)
         }
-        guard reusesContainers else {
-            return KeyedEncodingContainer(_ValueKeyedContainer<Key>(encoder: self, box: box, codingPath: codingPath))
-        }
-        while objects.count <= depth { objects.append(nil) }
-        objects[depth] = box
-        return keyedContainers.container(for: Key.self, depth: depth) {
-            KeyedEncodingContainer(_ValueKeyedContainer<Key>(encoder: self, valueDepth: depth))
-        }
+        return KeyedEncodingContainer(_ValueKeyedContainer<Key>(encoder: self, box: box, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -165,29 +119,8 @@ final class _ArrayBox {
 
 struct _ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _ValueEncoder
-    /// A nested container's own object and path.
-    private let nestedBox: _ObjectBox?
-    private let nestedPath: [any CodingKey]
-    /// For a value's own container, shared by every value of its key type at
-    /// its depth: the depth, whose current object it writes to. 0 otherwise.
-    private let valueDepth: Int
-
-    init(encoder: _ValueEncoder, box: _ObjectBox, codingPath: [any CodingKey]) {
-        self.encoder = encoder
-        nestedBox = box
-        nestedPath = codingPath
-        valueDepth = 0
-    }
-
-    init(encoder: _ValueEncoder, valueDepth: Int) {
-        self.encoder = encoder
-        nestedBox = nil
-        nestedPath = []
-        self.valueDepth = valueDepth
-    }
-
-    private var box: _ObjectBox { nestedBox ?? encoder.object(atDepth: valueDepth) }
-    var codingPath: [any CodingKey] { nestedBox == nil ? encoder.codingPath : nestedPath }
+    let box: _ObjectBox
+    var codingPath: [any CodingKey]
 
     mutating func encodeNil(forKey key: Key) throws { box.append(key.stringValue, .null) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { box.append(key.stringValue, .bool(value)) }
