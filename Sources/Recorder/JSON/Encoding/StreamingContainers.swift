@@ -15,24 +15,26 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     /// such container serves every value of its key type at its depth (see
     /// ``_KeyedContainerCache``). 0 for nested containers.
     private let valueDepth: Int
-    /// The keys' text, for key types whose keys can be told apart by value.
+    /// The keys' text, for key types whose keys can be told apart by value,
+    /// in value containers only: those are made once and reused, while a
+    /// nested container is made anew each time and would render for nothing.
     /// `renderedKeys` keeps `keyTable` alive as long as the container.
     private let renderedKeys: _RenderedKeys?
     private let keyTable: _RenderedKeys.Table?
 
     init(encoder: _StreamingEncoder, nestedID: Int) {
-        self.encoder = encoder
-        self.nestedID = nestedID
-        valueDepth = 0
-        renderedKeys = _RenderedKeys.canRender(Key.self) ? _RenderedKeys() : nil
-        keyTable = renderedKeys?.table
+        self.init(encoder: encoder, nestedID: nestedID, valueDepth: 0)
     }
 
     init(encoder: _StreamingEncoder, valueDepth: Int) {
+        self.init(encoder: encoder, nestedID: -1, valueDepth: valueDepth)
+    }
+
+    private init(encoder: _StreamingEncoder, nestedID: Int, valueDepth: Int) {
         self.encoder = encoder
-        nestedID = -1
+        self.nestedID = nestedID
         self.valueDepth = valueDepth
-        renderedKeys = _RenderedKeys.canRender(Key.self) ? _RenderedKeys() : nil
+        renderedKeys = valueDepth > 0 && _RenderedKeys.canRender(Key.self) ? _RenderedKeys() : nil
         keyTable = renderedKeys?.table
     }
 

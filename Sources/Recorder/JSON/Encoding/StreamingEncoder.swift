@@ -173,7 +173,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         if needsValueEncoder { throw _NeedsValueEncoder() }
     }
 
-    /// Empties a encoder that finished a document without error (a failed
+    /// Empties an encoder that finished a document without error (a failed
     /// one may have frames left open) for the next one, keeping the cached
     /// containers and up to `capacity` bytes of buffer.
     func prepareForNextDocument(keepingCapacityUpTo capacity: Int) {
@@ -273,9 +273,10 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         }
     }
 
-    /// The frame the value at `depth` writes its members to; -1 (no frame)
-    /// once that value has finished, so a container kept past its value's
-    /// `encode(to:)` stops the pass instead of writing into a sibling.
+    /// The frame the value at `valueDepth` writes its members to; -1 (no
+    /// frame, which stops the pass) when the encoder is at another depth. A
+    /// container kept past its value's `encode(to:)` and used at the same
+    /// depth writes into the value there (docs/JSON.md lists this difference).
     @inline(__always)
     func valueContainerID(atDepth valueDepth: Int) -> Int {
         valueDepth == depth ? valueContainer : -1

@@ -23,19 +23,6 @@ struct _UnsafeStack<Element>: ~Copyable {
     /// The elements, bottom first, as an array (for the rare reader, such as `codingPath`).
     var elements: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    subscript(index: Int) -> Element {
-        get {
-            precondition(index >= 0 && index < count, "stack index out of range")
-            return base[index]
-        }
-        nonmutating set {
-            precondition(index >= 0 && index < count, "stack index out of range")
-            base[index] = newValue
-        }
-    }
-
-    var last: Element? { count > 0 ? base[count - 1] : nil }
-
     /// The top element's address, for callers that know the stack is not empty.
     @inline(__always) var unsafeTop: UnsafeMutablePointer<Element> { base + count - 1 }
 
