@@ -65,6 +65,14 @@ public enum JSONEncoding {
     static func tooDeep(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
         EncodingError.invalidValue(value, EncodingError.Context(
             codingPath: codingPath,
-            debugDescription: "nesting deeper than \(maximumDepth) levels (a reference cycle?)"))
+            debugDescription: tooDeepDescription))
+    }
+
+    private static let tooDeepDescription = "nesting deeper than \(maximumDepth) levels (a reference cycle?)"
+
+    /// Whether `error` is the one ``tooDeep(_:_:)`` makes.
+    static func isTooDeep(_ error: any Error) -> Bool {
+        guard case EncodingError.invalidValue(_, let context) = error else { return false }
+        return context.debugDescription == tooDeepDescription
     }
 }

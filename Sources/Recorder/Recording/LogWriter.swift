@@ -1,22 +1,30 @@
 import Foundation
 
 /// The writer thread's half of a recorder: encodes queued entries, diffs each
-/// state against the previous one, and appends records to the log.
+/// state against the previous one by their bytes, and appends records to the log.
 /// Used by one thread only.
+///
+/// Each state is encoded once, by the byte encoder, into one of two encoders
+/// that take turns: one holds the previous state's bytes and structural index
+/// while the other writes the new state, so the diff (``_ByteDiff``) compares
+/// the two without copying or parsing either.
 final class LogWriter {
     private let appender: LogAppender
     private let options: Recorder.Options
     private let clockBase: (wall: Double, nanoseconds: UInt64)
-    private let keyframeInterval: Int
+    private let keyframePolicy: KeyframePolicy
 
     private var headerWritten = false
-    private var previousState: JSONValue?
-    private var patchesSinceKeyframe = 0
-    /// Size of the last keyframe's state, to skip measuring small patches against the state.
-    private var keyframeBytes = 0
+    /// The encoder holding the previous entry's state (nil before the first, and after a skipped one).
+    private var previous: _StreamingEncoder?
+    /// The encoder the next state is written into.
+    private var spare = _StreamingEncoder()
+    private var keyframeCost = KeyframePolicy.Cost()
     private var forceKeyframe = true
     private var lastSync: UInt64 = 0
     private var buffer: [UInt8] = []
+    /// Whether a value over a log limit has been reported through `onError` (once).
+    private var reportedSkippedEntry = false
 
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
@@ -24,8 +32,9 @@ final class LogWriter {
     init(appender: LogAppender, options: Recorder.Options) {
         self.appender = appender
         self.options = options
-        keyframeInterval = max(1, options.keyframeInterval)
+        keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval))
         clockBase = (options.clock.now(), options.clock.nanoseconds())
+        spare.indexing = true
     }
 
     /// Encodes and writes one batch with one `write()` (or one per record when
@@ -39,7 +48,7 @@ final class LogWriter {
                 appendEntry(entry)
             case .gap(let first, let count):
                 if !headerWritten { continue }
-                appendGap(firstSequence: first, count: count)
+                appendGap(firstSequence: first, count: count, reason: "queue full")
             }
             if options.durability == .fsyncEachRecord {
                 try appender.write(buffer)
@@ -69,18 +78,50 @@ final class LogWriter {
         if options.durability != .write { try appender.synchronize() }
     }
 
+    // MARK: States
+
+    /// Encodes a state (or takes the one the caller's thread encoded) into
+    /// `encoder`, redacted; returns whether it decodes back, or why it cannot be recorded.
+    private func encodeState(_ value: Any, preEncoded: EncodedDocument?, into encoder: _StreamingEncoder) -> (replayable: Bool, problem: String?) {
+        var outcome: (replayable: Bool, problem: String?)
+        if encoder.count > 0 || !encoder.nodes.isEmpty { encoder.prepareForNextDocument(keepingCapacityUpTo: 64 << 20) }
+        if let preEncoded {
+            preEncoded.bytes.withUnsafeBufferPointer { encoder.append($0) }
+            encoder.nodes.removeAll()
+            for node in preEncoded.nodes { encoder.nodes.push(node) }
+            encoder.deepestNesting = preEncoded.deepestNesting
+            outcome = (preEncoded.replayable, preEncoded.problem)
+        } else {
+            outcome = RecordedValue.encodeIndexed(value, into: encoder)
+        }
+        if outcome.problem == nil, let redaction = options.redaction, !redaction.isEmpty,
+            let tree = try? JSONParser.parse(UnsafeBufferPointer(start: encoder.base, count: encoder.count))
+        {
+            encoder.resetAfterFailure()
+            RecordedValue.writeIndexed(redaction.redact(tree), into: encoder)
+        }
+        if outcome.problem == nil { outcome.problem = LogLimits.problem(bytes: encoder.count, nesting: encoder.deepestNesting) }
+        return outcome
+    }
+
     // MARK: Records
 
     private func appendHeader(first entry: PendingEntry?) {
-        var initialState: JSONValue?
         var replayable = false
-        if let initial = entry?.initialState {
-            let encoded = RecordedValue.encode(initial)
-            initialState = redacted(encoded.value)
-            replayable = encoded.replayable
-            previousState = initialState
-        } else if let state = entry?.state {
-            replayable = RecordedValue.encode(state).replayable
+        var initialState: _StreamingEncoder?
+        var initialStateProblem: String?
+        if let entry, let initialValue = entry.initialState {
+            let encoder = spare
+            let outcome = encodeState(initialValue, preEncoded: entry.encodedInitialState, into: encoder)
+            replayable = outcome.replayable
+            if let problem = outcome.problem {
+                initialStateProblem = problem
+                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: \(problem) (recording goes on)"))
+            } else {
+                initialState = encoder
+            }
+        } else if let entry {
+            replayable = entry.encodedState?.replayable ?? (type(of: entry.state) is any Encodable.Type && type(of: entry.state) is any Decodable.Type)
         }
         var optionsObject = JSONObject()
         optionsObject["queuePolicy"] = .string(options.queuePolicy.rawValue)
@@ -95,44 +136,44 @@ final class LogWriter {
             processName: ProcessInfo.processInfo.processName,
             stateTypeName: entry.map { String(reflecting: $0.stateType) },
             actionTypeName: entry.map { String(reflecting: $0.actionType) },
-            keyframeInterval: keyframeInterval,
+            keyframeInterval: keyframePolicy.maximumInterval,
             options: .object(optionsObject),
             metadata: options.metadata,
-            initialState: initialState,
+            initialState: nil,
             isStateReplayable: replayable)
         let start = buffer.count
         buffer.append(contentsOf: LogLine.headerPrefix)
         for (key, value) in header.jsonObject.members {
-            buffer.append(UInt8(ascii: ","))
-            JSONWriter.appendString(key, to: &buffer)
-            buffer.append(UInt8(ascii: ":"))
-            JSONWriter.appendCompact(value, to: &buffer)
+            appendMember(key, value)
         }
+        if let initialState {
+            buffer.append(contentsOf: #","initialState":"#.utf8)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: initialState.base, count: initialState.count))
+            // The first entry is still a keyframe (readers need one per session); its `changed` comes from this state.
+            (previous, spare) = (initialState, previous ?? _StreamingEncoder())
+            spare.indexing = true
+        }
+        if let initialStateProblem { appendMember("initialStateOmitted", .string(initialStateProblem)) }
         LogLine.seal(&buffer, recordStart: start)
         headerWritten = true
     }
 
     private func appendEntry(_ entry: PendingEntry) {
-        let state = redacted(RecordedValue.encode(entry.state).value)
-        let action = RecordedValue.encode(entry.action)
-        let payload = redacted(action.value)
-
-        let patch = previousState.map { JSONDiff.patch(from: $0, to: state) }
-        var patchBytes: [UInt8]?
-        var stateBytes: [UInt8]?
-        var isKeyframe = forceKeyframe || patch == nil || patchesSinceKeyframe + 1 >= keyframeInterval
-        if !isKeyframe, let patch {
-            let bytes = JSONWriter.compact(patch.jsonValue)
-            // Only measure the state when the patch might be the bigger one.
-            if bytes.count * 2 > keyframeBytes {
-                let whole = JSONWriter.compact(state)
-                if bytes.count > whole.count {
-                    isKeyframe = true
-                    stateBytes = whole
-                }
-            }
-            patchBytes = bytes
+        let current = spare
+        let state = encodeState(entry.state, preEncoded: entry.encodedState, into: current)
+        var payload = entry.encodedPayload ?? RecordedValue.encodePayload(entry.action)
+        if let redaction = options.redaction, !redaction.isEmpty, let tree = try? JSONParser.parse(payload.bytes) {
+            payload.bytes = JSONWriter.compact(redaction.redact(tree))
         }
+        let actionName = RecordedValue.actionName(entry.action)
+        if let problem = state.problem ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count) {
+            return skip(entry, actionName: actionName, because: problem)
+        }
+
+        let stateBytes = current.count
+        let diff = previous.map { _ByteDiff.patch(from: $0.indexedDocument, to: current.indexedDocument) }
+        let isKeyframe = forceKeyframe || diff == nil
+            || keyframePolicy.wantsKeyframe(after: keyframeCost, patchBytes: diff!.patch.count, stateBytes: stateBytes)
 
         let start = buffer.count
         buffer.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
@@ -144,11 +185,11 @@ final class LogWriter {
         buffer.append(contentsOf: #","durationNs":"#.utf8)
         JSONWriter.appendInteger(entry.durationNanoseconds, to: &buffer)
         buffer.append(contentsOf: #","action":{"type":"#.utf8)
-        JSONWriter.appendString(RecordedValue.actionName(entry.action), to: &buffer)
+        JSONWriter.appendString(actionName, to: &buffer)
         buffer.append(contentsOf: #","payload":"#.utf8)
-        JSONWriter.appendCompact(payload, to: &buffer)
+        buffer.append(contentsOf: payload.bytes)
         buffer.append(contentsOf: #","replayable":"#.utf8)
-        buffer.append(contentsOf: (action.replayable ? "true" : "false").utf8)
+        buffer.append(contentsOf: (payload.replayable ? "true" : "false").utf8)
         buffer.append(UInt8(ascii: "}"))
         if let origin = entry.effectOf {
             buffer.append(contentsOf: #","effectOf":"#.utf8)
@@ -156,52 +197,81 @@ final class LogWriter {
         }
         if isKeyframe {
             buffer.append(contentsOf: #","changed":"#.utf8)
-            JSONWriter.appendCompact(.array(changedPaths(patch).map { .string($0.description) }), to: &buffer)
+            appendChangedPaths(diff)
             buffer.append(contentsOf: #","state":"#.utf8)
-            let whole = stateBytes ?? JSONWriter.compact(state)
-            buffer.append(contentsOf: whole)
-            keyframeBytes = whole.count
-            patchesSinceKeyframe = 0
+            buffer.append(contentsOf: UnsafeBufferPointer(start: current.base, count: stateBytes))
+            keyframeCost = KeyframePolicy.Cost()
             forceKeyframe = false
         } else {
             buffer.append(contentsOf: #","patch":"#.utf8)
-            buffer.append(contentsOf: patchBytes ?? [])
-            patchesSinceKeyframe += 1
+            buffer.append(contentsOf: diff!.patch)
+            keyframeCost.add(patchBytes: diff!.patch.count)
         }
         LogLine.seal(&buffer, recordStart: start)
-        previousState = state
+        // The new state becomes the previous one; the old previous encoder is written into next.
+        spare = previous ?? _StreamingEncoder()
+        spare.indexing = true
+        previous = current
     }
 
-    private func appendGap(firstSequence: Int64, count: Int) {
+    /// A state or payload over a log limit: recorded as a one-entry gap that
+    /// says why, reported once; the next entry is a keyframe.
+    private func skip(_ entry: PendingEntry, actionName: String, because problem: String) {
+        let reason = "entry \(entry.sequence) (\(actionName)) was not recorded: \(problem)"
+        appendGap(firstSequence: entry.sequence, count: 1, reason: reason)
+        report(RecorderError(path: appender.path, reason: reason + " (recording goes on)"))
+        spare.resetAfterFailure()
+    }
+
+    private func report(_ error: RecorderError) {
+        guard !reportedSkippedEntry else { return }
+        reportedSkippedEntry = true
+        options.onError?(error)
+    }
+
+    private func appendGap(firstSequence: Int64, count: Int, reason: String) {
         let start = buffer.count
         buffer.append(contentsOf: LogLine.gapPrefix)
         buffer.append(contentsOf: #","firstSeq":"#.utf8)
         JSONWriter.appendInteger(firstSequence, to: &buffer)
         buffer.append(contentsOf: #","dropped":"#.utf8)
         JSONWriter.appendInteger(count, to: &buffer)
-        buffer.append(contentsOf: #","reason":"queue full""#.utf8)
+        buffer.append(contentsOf: #","reason":"#.utf8)
+        JSONWriter.appendString(reason, to: &buffer)
         LogLine.seal(&buffer, recordStart: start)
-        // The next entry's patch would span the dropped ones: make it whole.
+        // The next entry's patch would span the missing ones: make it whole.
         forceKeyframe = true
     }
 
-    /// The paths a keyframe lists as changed: the patch's, coarsened when there are many;
-    /// the whole document ("") when there is no previous state.
-    private func changedPaths(_ patch: JSONPatch?) -> [JSONPointer] {
-        guard let patch else { return [JSONPointer()] }
-        let paths = patch.operations.map(\.path)
-        guard paths.count > LogWriter.maximumChangedPaths else { return paths }
-        var seen = Set<String>()
-        var coarse: [JSONPointer] = []
-        for path in paths {
-            let top = JSONPointer(tokens: Array(path.tokens.prefix(1)))
-            if seen.insert(top.description).inserted { coarse.append(top) }
-        }
-        return coarse
+    private func appendMember(_ key: String, _ value: JSONValue) {
+        buffer.append(UInt8(ascii: ","))
+        JSONWriter.appendString(key, to: &buffer)
+        buffer.append(UInt8(ascii: ":"))
+        JSONWriter.appendCompact(value, to: &buffer)
     }
 
-    private func redacted(_ value: JSONValue) -> JSONValue {
-        guard let redaction = options.redaction else { return value }
-        return redaction.redact(value)
+    /// The paths a keyframe lists as changed: the patch's, coarsened to their
+    /// top-level members when there are many; the whole document (`""`) when
+    /// there is no previous state.
+    private func appendChangedPaths(_ diff: _ByteDiff?) {
+        guard let diff else { return buffer.append(contentsOf: #"[""]"#.utf8) }
+        var paths = diff.paths()
+        if paths.count > Self.maximumChangedPaths {
+            var seen = Set<ArraySlice<UInt8>>()
+            paths = paths.compactMap { path in
+                // "/todos/3/done" → "/todos"
+                let end = path.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+                let top = path[path.startIndex..<end]
+                return seen.insert(top).inserted ? top : nil
+            }
+        }
+        buffer.append(UInt8(ascii: "["))
+        for (index, path) in paths.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: path)
+            buffer.append(UInt8(ascii: "\""))
+        }
+        buffer.append(UInt8(ascii: "]"))
     }
 }

@@ -1,11 +1,54 @@
-/// How the writer turns recorded Swift values into JSON, on its own thread.
+/// How the recorder turns recorded Swift values into JSON: the one encoding
+/// path for states and action payloads (docs/JSON.md, "Canonical encoding").
 enum RecordedValue {
-    /// `Codable` values losslessly (replayable); anything else through reflection,
-    /// marked not replayable. Never fails.
-    static func encode(_ value: Any) -> (value: JSONValue, replayable: Bool) {
-        let encoded = JSONEncoding.encodeAny(value)
-        // Replay decodes the value back, so an Encodable-only type is not replayable.
-        return (encoded.value, encoded.replayable && type(of: value) is any Decodable.Type)
+    /// Encodes `value` into the empty `encoder` with its structural index:
+    /// `Codable` values through the byte encoder (replayable when the type is
+    /// also `Decodable`), anything else through reflection (not replayable).
+    /// Returns why the value cannot be recorded when it is nested deeper than a
+    /// log record may be (a reference cycle, usually); never throws.
+    static func encodeIndexed(_ value: Any, into encoder: _StreamingEncoder) -> (replayable: Bool, problem: String?) {
+        encoder.indexing = true
+        if let encodable = value as? any Encodable {
+            do {
+                try encodeTopLevel(encodable, into: encoder)
+                return (type(of: value) is any Decodable.Type, nil)
+            } catch is _NeedsValueEncoder {
+                // The type writes its containers out of order: build a tree, then index its text.
+                encoder.resetAfterFailure()
+                if let tree = try? JSONEncoding.value(of: encodable) {
+                    writeIndexed(tree, into: encoder)
+                    return (type(of: value) is any Decodable.Type, nil)
+                }
+            } catch {
+                if JSONEncoding.isTooDeep(error) {
+                    encoder.resetAfterFailure()
+                    return (false, "it is nested deeper than \(JSONEncoding.maximumDepth) levels (a reference cycle?)")
+                }
+            }
+            encoder.resetAfterFailure()
+        }
+        writeIndexed(JSONEncoding.reflecting(value), into: encoder)
+        return (false, nil)
+    }
+
+    private static func encodeTopLevel<T: Encodable>(_ value: T, into encoder: _StreamingEncoder) throws {
+        try encoder.encodeTopLevel(value)
+    }
+
+    /// Writes a tree into the empty `encoder` and indexes what it wrote.
+    static func writeIndexed(_ tree: JSONValue, into encoder: _StreamingEncoder) {
+        JSONWriter.write(tree, to: encoder)
+        encoder.nodes.removeAll()
+        encoder.deepestNesting = _StructuralScanner.index(UnsafeBufferPointer(start: encoder.base, count: encoder.count), into: &encoder.nodes)
+    }
+
+    /// An action payload as compact JSON: `Codable` through the byte encoder,
+    /// anything else through reflection. Never throws.
+    static func encodePayload(_ value: Any) -> (bytes: [UInt8], replayable: Bool) {
+        if let encodable = value as? any Encodable, let bytes = try? JSONEncoding.bytes(of: encodable) {
+            return (bytes, type(of: value) is any Decodable.Type)
+        }
+        return (JSONWriter.compact(JSONEncoding.reflecting(value)), false)
     }
 
     /// The enum case path of an action: `.primary(.brakeTapped)` is

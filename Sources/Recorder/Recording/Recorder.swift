@@ -21,6 +21,7 @@ public final class Recorder: Sendable {
     private let queue: RecordingQueue
     private let status = Locked(Status())
     private let writerFinished = DispatchSemaphore(value: 0)
+    private let callerThreadEncoding = CallerThreadEncoding()
 
     private struct Status {
         var error: RecorderError?
@@ -110,10 +111,18 @@ public final class Recorder: Sendable {
     func record<State, Action>(
         state: State, action: Action, start: UInt64, end: UInt64, effectOf: Int64?, initialState: State?
     ) -> Int64? {
-        queue.enqueue(PendingEntry(
+        var entry = PendingEntry(
             endNanoseconds: end, durationNanoseconds: end &- start, action: action, state: state,
             effectOf: effectOf, initialState: initialState.map { $0 as Any },
-            stateType: State.self, actionType: Action.self))
+            stateType: State.self, actionType: Action.self)
+        if callerThreadEncoding.mustEncodeOnCaller(state) {
+            entry.encodedState = EncodedDocument.encode(state)
+            entry.encodedInitialState = initialState.map { EncodedDocument.encode($0) }
+        }
+        if callerThreadEncoding.mustEncodeOnCaller(action) {
+            entry.encodedPayload = RecordedValue.encodePayload(action)
+        }
+        return queue.enqueue(entry)
     }
 
     var clock: RecorderClock { options.clock }

@@ -11,10 +11,12 @@ extension Recorder {
     /// ```
     public struct Options: Sendable {
         /// A keyframe (whole state) at least every this many entries; the entries
-        /// in between hold patches. Rebuilding any state costs one keyframe plus
-        /// at most this many patches. 32 balances log size against rebuild time
-        /// (measured in docs/PERFORMANCE.md, `## Recorder`).
-        public var keyframeInterval = 32
+        /// in between hold patches. Keyframes also come sooner, once the patches
+        /// since the last one cost about as much to read back as the state
+        /// itself, so rebuilding any entry costs about two parses of its state
+        /// and small changes to a large state cost almost nothing (docs/FORMAT.md,
+        /// "Keyframes"; measured in docs/PERFORMANCE.md, `## Recorder`).
+        public var keyframeInterval = 1024
 
         /// Entries waiting for the background writer, at most.
         public var queueCapacity = 1024
@@ -33,6 +35,10 @@ extension Recorder {
 
         /// Called once, on the writer thread, when recording stops because of an
         /// error (disk full, file removed, …). `close()` throws the same error.
+        /// Also called once, the first time an entry cannot be recorded because
+        /// its state or action is over a log limit (64 MB, or nesting deeper
+        /// than a reader reads): that entry is recorded as a gap naming the
+        /// reason, and recording goes on.
         public var onError: (@Sendable (RecorderError) -> Void)?
 
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.

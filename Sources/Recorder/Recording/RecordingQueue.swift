@@ -14,6 +14,11 @@ struct PendingEntry {
     var initialState: Any?
     var stateType: Any.Type
     var actionType: Any.Type
+    /// Set instead of being encoded by the writer when the type reaches class
+    /// instances (see ``CallerThreadEncoding``).
+    var encodedState: EncodedDocument?
+    var encodedInitialState: EncodedDocument?
+    var encodedPayload: (bytes: [UInt8], replayable: Bool)?
 }
 
 enum QueueItem {
@@ -29,9 +34,9 @@ enum QueueItem {
 /// serialisation of reducer calls, so this is the order the reducer ran.
 ///
 /// `@unchecked Sendable`: all mutable state is guarded by `condition`. The
-/// queued values are copies the caller no longer touches (value types); a
-/// state holding class instances is read by the writer while the app may
-/// change them, which is why such states are recorded by reflection only.
+/// queued values are copies the caller no longer touches (value types);
+/// values that reach class instances arrive already encoded (see
+/// ``CallerThreadEncoding``).
 final class RecordingQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [QueueItem] = []

@@ -86,10 +86,10 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         return try decodeState(json, entry: index - 1)
     }
 
-    /// Encodes a recomputed state the way the recorder encodes states.
+    /// Encodes a recomputed state the way the recorder encodes states (canonically, through the byte encoder).
     func encode(_ state: State, entry: Int) throws(ReplayError) -> JSONValue {
         do {
-            return try JSONEncoding.value(of: state)
+            return try JSONParser.parse(JSONEncoding.bytes(of: state))
         } catch {
             throw ReplayError(.stateCannotEncode(entry: entry, "\(error)"))
         }

@@ -15,38 +15,81 @@ struct _ArrayDiff {
     init(old: [JSONValue], new: [JSONValue], options: JSONDiffOptions) {
         self.old = old
         self.new = new
-        identityField = Self.identityField(old, new, candidates: options.identityFields)
-        var classes: [JSONValue: Int] = [:]
-        func classify(_ element: JSONValue, identity: String?) -> Int {
-            let key = identity.flatMap { element[$0] } ?? element
+        let identity = Self.identityField(old, new, candidates: options.identityFields)
+        identityField = identity
+        func key(_ element: JSONValue) -> JSONValue { identity.flatMap { element[$0] } ?? element }
+        let alignment = _ArrayAlignment(
+            oldCount: old.count, newCount: new.count, byIdentity: identity != nil, options: options,
+            equal: { old[$0] == new[$1] }, oldKey: { key(old[$0]) }, newKey: { key(new[$0]) })
+        steps = alignment.steps
+        moves = alignment.moves
+    }
+
+    private static func identityField(_ old: [JSONValue], _ new: [JSONValue], candidates: [String]) -> String? {
+        guard !old.isEmpty, !new.isEmpty else { return nil }
+        for field in candidates {
+            let all = old.allSatisfy { Self.hasScalar($0, field) } && new.allSatisfy { Self.hasScalar($0, field) }
+            if all { return field }
+        }
+        return nil
+    }
+
+    private static func hasScalar(_ element: JSONValue, _ field: String) -> Bool {
+        switch element[field] {
+        case .string?, .integer?, .double?: true
+        default: false
+        }
+    }
+}
+
+/// How two versions of one array line up, whatever the elements are: values
+/// in a tree (``_ArrayDiff``) or byte ranges of an encoding (``_ByteDiff``).
+struct _ArrayAlignment {
+    /// In order, covering both arrays. Without identity, a run of deletions
+    /// and insertions between two kept elements is paired up position by
+    /// position as `.match` (changed in place), since nothing says which is which.
+    let steps: [_AlignmentStep]
+    /// Elements removed in one place and added in another: new index -> old
+    /// index. They also appear in `steps` as a deletion and an insertion.
+    let moves: [Int: Int]
+
+    /// - Parameters:
+    ///   - equal: whether old element `i` and new element `j` are equal values.
+    ///   - oldKey, newKey: what identifies an element: its identity member when
+    ///     `byIdentity`, else the whole value (equal keys for equal values).
+    init<Key: Hashable>(
+        oldCount: Int, newCount: Int, byIdentity: Bool, options: JSONDiffOptions,
+        equal: (Int, Int) -> Bool, oldKey: (Int) -> Key, newKey: (Int) -> Key
+    ) {
+        var classes: [Key: Int] = [:]
+        func classify(_ key: Key) -> Int {
             if let existing = classes[key] { return existing }
             classes[key] = classes.count
             return classes.count - 1
         }
-        let identity = identityField
         // Equal elements at both ends match without being hashed: a change to one
         // element of a long array (the common case when recording) then hashes
         // only the middle, not every element. Each end pair gets its own negative
         // class, which the alignment trims like any matching prefix or suffix.
         var prefix = 0
-        while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < oldCount && prefix < newCount && equal(prefix, prefix) { prefix += 1 }
         var suffix = 0
-        while suffix < old.count - prefix && suffix < new.count - prefix
-            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-        func classesTrimmingEnds(_ elements: [JSONValue]) -> [Int] {
+        while suffix < oldCount - prefix && suffix < newCount - prefix
+            && equal(oldCount - 1 - suffix, newCount - 1 - suffix) { suffix += 1 }
+        func classesTrimmingEnds(count: Int, key: (Int) -> Key) -> [Int] {
             var result = (0..<prefix).map { -1 - $0 }
-            result.reserveCapacity(elements.count)
-            for element in elements[prefix..<(elements.count - suffix)] { result.append(classify(element, identity: identity)) }
+            result.reserveCapacity(count)
+            for index in prefix..<(count - suffix) { result.append(classify(key(index))) }
             result += (0..<suffix).map { -1 - prefix - $0 }
             return result
         }
-        let oldClasses = classesTrimmingEnds(old)
-        let newClasses = classesTrimmingEnds(new)
+        let oldClasses = classesTrimmingEnds(count: oldCount, key: oldKey)
+        let newClasses = classesTrimmingEnds(count: newCount, key: newKey)
         let aligned = _SequenceAlignment.align(oldClasses, newClasses, maximumEditDistance: options.maximumEditDistance)
-            ?? Self.positional(old.count, new.count)
-        let moves = options.detectsMoves ? Self.pairMoves(aligned, old, new, identity: identity) : [:]
+            ?? Self.positional(oldCount, newCount)
+        let moves = options.detectsMoves ? Self.pairMoves(aligned, newCount: newCount, oldKey: oldKey, newKey: newKey) : [:]
         self.moves = moves
-        steps = identity == nil ? Self.pairSubstitutions(aligned, moves: moves) : aligned
+        steps = byIdentity ? aligned : Self.pairSubstitutions(aligned, moves: moves)
     }
 
     /// The documented fallback past the edit-distance cap: position by position, then the tail.
@@ -61,20 +104,21 @@ struct _ArrayDiff {
     /// Pairs deleted and inserted elements with the same key (equal values, or
     /// the same identity). Skipped when simulating the moves while writing the
     /// patch would cost more than a few million element shifts.
-    private static func pairMoves(_ steps: [_AlignmentStep], _ old: [JSONValue], _ new: [JSONValue], identity: String?) -> [Int: Int] {
+    private static func pairMoves<Key: Hashable>(
+        _ steps: [_AlignmentStep], newCount: Int, oldKey: (Int) -> Key, newKey: (Int) -> Key
+    ) -> [Int: Int] {
         var deleted: [Int] = []
         var inserted: [Int] = []
         for step in steps {
             if case .delete(let i) = step { deleted.append(i) }
             if case .insert(let j) = step { inserted.append(j) }
         }
-        guard !deleted.isEmpty, !inserted.isEmpty, new.count * (deleted.count + inserted.count) <= 4_000_000 else { return [:] }
-        func key(_ element: JSONValue) -> JSONValue { identity.flatMap { element[$0] } ?? element }
-        var removedByKey: [JSONValue: [Int]] = [:]
-        for i in deleted.reversed() { removedByKey[key(old[i]), default: []].append(i) }
+        guard !deleted.isEmpty, !inserted.isEmpty, newCount * (deleted.count + inserted.count) <= 4_000_000 else { return [:] }
+        var removedByKey: [Key: [Int]] = [:]
+        for i in deleted.reversed() { removedByKey[oldKey(i), default: []].append(i) }
         var moves: [Int: Int] = [:]
         for j in inserted {
-            if let i = removedByKey[key(new[j])]?.popLast() { moves[j] = i }
+            if let i = removedByKey[newKey(j)]?.popLast() { moves[j] = i }
         }
         return moves
     }
@@ -111,21 +155,5 @@ struct _ArrayDiff {
         }
         flush()
         return result
-    }
-
-    private static func identityField(_ old: [JSONValue], _ new: [JSONValue], candidates: [String]) -> String? {
-        guard !old.isEmpty, !new.isEmpty else { return nil }
-        for field in candidates {
-            let all = old.allSatisfy { Self.hasScalar($0, field) } && new.allSatisfy { Self.hasScalar($0, field) }
-            if all { return field }
-        }
-        return nil
-    }
-
-    private static func hasScalar(_ element: JSONValue, _ field: String) -> Bool {
-        switch element[field] {
-        case .string?, .integer?, .double?: true
-        default: false
-        }
     }
 }

@@ -62,8 +62,44 @@ struct _PatchBuilder {
     }
 
     private mutating func diffArray(_ arrays: _ArrayDiff, at path: JSONPointer) {
-        let steps = arrays.steps
-        let moves = arrays.moves
+        var sink = _TreeArraySink(builder: self, arrays: arrays, path: path)
+        operations = []  // so the sink's copy of the operations is the only one, appended in place
+        _ArrayAlignment.emitPatch(steps: arrays.steps, moves: arrays.moves, oldCount: arrays.old.count, newCount: arrays.new.count, into: &sink)
+        self = sink.builder
+    }
+}
+
+/// Writes an array's operations as ``JSONPatchOperation``s.
+private struct _TreeArraySink: _ArrayPatchSink {
+    var builder: _PatchBuilder
+    let arrays: _ArrayDiff
+    let path: JSONPointer
+
+    mutating func remove(at index: Int) { builder.operations.append(.remove(path: path.appending(index))) }
+    mutating func add(element: Int, at index: Int?) {
+        builder.operations.append(.add(path: index.map { path.appending($0) } ?? path.appending("-"), value: arrays.new[element]))
+    }
+    mutating func move(from: Int, to: Int) { builder.operations.append(.move(from: path.appending(from), path: path.appending(to))) }
+    mutating func update(old: Int, new: Int, at index: Int) {
+        if arrays.old[old] != arrays.new[new] { builder.diff(arrays.old[old], arrays.new[new], at: path.appending(index)) }
+    }
+}
+
+/// Receives the operations that turn one array into another, in order, as
+/// ``_ArrayAlignment/emitPatch(steps:moves:oldCount:newCount:into:)`` finds them.
+protocol _ArrayPatchSink {
+    mutating func remove(at index: Int)
+    /// Adds new element `element` at `index`, or at the end (`-`) when `index` is nil.
+    mutating func add(element: Int, at index: Int?)
+    mutating func move(from: Int, to: Int)
+    /// Old element `old` sits at `index` as new element `new`: the changes inside it, if any.
+    mutating func update(old: Int, new: Int, at index: Int)
+}
+
+extension _ArrayAlignment {
+    /// The RFC 6902 operations of an alignment, each index valid when its
+    /// operation applies (operations apply in order).
+    static func emitPatch(steps: [_AlignmentStep], moves: [Int: Int], oldCount: Int, newCount: Int, into sink: inout some _ArrayPatchSink) {
         var deleted: [Int] = []
         var sourceOfTarget: [Int: Int] = [:]  // new index -> old index, for kept elements
         var lastKeptTarget = -1
@@ -79,15 +115,13 @@ struct _PatchBuilder {
         if moves.isEmpty {
             // Remove back to front so indices stay valid, then walk the result
             // front to back: every kept element already sits at its final index.
-            for i in deleted.reversed() { operations.append(.remove(path: path.appending(i))) }
+            for i in deleted.reversed() { sink.remove(at: i) }
             for step in steps {
                 switch step {
-                case .match(let i, let j):
-                    if arrays.old[i] != arrays.new[j] { diff(arrays.old[i], arrays.new[j], at: path.appending(j)) }
+                case .match(let i, let j): sink.update(old: i, new: j, at: j)
                 case .insert(let j):
                     // Past the last kept element, an insertion appends: "/-", as people write it.
-                    let index = j > lastKeptTarget ? path.appending("-") : path.appending(j)
-                    operations.append(.add(path: index, value: arrays.new[j]))
+                    sink.add(element: j, at: j > lastKeptTarget ? nil : j)
                 case .delete: break
                 }
             }
@@ -95,18 +129,16 @@ struct _PatchBuilder {
         }
         for (j, i) in moves { sourceOfTarget[j] = i }
         let movedSources = Set(moves.values)
-        for i in deleted.reversed() where !movedSources.contains(i) {
-            operations.append(.remove(path: path.appending(i)))
-        }
+        for i in deleted.reversed() where !movedSources.contains(i) { sink.remove(at: i) }
         // Simulate the array as the new index each remaining element is headed for.
         var current: [Int] = []
-        current.reserveCapacity(arrays.new.count)
+        current.reserveCapacity(newCount)
         let targetOfSource = Dictionary(uniqueKeysWithValues: sourceOfTarget.map { ($1, $0) })
-        for i in arrays.old.indices { if let j = targetOfSource[i] { current.append(j) } }
+        for i in 0..<oldCount { if let j = targetOfSource[i] { current.append(j) } }
         let movedTargets = Set(moves.keys)
-        for j in arrays.new.indices {
+        for j in 0..<newCount {
             guard let i = sourceOfTarget[j] else {
-                operations.append(.add(path: j == current.count ? path.appending("-") : path.appending(j), value: arrays.new[j]))
+                sink.add(element: j, at: j == current.count ? nil : j)
                 current.insert(j, at: j)
                 continue
             }
@@ -116,16 +148,16 @@ struct _PatchBuilder {
                 let target = current.remove(at: j)
                 let place = (current.lastIndex { $0 < target } ?? -1) + 1
                 current.insert(target, at: place)
-                operations.append(.move(from: path.appending(j), path: path.appending(place)))
+                sink.move(from: j, to: place)
             }
             // Otherwise the element for this index is further on: bring it here.
             if current[j] != j {
                 let position = current[j...].firstIndex(of: j)!
-                operations.append(.move(from: path.appending(position), path: path.appending(j)))
+                sink.move(from: position, to: j)
                 current.remove(at: position)
                 current.insert(j, at: j)
             }
-            if arrays.old[i] != arrays.new[j] { diff(arrays.old[i], arrays.new[j], at: path.appending(j)) }
+            sink.update(old: i, new: j, at: j)
         }
     }
 }

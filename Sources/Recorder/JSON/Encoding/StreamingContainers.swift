@@ -43,8 +43,13 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
     @inline(__always) private func writeKey(_ key: Key) throws {
         let afterComma = try encoder.beginElement(of: id)
-        if let keyTable, keyTable.write(key, afterComma: afterComma, to: encoder) { return }
+        let keyStart = encoder.count + (afterComma ? 1 : 0)
+        if let keyTable, keyTable.write(key, afterComma: afterComma, to: encoder) {
+            encoder.indexChild(keyStart: keyStart)
+            return
+        }
         JSONWriter.writeMemberKey(key.stringValue, afterComma: afterComma, to: encoder)
+        encoder.indexChild(keyStart: keyStart)
     }
 
     mutating func encodeNil(forKey key: Key) throws { try writeKey(key); encoder.append("null") }
@@ -96,6 +101,7 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
 
     @inline(__always) private mutating func begin() throws {
         if try encoder.beginElement(of: id) { encoder.append(UInt8(ascii: ",")) }
+        encoder.indexChild(keyStart: -1)
         count += 1
     }
 

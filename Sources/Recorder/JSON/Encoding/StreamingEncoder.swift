@@ -23,6 +23,10 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         var id: Int
         var isObject: Bool
         var isEmpty = true
+        /// When indexing: the node of the value this container belongs to, and
+        /// of its latest member or element (-1: none yet).
+        var owner: Int32 = -1
+        var lastChild: Int32 = -1
     }
     @exclusivity(unchecked) var frames = _UnsafeStack<Frame>()
     /// The innermost frame's id and emptiness, kept out of `frames` so writing
@@ -72,6 +76,36 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     }
 
     var codingPath: [any CodingKey] { pathKeys.elements.map(\.codingKey) }
+
+    // MARK: Structural index
+
+    /// Whether this document's structural index is recorded as it is written
+    /// (``_IndexNode``): the recorder diffs states by it.
+    @exclusivity(unchecked) var indexing = false
+    /// The index of the document written so far (when `indexing`).
+    @exclusivity(unchecked) var nodes = _UnsafeStack<_IndexNode>()
+    /// The deepest container nesting written (when `indexing`).
+    @exclusivity(unchecked) var deepestNesting = 0
+
+    /// The document written and its index, valid until the encoder is used again.
+    var indexedDocument: _IndexedDocument {
+        _IndexedDocument(bytes: UnsafeBufferPointer(start: base, count: count), nodes: nodes.unsafeElements)
+    }
+
+    /// A member (after its key) or element (after its comma) starts at `count`.
+    @inline(__always)
+    func indexChild(keyStart: Int) {
+        guard indexing else { return }
+        let frame = frames.unsafeTop
+        let start = Int32(truncatingIfNeeded: count)
+        if frame.pointee.lastChild >= 0 {
+            // The one before ends at the comma, just before this key or element.
+            nodes.address(Int(frame.pointee.lastChild)).pointee.end = (keyStart >= 0 ? Int32(truncatingIfNeeded: keyStart) : start) - 1
+        }
+        let node = Int32(truncatingIfNeeded: nodes.count)
+        frame.pointee.lastChild = node
+        nodes.push(_IndexNode(keyStart: Int32(truncatingIfNeeded: keyStart), start: start, end: -1, next: node + 1))
+    }
 
     // MARK: Values
 
@@ -132,23 +166,39 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         if T.self == [Int].self { writeArray(unsafeBitCast(value, to: [Int].self)) { JSONWriter.writeInt64(Int64($0), to: $1) }; return true }
         if T.self == [Double].self { writeArray(unsafeBitCast(value, to: [Double].self), JSONWriter.writeDouble); return true }
         if T.self == [Bool].self { writeArray(unsafeBitCast(value, to: [Bool].self), JSONWriter.writeBool); return true }
+        if value is any _CanonicallyOrdered, !canonicallyOrdered.contains(type) { canonicallyOrdered.append(type) }
         encodedThroughCodable.insert(type)
         return false
     }
+
+    /// Dictionary and set types met so far: written in canonical order, not their own hash order.
+    /// Exact (not a lossy cache like `encodedThroughCodable`) and short: a state has a few such types.
+    @exclusivity(unchecked) private var canonicallyOrdered: [ObjectIdentifier] = []
 
     /// Types `writeDirectly` found it does not write itself.
     @exclusivity(unchecked) private var encodedThroughCodable = _TypeSet()
 
     @inline(__always)
     private func writeArray<Element>(_ elements: [Element], _ write: (Element, _ByteBuffer) -> Void) {
+        let owner = nodes.count - 1
         append(UInt8(ascii: "["))
         var first = true
         for element in elements {
             if !first { append(UInt8(ascii: ",")) }
             first = false
+            let start = Int32(truncatingIfNeeded: count)
             write(element, self)
+            if indexing {
+                let node = Int32(truncatingIfNeeded: nodes.count)
+                nodes.push(_IndexNode(keyStart: -1, start: start, end: Int32(truncatingIfNeeded: count), next: node + 1))
+            }
         }
         append(UInt8(ascii: "]"))
+        if indexing {
+            deepestNesting = max(deepestNesting, frames.count + 1)
+            nodes.address(owner).pointee.end = Int32(truncatingIfNeeded: count)
+            nodes.address(owner).pointee.next = Int32(truncatingIfNeeded: nodes.count)
+        }
     }
 
     private func encodeComposite<T: Encodable>(_ value: T) throws {
@@ -158,7 +208,11 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         valueBase = frames.count
         valueContainer = -1
         valueWroteSingle = false
-        try value.encode(to: self)
+        if !canonicallyOrdered.isEmpty, canonicallyOrdered.contains(ObjectIdentifier(T.self)), let ordered = value as? any _CanonicallyOrdered {
+            try ordered.encodeCanonically(to: self)
+        } else {
+            try value.encode(to: self)
+        }
         if needsValueEncoder { throw _NeedsValueEncoder() }
         closeFrames(downTo: valueBase)
         // A type that encodes nothing becomes an empty object, as with JSONEncoder.
@@ -169,8 +223,27 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// Encodes a whole document into the (empty) buffer.
     func encodeTopLevel<T: Encodable>(_ value: T) throws {
+        if indexing {
+            nodes.removeAll()
+            deepestNesting = 0
+            nodes.push(_IndexNode(keyStart: -1, start: 0, end: -1, next: 1))
+        }
         try encodeValue(value)
         if needsValueEncoder { throw _NeedsValueEncoder() }
+        if indexing { nodes.address(0).pointee.end = Int32(truncatingIfNeeded: count) }
+    }
+
+    /// Makes the encoder as new after a document that failed part-way (it may
+    /// have left containers open), keeping its cached containers and buffer.
+    func resetAfterFailure() {
+        while !frames.isEmpty { frames.pop() }
+        while !pathKeys.isEmpty { pathKeys.pop() }
+        nodes.removeAll()
+        (topID, topIsEmpty, nextFrameID, valueBase, valueContainer, valueContainerIsObject, valueWroteSingle, depth) =
+            (-1, true, 0, 0, -1, false, false, 0)
+        needsValueEncoder = false
+        nestedFramePaths.removeAll(keepingCapacity: true)
+        removeAll(keepingCapacityUpTo: capacity)
     }
 
     /// Empties an encoder that finished a document without error (a failed
@@ -194,7 +267,13 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextFrameID += 1
         if !frames.isEmpty { frames.unsafeTop.pointee.isEmpty = topIsEmpty }
-        frames.push(Frame(id: nextFrameID, isObject: isObject))
+        var frame = Frame(id: nextFrameID, isObject: isObject)
+        if indexing {
+            // The container belongs to the value whose node was made last (its member, element or the root).
+            frame.owner = Int32(truncatingIfNeeded: nodes.count - 1)
+            deepestNesting = max(deepestNesting, frames.count + 1)
+        }
+        frames.push(frame)
         topID = nextFrameID
         topIsEmpty = true
         return nextFrameID
@@ -203,7 +282,16 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     private func closeFrames(downTo count: Int) {
         guard frames.count > count else { return }
         while frames.count > count {
-            append(frames.pop().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            let frame = frames.pop()
+            if indexing {
+                if frame.lastChild >= 0 { nodes.address(Int(frame.lastChild)).pointee.end = Int32(truncatingIfNeeded: self.count) }
+                append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                let owner = nodes.address(Int(frame.owner))
+                owner.pointee.end = Int32(truncatingIfNeeded: self.count)
+                owner.pointee.next = Int32(truncatingIfNeeded: nodes.count)
+            } else {
+                append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            }
         }
         if frames.isEmpty {
             topID = -1

@@ -38,6 +38,18 @@ struct _UnsafeStack<Element>: ~Copyable {
         return (base + count).move()
     }
 
+    /// The address of element `index`, for callers that know it is in range.
+    @inline(__always) func address(_ index: Int) -> UnsafeMutablePointer<Element> { base + index }
+
+    /// The elements in place, valid until the next push or removal.
+    var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Empties the stack, keeping its allocation.
+    mutating func removeAll() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+
     func lastIndex(where matches: (Element) -> Bool) -> Int? {
         var index = count - 1
         while index >= 0 {

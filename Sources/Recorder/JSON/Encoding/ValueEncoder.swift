@@ -28,7 +28,11 @@ final class _ValueEncoder: Encoder {
         if let key { codingPath.append(key) }
         depth += 1
         guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
-        try value.encode(to: self)
+        if let ordered = value as? any _CanonicallyOrdered {
+            try ordered.encodeCanonically(to: self)
+        } else {
+            try value.encode(to: self)
+        }
         depth -= 1
         if key != nil { codingPath.removeLast() }
         let result = storage.resolve()

@@ -1,0 +1,42 @@
+/// The limits every record of a log stays within, shared by the recorder
+/// (which never writes a record past them) and the reader (which refuses
+/// one): a value over a limit is recorded as a gap that says why, never as a
+/// line that would make the entry, later entries or the header unreadable.
+enum LogLimits {
+    /// The longest line a reader accepts.
+    static let maximumRecordBytes = LogReader.maximumLineBytes
+    /// Room in an entry record for everything besides its state and payload.
+    static let recordOverhead = 4 << 10
+    /// The deepest container nesting of a recorded value. A patch puts a value
+    /// three levels below the top of its record (record, patch, operation),
+    /// and the parser reads at most ``JSONParser/maximumDepth`` levels.
+    static let maximumValueNesting = JSONParser.maximumDepth - 3
+
+    /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil.
+    static func problem(bytes: Int, nesting: Int) -> String? {
+        if nesting > maximumValueNesting {
+            return "it is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)"
+        }
+        if bytes > maximumRecordBytes - recordOverhead {
+            return "it is \(megabytes(bytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))"
+        }
+        return nil
+    }
+
+    /// Why an action payload cannot be recorded, or nil.
+    static func payloadProblem(_ payload: [UInt8], stateBytes: Int) -> String? {
+        let nesting = payload.withUnsafeBufferPointer { _StructuralScanner.deepestNesting($0) }
+        if nesting > maximumValueNesting {
+            return "its action is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)"
+        }
+        if payload.count + stateBytes > maximumRecordBytes - recordOverhead {
+            return "its action and state are \(megabytes(payload.count + stateBytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))"
+        }
+        return nil
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        let value = Double(bytes) / 1_048_576
+        return value >= 10 ? "\(Int(value.rounded())) MB" : "\((value * 10).rounded() / 10) MB"
+    }
+}

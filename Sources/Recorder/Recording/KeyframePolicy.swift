@@ -1,0 +1,38 @@
+/// When an entry holds its whole state (a keyframe) instead of a patch.
+///
+/// Rebuilding an entry's state reads the keyframe before it and applies every
+/// patch since. So a keyframe is due once the patches since the last one cost
+/// about as much to read back as the state itself: rebuilding any entry then
+/// costs at most about two parses of its state, and small changes to a large
+/// state cost almost nothing to record (docs/FORMAT.md, "Keyframes"; the
+/// constants are measured in docs/PERFORMANCE.md, "Keyframes").
+struct KeyframePolicy {
+    /// At most this many entries between two keyframes (`Options.keyframeInterval`).
+    let maximumInterval: Int
+
+    /// Reading one patch back costs about as much as parsing this many bytes of
+    /// state, besides its own bytes: reading its line, checking its checksum,
+    /// parsing the record and walking the state to each path.
+    static let perPatchCost = 1_024
+
+    /// The patches since the last keyframe.
+    struct Cost {
+        private(set) var patches = 0
+        private(set) var bytes = 0
+
+        mutating func add(patchBytes: Int) {
+            patches += 1
+            bytes += patchBytes
+        }
+    }
+
+    /// Below this size a state's keyframes come as if it were this large: rebuilding
+    /// then costs at most about two parses of 16 kB (well under a millisecond), and
+    /// small states do not turn every entry into a keyframe.
+    static let smallestKeyframeBudget = 16 << 10
+
+    func wantsKeyframe(after cost: Cost, patchBytes: Int, stateBytes: Int) -> Bool {
+        if cost.patches + 1 >= maximumInterval || patchBytes >= stateBytes { return true }
+        return cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= max(stateBytes, Self.smallestKeyframeBudget)
+    }
+}
