@@ -59,12 +59,16 @@ private struct Thrower: Encodable {
         #expect(value["failure"]?.stringValue?.isEmpty == false)
     }
 
-    @Test func encodeAnyPrefersEncodableAndFallsBackToReflection() {
-        let encodable = JSONEncoding.encodeAny(["a": 1])
+    @Test func recordedValuesPreferEncodableAndFallBackToReflection() throws {
+        func recorded(_ value: Any) throws -> (value: JSONValue, replayable: Bool) {
+            let payload = RecordedValue.encodePayload(value)
+            return (try JSONParser.parse(payload.bytes), payload.replayable)
+        }
+        let encodable = try recorded(["a": 1])
         #expect(encodable.replayable && encodable.value == ["a": 1])
-        let reflected = JSONEncoding.encodeAny(Item(title: "t", done: true, status: .idle, note: nil))
+        let reflected = try recorded(Item(title: "t", done: true, status: .idle, note: nil))
         #expect(!reflected.replayable && reflected.value["title"] == "t")
-        let thrower = JSONEncoding.encodeAny(Thrower())
+        let thrower = try recorded(Thrower())
         #expect(!thrower.replayable && thrower.value == ["field": 1])
     }
 

@@ -52,16 +52,6 @@ public enum JSONEncoding {
         }
     }
 
-    /// Encodes `value` through `Encodable` when it conforms and encoding
-    /// succeeds (`replayable` true: the JSON decodes back to the value);
-    /// otherwise a ``reflecting(_:)`` dump with `replayable` false. Never throws.
-    public static func encodeAny(_ value: Any) -> (value: JSONValue, replayable: Bool) {
-        if let encodable = value as? any Encodable, let encoded = try? self.value(of: encodable) {
-            return (encoded, true)
-        }
-        return (reflecting(value), false)
-    }
-
     static func tooDeep(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
         EncodingError.invalidValue(value, EncodingError.Context(
             codingPath: codingPath,
