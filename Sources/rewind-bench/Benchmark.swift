@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 /// Minimal timing harness: runs a closure until it has taken enough time, and
@@ -43,6 +44,18 @@ struct Benchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Wall-clock and process CPU seconds (every thread) for one run of `body`.
+    static func onceWithCPU(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+        func cpu() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let startCPU = cpu()
+        let wall = try once(body)
+        return (wall, cpu() - startCPU)
     }
 
     static func format(seconds: Double) -> String {

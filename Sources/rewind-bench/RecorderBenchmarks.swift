@@ -15,6 +15,7 @@ func runRecorderBenchmarks() {
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     let quick = Benchmark.quick
+    runRecordingWorkloads()
     callerCost(name: "small state", state: SmallState(), burst: quick ? 200 : 2_000, in: directory) { state, action in
         state.count += action
         state.label = action % 2 == 0 ? "even" : "odd"

@@ -12,6 +12,8 @@ print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meani
 // Sections register here: if wants("json") { runJSONBenchmarks() } …
 if wants("json") { runJSONBenchmarks() }
 if wants("recorder") { runRecorderBenchmarks() }
+if sections.contains("writer-profile") { runWriterProfileLoop() }
+if sections.contains("rebuild-profile") { runRebuildProfileLoop() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }

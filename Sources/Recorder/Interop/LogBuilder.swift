@@ -87,7 +87,8 @@ package struct LogBuilder {
 
         entryCount += 1
         let start = bytes.count
-        bytes.append(contentsOf: LogLine.entryPrefix)
+        // Keyframes say so first, as the recorder writes them, so readers find them from the index.
+        bytes.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
         append(members: members)
         LogLine.seal(&bytes, recordStart: start)
         previousState = entry.state

@@ -72,6 +72,29 @@ struct ParsedEntry {
     }
 }
 
+/// What rebuilding a state needs of an entry record, and nothing else: where
+/// a keyframe's state is, or the patch. (Each member parsed costs a parser's
+/// set-up; a rebuild reads hundreds of patch records.)
+enum StateStep {
+    case keyframe(stateRange: Range<Int>)
+    case patch(JSONPatch)
+
+    init(line: UnsafeBufferPointer<UInt8>) throws(LogRecordError) {
+        let record = try EntryRecord(line)
+        if let state = record.member("state") {
+            self = .keyframe(stateRange: state.value)
+        } else if let patchValue = try record.value("patch") {
+            do {
+                self = .patch(try JSONPatch(jsonValue: patchValue))
+            } catch {
+                throw LogRecordError("entry patch is not a valid JSON Patch: \(error)")
+            }
+        } else {
+            throw EntryRecord.neitherStateNorPatch
+        }
+    }
+}
+
 /// The top-level members of an entry line, each parsed only when read. What
 /// makes an entry readable is checked here, once for ``ParsedEntry`` and the
 /// lighter ``ScannedEntry`` alike.

@@ -246,7 +246,7 @@ public final class LogReader: @unchecked Sendable {
         }
         switch parsed {
         case .success(let entry): return (entry, bytes)
-        case .failure(let error): throw LogReadError(.damagedRecord(line: lineNumber, reason: error.description), path: path)
+        case .failure(let error): throw LogReadError(.damagedRecord(line: lineNumber, reason: "\(error)"), path: path)
         }
     }
 
@@ -266,37 +266,63 @@ public final class LogReader: @unchecked Sendable {
                 lock.broadcast()
             }
         }
-        // Walk back to a keyframe (or a cached state), collecting patches.
-        var patches: [(index: Int, patch: JSONPatch)] = []
-        var position = target
-        var state: JSONValue
-        while true {
-            if position != target, let cached = lock.withLock({ stateCache[position] }) {
-                state = cached
-                break
+        // Walk back through the index alone to a keyframe (or a cached state). Logs that
+        // `LogBuilder` wrote do not mark their keyframes, so a chain may also start where
+        // patches cannot reach past (the first entry, a new session, a gap, damage).
+        let chain = lock.withLock { () -> (start: Int, cached: JSONValue?) in
+            var position = target
+            while true {
+                if position != target, let cached = stateCache[position] { return (position, cached) }
+                let flags = index.flags[position]
+                if position == 0 || !flags.isDisjoint(with: [.keyframe, .afterDamage, .sessionStart, .afterGap]) { return (position, nil) }
+                position -= 1
             }
-            let (parsed, bytes) = try parsedEntry(at: position)
-            if let range = parsed.stateRange {
-                do {
-                    state = try JSONParser.parse(bytes[range])
-                } catch {
-                    throw LogReadError(.damagedRecord(line: parsed.entry.lineNumber, reason: "its state: \(error)"), path: path)
-                }
-                break
-            }
-            let flags = lock.withLock { index.flags[position] }
-            guard let patch = parsed.patch, position > 0, flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) else {
-                let damagedLine = lock.withLock { index.damage.last { $0.offset < index.offsets[position] }?.lineNumber }
-                throw LogReadError(.stateUnavailable(entry: target, damagedLine: flags.contains(.afterDamage) ? damagedLine : nil), path: path)
-            }
-            patches.append((position, patch))
-            position -= 1
         }
-        for (position, patch) in patches.reversed() {
-            do {
-                state = try patch.applied(to: state)
-            } catch {
-                throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its patch does not apply: \(error)"), path: path)
+        // Every line from there to the target, in one read: they lie one after another.
+        let first = chain.cached == nil ? chain.start : chain.start + 1
+        var state = chain.cached ?? .null
+        if first <= target {
+            let lines = lock.withLock { (first...target).map { (offset: index.offsets[$0], length: Int(index.lengths[$0])) } }
+            let spanStart = lines[0].offset
+            let spanLength = Int(lines[lines.count - 1].offset - spanStart) + lines[lines.count - 1].length
+            var bytes: [UInt8] = []
+            guard file.read(into: &bytes, at: spanStart, count: spanLength) == spanLength else {
+                throw LogReadError(.damagedRecord(line: parsedLine(first), reason: "the file is shorter than when it was indexed"), path: path)
+            }
+            try bytes.withUnsafeBufferPointer { (buffer) throws(LogReadError) in
+                for (step, line) in lines.enumerated() {
+                    let position = first + step
+                    let start = Int(line.offset - spanStart)
+                    let record = UnsafeBufferPointer(rebasing: buffer[start..<(start + line.length)])
+                    let parsed: StateStep
+                    do {
+                        parsed = try StateStep(line: record)
+                    } catch {
+                        throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "\(error)"), path: path)
+                    }
+                    switch parsed {
+                    case .keyframe(let range):
+                        do {
+                            state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[range]))
+                        } catch {
+                            throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
+                        }
+                    case .patch(let patch):
+                        guard step > 0 || chain.cached != nil else {
+                            // The chain starts at a patch: the state it applies to is not in the log.
+                            let (afterDamage, damagedLine) = lock.withLock {
+                                (index.flags[position].contains(.afterDamage), index.damage.last { $0.offset < index.offsets[position] }?.lineNumber)
+                            }
+                            throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
+                        }
+                        do {
+                            // In place: `state` is this function's own copy, so only the containers on each path are touched.
+                            try patch.apply(to: &state)
+                        } catch {
+                            throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its patch does not apply: \(error)"), path: path)
+                        }
+                    }
+                }
             }
         }
         lock.withLock { if generation == startGeneration { stateCache[target] = state } }

@@ -165,7 +165,7 @@ final class LogWriter {
         if let redaction = options.redaction, !redaction.isEmpty, let tree = try? JSONParser.parse(payload.bytes) {
             payload.bytes = JSONWriter.compact(redaction.redact(tree))
         }
-        let actionName = RecordedValue.actionName(entry.action)
+        let actionName = RecordedValue.actionName(entry.action, payload: payload.bytes)
         if let problem = state.problem ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count) {
             return skip(entry, actionName: actionName, because: problem)
         }

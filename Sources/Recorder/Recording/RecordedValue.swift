@@ -51,6 +51,36 @@ enum RecordedValue {
         return (JSONWriter.compact(JSONEncoding.reflecting(value)), false)
     }
 
+    /// ``actionName(_:)`` for an action whose payload is already encoded. A
+    /// `Codable` enum case's payload starts with the case's name as its first
+    /// key (`{"toggle":{"_0":3}}`); when that name alone was the action's name
+    /// before, for that type and case, it is again, without reflection (which
+    /// took a quarter of the writer's time for small states).
+    static func actionName(_ action: Any, payload: [UInt8]) -> String {
+        let type = ObjectIdentifier(Swift.type(of: action))
+        guard let label = firstKey(of: payload) else { return actionName(action) }
+        let key = PlainCase(type: type, label: label)
+        if plainCases.withLock({ $0.contains(key) }) { return label }
+        let name = actionName(action)
+        if name == label { plainCases.withLock { _ = $0.insert(key) } }
+        return name
+    }
+
+    private struct PlainCase: Hashable {
+        let type: ObjectIdentifier
+        let label: String
+    }
+
+    private static let plainCases = Locked<Set<PlainCase>>([])
+
+    /// The first key of a payload that is an object (`{"name":…`), when it has no escapes.
+    private static func firstKey(of payload: [UInt8]) -> String? {
+        guard payload.count > 3, payload[0] == UInt8(ascii: "{"), payload[1] == UInt8(ascii: "\"") else { return nil }
+        guard let end = payload[2...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+            payload[end] == UInt8(ascii: "\""), end > 2 else { return nil }
+        return String(decoding: payload[2..<end], as: UTF8.self)
+    }
+
     /// The enum case path of an action: `.primary(.brakeTapped)` is
     /// `primary.brakeTapped`, `.add(title: "x")` is `add`, `.car(.secondary, .brakeTapped)`
     /// is `car.brakeTapped`; a struct action is its type name. A payload enum is followed only when its type name ends in `Action`
@@ -90,7 +120,15 @@ enum RecordedValue {
         return parts.joined(separator: ".")
     }
 
+    /// Whether a payload type is followed into (its name ends in `Action`). Asked for every
+    /// action recorded, and `String(describing:)` of a type is slow, so the answers are kept.
     private static func isActionType(_ type: Any.Type) -> Bool {
-        String(describing: type).hasSuffix("Action")
+        let key = ObjectIdentifier(type)
+        if let known = actionTypes.withLock({ $0[key] }) { return known }
+        let answer = String(describing: type).hasSuffix("Action")
+        actionTypes.withLock { $0[key] = answer }
+        return answer
     }
+
+    private static let actionTypes = Locked<[ObjectIdentifier: Bool]>([:])
 }

@@ -28,6 +28,7 @@ struct _ByteDiff {
     static func patch(from old: _IndexedDocument, to new: _IndexedDocument, options: JSONDiffOptions = JSONDiffOptions()) -> _ByteDiff {
         var diff = _ByteDiff(old: old, new: new, options: options)
         diff.path.reserveCapacity(128)
+        diff.patch.reserveCapacity(256)
         diff.diffValue(0, 0)
         diff.patch.append(UInt8(ascii: "]"))
         return diff
@@ -57,23 +58,23 @@ struct _ByteDiff {
     }
 
     private mutating func diffObject(_ i: Int, _ j: Int) {
-        let a = old.children(i), b = new.children(j)
         // Members almost always come in the same order: walk both while keys agree.
-        var shared = 0
-        while shared < a.count && shared < b.count && Self.equal(old.key(a[shared]), new.key(b[shared])) {
-            let (x, y) = (a[shared], b[shared])
+        var (x, y) = (i + 1, j + 1)
+        let (oldEnd, newEnd) = (Int(old.nodes[i].next), Int(new.nodes[j].next))
+        while x < oldEnd && y < newEnd && Self.equal(old.key(x), new.key(y)) {
             if !Self.equal(old.value(x), new.value(y)) { withMember(new.key(y)) { $0.diffValue(x, y) } }
-            shared += 1
+            (x, y) = (Int(old.nodes[x].next), Int(new.nodes[y].next))
         }
-        guard shared < a.count || shared < b.count else { return }
+        guard x < oldEnd || y < newEnd else { return }
+        let a = old.children(i).drop { $0 < x }, b = new.children(j).drop { $0 < y }
         var oldByKey: [_ByteSliceKey: Int] = [:]
-        for child in a[shared...] { oldByKey[_ByteSliceKey(old.key(child))] = child }
+        for child in a { oldByKey[_ByteSliceKey(old.key(child))] = child }
         var newKeys = Set<_ByteSliceKey>()
-        for child in b[shared...] { newKeys.insert(_ByteSliceKey(new.key(child))) }
-        for child in a[shared...] where !newKeys.contains(_ByteSliceKey(old.key(child))) {
+        for child in b { newKeys.insert(_ByteSliceKey(new.key(child))) }
+        for child in a where !newKeys.contains(_ByteSliceKey(old.key(child))) {
             withMember(old.key(child)) { $0.operation("remove", value: nil) }
         }
-        for child in b[shared...] {
+        for child in b {
             let key = new.key(child)
             if let previous = oldByKey[_ByteSliceKey(key)] {
                 withMember(key) { $0.diffValue(previous, child) }
@@ -97,6 +98,13 @@ struct _ByteDiff {
         if oldMiddle.isEmpty && newMiddle.isEmpty { return }
 
         let identity = identityKey(oldMiddle, newMiddle)
+        if oldMiddle.count == newMiddle.count, Self.samePositions(oldMiddle, newMiddle, identity: identity, old, new) {
+            // Elements changed in place (the common case): diff each pair, no alignment needed.
+            for (index, (x, y)) in zip(oldMiddle, newMiddle).enumerated() where !Self.equal(old.value(x), new.value(y)) {
+                withIndex(prefix + index) { $0.diffValue(x, y) }
+            }
+            return
+        }
         func key(_ document: _IndexedDocument, _ node: Int) -> _ByteSliceKey {
             if let identity, let member = Self.member(identity, of: node, in: document) { return _ByteSliceKey(document.value(member)) }
             return _ByteSliceKey(document.value(node))
@@ -111,6 +119,18 @@ struct _ByteDiff {
         pathRanges = []
         _ArrayAlignment.emitPatch(steps: alignment.steps, moves: alignment.moves, oldCount: oldMiddle.count, newCount: newMiddle.count, into: &sink)
         self = sink.diff
+    }
+
+    /// Whether the changed elements keep their places: with an identity member, each pair
+    /// has the same identity; without one, the middle is one element on each side (an
+    /// alignment would pair it the same way).
+    private static func samePositions(_ a: [Int], _ b: [Int], identity: [UInt8]?, _ old: _IndexedDocument, _ new: _IndexedDocument) -> Bool {
+        guard let identity else { return a.count == 1 }
+        for (x, y) in zip(a, b) {
+            guard let i = member(identity, of: x, in: old), let j = member(identity, of: y, in: new),
+                equal(old.value(i), new.value(j)) else { return false }
+        }
+        return true
     }
 
     /// The identity member (`id`, …) that every changed element of both versions has as a scalar, quoted as a key.
@@ -145,15 +165,15 @@ struct _ByteDiff {
 
     /// Appends one operation at the current path; `value` for add and replace.
     fileprivate mutating func operation(_ name: StaticString, value: UnsafeBufferPointer<UInt8>?) {
-        patch.append(contentsOf: operationCount == 0 ? #"{"op":""#.utf8 : #",{"op":""#.utf8)
-        patch.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        patch.append(contentsOf: #"","path":""#.utf8)
+        append(operationCount == 0 ? #"{"op":""# : #",{"op":""#)
+        append(name)
+        append(#"","path":""#)
         let pathStart = patch.count
         patch.append(contentsOf: path)
         pathRanges.append(pathStart..<patch.count)
         patch.append(UInt8(ascii: "\""))
         if let value {
-            patch.append(contentsOf: #","value":"#.utf8)
+            append(#","value":"#)
             patch.append(contentsOf: value)
         }
         patch.append(UInt8(ascii: "}"))
@@ -171,6 +191,10 @@ struct _ByteDiff {
         pathRanges.append(pathStart..<patch.count)
         patch.append(contentsOf: #""}"#.utf8)
         operationCount += 1
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        patch.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Runs `body` with the member `key` (quoted, as encoded) appended to the path.
