@@ -73,22 +73,19 @@ struct ParsedEntry {
 }
 
 /// What rebuilding a state needs of an entry record, and nothing else: where
-/// a keyframe's state is, or the patch. (Each member parsed costs a parser's
-/// set-up; a rebuild reads hundreds of patch records.)
+/// its whole state or its patch is in the line. (The rebuild then parses all
+/// the patches of a chain in one go: each parse costs a parser's set-up, and
+/// a rebuild reads hundreds of patch records.)
 enum StateStep {
     case keyframe(stateRange: Range<Int>)
-    case patch(JSONPatch)
+    case patch(range: Range<Int>)
 
     init(line: UnsafeBufferPointer<UInt8>) throws(LogRecordError) {
         let record = try EntryRecord(line)
         if let state = record.member("state") {
             self = .keyframe(stateRange: state.value)
-        } else if let patchValue = try record.value("patch") {
-            do {
-                self = .patch(try JSONPatch(jsonValue: patchValue))
-            } catch {
-                throw LogRecordError("entry patch is not a valid JSON Patch: \(error)")
-            }
+        } else if let patch = record.member("patch") {
+            self = .patch(range: patch.value)
         } else {
             throw EntryRecord.neitherStateNorPatch
         }

@@ -289,6 +289,12 @@ public final class LogReader: @unchecked Sendable {
             guard file.read(into: &bytes, at: spanStart, count: spanLength) == spanLength else {
                 throw LogReadError(.damagedRecord(line: parsedLine(first), reason: "the file is shorter than when it was indexed"), path: path)
             }
+            // The keyframe's state (if the chain starts at one), and the patches after it
+            // gathered into one JSON array, so they are parsed with one parser.
+            var patchesText: [UInt8] = [UInt8(ascii: "[")]
+            var patchLines: [Int] = []
+            var patchRanges: [Range<Int>] = []
+            var keyframeLine: Int?
             try bytes.withUnsafeBufferPointer { (buffer) throws(LogReadError) in
                 for (step, line) in lines.enumerated() {
                     let position = first + step
@@ -307,23 +313,28 @@ public final class LogReader: @unchecked Sendable {
                         } catch {
                             throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
                         }
-                    case .patch(let patch):
-                        guard step > 0 || chain.cached != nil else {
+                        // A keyframe the index did not know (a log whose keyframes are unmarked): start over from it.
+                        patchesText.removeSubrange(1...)
+                        patchLines.removeAll()
+                        patchRanges.removeAll()
+                        keyframeLine = position
+                    case .patch(let range):
+                        guard keyframeLine != nil || chain.cached != nil else {
                             // The chain starts at a patch: the state it applies to is not in the log.
                             let (afterDamage, damagedLine) = lock.withLock {
                                 (index.flags[position].contains(.afterDamage), index.damage.last { $0.offset < index.offsets[position] }?.lineNumber)
                             }
                             throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
                         }
-                        do {
-                            // In place: `state` is this function's own copy, so only the containers on each path are touched.
-                            try patch.apply(to: &state)
-                        } catch {
-                            throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its patch does not apply: \(error)"), path: path)
-                        }
+                        if !patchLines.isEmpty { patchesText.append(UInt8(ascii: ",")) }
+                        patchesText.append(contentsOf: record[range])
+                        patchLines.append(position)
+                        patchRanges.append((start + range.lowerBound)..<(start + range.upperBound))
                     }
                 }
             }
+            patchesText.append(UInt8(ascii: "]"))
+            try applyPatches(patchesText, lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
         }
         lock.withLock { if generation == startGeneration { stateCache[target] = state } }
         return state
@@ -332,8 +343,41 @@ public final class LogReader: @unchecked Sendable {
 
 extension LogReader {
     private func parsedLine(_ position: Int) -> Int { lock.withLock { Int(index.lineNumbers[position]) } }
-}
 
+    /// Applies, in place, the patches of the entries at `lines`, given as one JSON array of
+    /// patches (and where each is in `bytes`, to name the line of one that is not JSON).
+    private func applyPatches(_ text: [UInt8], lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) {
+        guard !lines.isEmpty else { return }
+        let patches: [JSONValue]
+        do {
+            patches = try JSONParser.parse(text).arrayValue ?? []
+        } catch {
+            for (range, line) in zip(ranges, lines) {
+                do {
+                    _ = try JSONParser.parse(bytes[range])
+                } catch {
+                    throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "member \"patch\": \(error)"), path: path)
+                }
+            }
+            throw LogReadError(.damagedRecord(line: parsedLine(lines[0]), reason: "member \"patch\": \(error)"), path: path)
+        }
+        for (value, line) in zip(patches, lines) {
+            let patch: JSONPatch
+            do {
+                patch = try JSONPatch(jsonValue: value)
+            } catch {
+                throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "entry patch is not a valid JSON Patch: \(error)"), path: path)
+            }
+            do {
+                // In place: `state` is the caller's own copy, so only the containers on each path are touched.
+                try patch.apply(to: &state)
+            } catch {
+                throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
+            }
+        }
+    }
+
+}
 /// A few recently rebuilt states, so stepping to a neighbour applies one patch.
 struct StateCache {
     let capacity: Int
