@@ -83,7 +83,9 @@ import Testing
         // Ten todos, then toggles: small patches, so after the first few entries
         // (where a patch is bigger than the tiny state) keyframes come every 8 entries.
         let actions = (0..<10).map { TodoAction.add(title: "todo \($0)") } + (0..<30).map { TodoAction.toggle(id: $0 % 10) }
-        let states = try recordTodos(actions, to: path, options: testOptions(keyframeInterval: 8))
+        var options = testOptions(keyframeInterval: 8)
+        options.keyframesByCost = false
+        let states = try recordTodos(actions, to: path, options: options)
         var lines = readLines(path)
         // Line 22 holds entry 20 (the header is line 1): change one character.
         lines[21] = lines[21].replacingOccurrences(of: "\"seq\":20", with: "\"seq\":21")

@@ -9,6 +9,8 @@
 struct KeyframePolicy {
     /// At most this many entries between two keyframes (`Options.keyframeInterval`).
     let maximumInterval: Int
+    /// False: keyframes only by count and when a patch outgrows the state (`Options.keyframesByCost`).
+    var byCost = true
 
     /// Reading one patch back costs about as much as parsing this many bytes of
     /// state, besides its own bytes: reading its line, checking its checksum,
@@ -26,13 +28,13 @@ struct KeyframePolicy {
         }
     }
 
-    /// Below this size a state's keyframes come as if it were this large: rebuilding
-    /// then costs at most about two parses of 16 kB (well under a millisecond), and
-    /// small states do not turn every entry into a keyframe.
-    static let smallestKeyframeBudget = 16 << 10
+    /// Below this size a state's keyframes come as if it were this large, so a small
+    /// state does not turn every entry into a keyframe: rebuilding one then costs
+    /// at most about two parses of 4 kB (some tens of microseconds).
+    static let smallestKeyframeBudget = 4 << 10
 
     func wantsKeyframe(after cost: Cost, patchBytes: Int, stateBytes: Int) -> Bool {
         if cost.patches + 1 >= maximumInterval || patchBytes >= stateBytes { return true }
-        return cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= max(stateBytes, Self.smallestKeyframeBudget)
+        return byCost && cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= max(stateBytes, Self.smallestKeyframeBudget)
     }
 }

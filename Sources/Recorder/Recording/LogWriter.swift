@@ -32,7 +32,7 @@ final class LogWriter {
     init(appender: LogAppender, options: Recorder.Options) {
         self.appender = appender
         self.options = options
-        keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval))
+        keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval), byCost: options.keyframesByCost)
         clockBase = (options.clock.now(), options.clock.nanoseconds())
         spare.indexing = true
     }

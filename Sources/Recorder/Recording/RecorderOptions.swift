@@ -41,6 +41,10 @@ extension Recorder {
         /// reason, and recording goes on.
         public var onError: (@Sendable (RecorderError) -> Void)?
 
+        /// Whether keyframes also come by read-back cost (see `keyframeInterval`); tests that
+        /// need keyframes at fixed positions turn it off.
+        package var keyframesByCost = true
+
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
         package var clock = RecorderClock.system
 
