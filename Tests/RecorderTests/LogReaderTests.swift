@@ -149,12 +149,12 @@ import Testing
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 50, seed: 5) { reducer(&state, action) }
-        recorder.flush()
+        try recorder.flush()
 
         let reader = try LogReader(path: path, indexing: .lazily)
         #expect(reader.entryCount == 50)
         for action in randomTodoActions(count: 30, seed: 6) { reducer(&state, action) }
-        recorder.flush()
+        try recorder.flush()
         #expect(reader.entryCount == 50)
         #expect(reader.refresh() == 30)
         #expect(reader.entryCount == 80)

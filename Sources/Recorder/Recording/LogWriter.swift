@@ -17,6 +17,8 @@ final class LogWriter {
     private var forceKeyframe = true
     private var lastSync: UInt64 = 0
     private var buffer: [UInt8] = []
+    /// Numbers this session's records and binds them to its header (see ``LogChain``).
+    private var chain = LogChain()
 
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
@@ -48,7 +50,6 @@ final class LogWriter {
             }
         }
         if !buffer.isEmpty { try appender.write(buffer) }
-        try appender.checkStillLinked()
         if case .fsync(let interval) = options.durability {
             let now = options.clock.nanoseconds()
             if Double(now &- lastSync) / 1e9 >= interval {
@@ -99,7 +100,8 @@ final class LogWriter {
             options: .object(optionsObject),
             metadata: options.metadata,
             initialState: initialState,
-            isStateReplayable: replayable)
+            isStateReplayable: replayable,
+            sessionID: options.sessionID ?? LogHeader.randomSessionID())
         let start = buffer.count
         buffer.append(contentsOf: LogLine.headerPrefix)
         for (key, value) in header.jsonObject.members {
@@ -108,7 +110,7 @@ final class LogWriter {
             buffer.append(UInt8(ascii: ":"))
             JSONWriter.appendCompact(value, to: &buffer)
         }
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         headerWritten = true
     }
 
@@ -168,7 +170,7 @@ final class LogWriter {
             buffer.append(contentsOf: patchBytes ?? [])
             patchesSinceKeyframe += 1
         }
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         previousState = state
     }
 
@@ -180,7 +182,7 @@ final class LogWriter {
         buffer.append(contentsOf: #","dropped":"#.utf8)
         JSONWriter.appendInteger(count, to: &buffer)
         buffer.append(contentsOf: #","reason":"queue full""#.utf8)
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The next entry's patch would span the dropped ones: make it whole.
         forceKeyframe = true
     }

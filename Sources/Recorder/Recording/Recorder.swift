@@ -31,7 +31,9 @@ public final class Recorder: Sendable {
     /// An existing log is appended to as a new session, after cutting a torn final line.
     ///
     /// - Throws: ``RecorderError`` when the file cannot be opened (missing directory,
-    ///   permission denied) or exists and is not a Rewind log.
+    ///   permission denied), exists and is not a Rewind log, is not a regular file
+    ///   (FIFOs and sockets are refused; devices such as `/dev/null` are written as
+    ///   they are), or another recorder, in this process or another, is writing it.
     public init(file path: String, options: Options = Options()) throws(RecorderError) {
         // Open first: once every property is set, a throwing init would run deinit.
         let appender = try LogAppender(path: path)
@@ -120,8 +122,12 @@ public final class Recorder: Sendable {
 
     /// Returns once everything recorded so far is written to the file (visible to
     /// readers and safe from an app crash; see `Options.durability` for power cuts).
-    public func flush() {
+    ///
+    /// - Throws: the ``RecorderError`` that stopped recording, if one has: then
+    ///   what was recorded since is not in the file.
+    public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
+        if let error = status.withLock({ $0.error }) { throw error }
     }
 
     /// Writes what is queued, stops the writer thread and closes the file.
