@@ -25,7 +25,7 @@ import Testing
             #expect(reader.isKeyframe(at: index) == entry.isKeyframe)
         }
         #expect(reader.keyframeCount == keyframes)
-        #expect(reader.refresh() == 0)
+        #expect(reader.refresh() == .unchanged)
         #expect(keyframes >= 80)
         #expect(keyframes < 400)
     }
@@ -156,7 +156,7 @@ import Testing
         for action in randomTodoActions(count: 30, seed: 6) { reducer(&state, action) }
         try recorder.flush()
         #expect(reader.entryCount == 50)
-        #expect(reader.refresh() == 30)
+        #expect(reader.refresh() == .appended(30))
         #expect(reader.entryCount == 80)
         #expect(try reader.state(at: 79) == (try JSONEncoding.value(of: state)))
         try recorder.close()
