@@ -103,9 +103,10 @@ struct GatedState: Encodable {
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 200, seed: 2) { reducer(&state, action) }
-        try recorder.flush()
+        let flushError = #expect(throws: RecorderError.self) { try recorder.flush() }
         for action in randomTodoActions(count: 50, seed: 3) { reducer(&state, action) }
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
+        #expect(flushError == error)
         #expect(error?.code == ENOSPC)
         #expect(error?.description == "/dev/full: cannot write: No space left on device")
         #expect(errors.withLock { $0 } == [error!])
@@ -151,7 +152,7 @@ struct GatedState: Encodable {
         #expect(recorder.error == nil)
         unlink(path)
         reducer(&state, .add(title: "b"))
-        try recorder.flush()
+        #expect(throws: RecorderError.self) { try recorder.flush() }
         reducer(&state, .add(title: "c"))
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(error?.description.hasSuffix("removed.jsonl: the log file was removed while recording") == true)

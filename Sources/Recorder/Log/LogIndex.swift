@@ -149,6 +149,7 @@ struct LogIndex {
             scannedLines += 1
             damage.append(LogDamage(lineNumber: scannedLines, offset: scannedOffset, reason: "line longer than the \(LogReader.maximumLineBytes >> 20) MB record limit"))
             pendingFlags.insert(.afterDamage)
+            session.noteUnreadableLine()
         } else {
             var line: [UInt8] = []
             file.read(into: &line, at: scannedOffset, count: length)

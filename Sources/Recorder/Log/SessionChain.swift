@@ -9,6 +9,14 @@ struct SessionChain {
     private var chained = false
     /// The number the next record should have.
     private var expected: Int64 = 1
+    /// True when lines that could not be read came since the last record: they
+    /// held records (more than one if a newline was lost), so the next record's
+    /// number may be higher; that damage is reported already, and the reader
+    /// rebuilds no state across it.
+    private var afterUnreadable = false
+
+    /// A line that could not be checked at all (over the size limit).
+    mutating func noteUnreadableLine() { afterUnreadable = true }
 
     enum Verdict: Equatable {
         /// The record is where its writer put it.
@@ -23,6 +31,16 @@ struct SessionChain {
     }
 
     mutating func check(_ seal: LogLine.Seal?, isHeader: Bool) -> Verdict {
+        let verdict = classify(seal, isHeader: isHeader)
+        switch verdict {
+        case .damaged: afterUnreadable = true
+        case .inPlace, .afterMissing: afterUnreadable = false
+        case .outOfPlace: break
+        }
+        return verdict
+    }
+
+    private mutating func classify(_ seal: LogLine.Seal?, isHeader: Bool) -> Verdict {
         guard let seal else { return .damaged(nil) }
         if isHeader {
             guard seal.key == 0 else { return .damaged(nil) }
@@ -44,7 +62,7 @@ struct SessionChain {
             return .outOfPlace("record \(number) of this session again, after record \(expected - 1) (a duplicated or moved line)")
         }
         defer { expected = number + 1 }
-        if number > expected {
+        if number > expected && !afterUnreadable {
             let missing = number == expected + 1 ? "record \(expected) is" : "records \(expected)–\(number - 1) are"
             return .afterMissing("\(missing) missing before this line (deleted or moved)")
         }

@@ -68,7 +68,18 @@ final class LogAppender {
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    /// Whether ``closeFile()`` already closed the descriptor.
+    private var isClosed = false
+
+    deinit { if !isClosed { close(descriptor) } }
+
+    /// Closes the file now, releasing the one-writer lock (so `Recorder.close()`
+    /// returning means another recorder may open the log at once).
+    func closeFile() {
+        guard !isClosed else { return }
+        isClosed = true
+        close(descriptor)
+    }
 
     /// Writes all of `bytes` (retrying short writes and EINTR), after checking
     /// that the file is still the one this recorder has been writing.

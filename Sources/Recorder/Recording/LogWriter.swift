@@ -70,6 +70,9 @@ final class LogWriter {
         if options.durability != .write { try appender.synchronize() }
     }
 
+    /// Closes the log file (and releases its lock); nothing is written after this.
+    func closeFile() { appender.closeFile() }
+
     // MARK: Records
 
     private func appendHeader(first entry: PendingEntry?) {

@@ -152,6 +152,8 @@ public final class Recorder: Sendable {
     private static func runWriter(
         _ writer: LogWriter, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?
     ) {
+        // The file is closed before `close()` returns, so its lock is released by then.
+        defer { writer.closeFile() }
         func fail(_ error: RecorderError) {
             let first = status.withLock { status in
                 defer { if status.error == nil { status.error = error } }
