@@ -173,10 +173,11 @@ struct LogIndex {
         if seal == nil, let last = line.last, last == 0x0D {
             line = UnsafeRawBufferPointer(rebasing: line.dropLast())
             seal = LogLine.unseal(line)
-            if seal != nil { carriageReturnLines += 1 }
         }
         let isHeader = LogLine.hasPrefix(line, LogLine.headerPrefix)
-        switch session.check(seal, isHeader: isHeader) {
+        let verdict = session.check(seal, isHeader: isHeader)
+        if line.count < rawLine.count, verdict == .inPlace { carriageReturnLines += 1 }
+        switch verdict {
         case .damaged(let why):
             if isFinal {
                 markTorn(at: offset, length: rawLine.count + 1, reason: "final line " + (rawLine.isEmpty ? "is empty" : "fails its checksum"))
