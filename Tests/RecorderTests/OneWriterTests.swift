@@ -65,11 +65,11 @@ import Testing
         try recorder.flush()
         #expect(truncate(path, 0) == 0)   // `: > cut.jsonl`, or logrotate's copytruncate
         for action in randomTodoActions(count: 5, seed: 34) { reducer(&state, action) }
-        let flushed = #expect(throws: RecorderError.self) { try recorder.flush() }
-        #expect(flushed?.description.hasPrefix(path + ": the log file was truncated while recording") == true)
+        let flushed = try #require(throws: RecorderError.self) { try recorder.flush() }
+        #expect(flushed.description.hasPrefix(path + ": the log file was truncated while recording"))
         let closed = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(closed == flushed)
-        #expect(errors.withLock { $0 } == [flushed!])
+        #expect(errors.withLock { $0 } == [flushed])
         #expect(fileBytes(path).isEmpty, "no patch records without a header")
     }
 
@@ -99,10 +99,7 @@ import Testing
         var state = TodoState()
         reducer(&state, .add(title: "a"))
         try recorder.flush()
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.seekToEndOfFile()
-        handle.write(Data("{\"kind\":\"entry\"}\n".utf8))
-        try handle.close()
+        append(Array("{\"kind\":\"entry\"}\n".utf8), to: path)
         reducer(&state, .add(title: "b"))
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(error?.description == "\(path): something else wrote to the log file while recording; recording stopped")
@@ -143,10 +140,15 @@ final class HoldingProcess {
         process.standardOutput = output
         try process.run()
         // Blocks until the child has its recorder open and one entry written.
-        let line = output.fileHandleForReading.readData(ofLength: 10)
-        guard String(decoding: line, as: UTF8.self) == "recording\n" else {
+        var line = [UInt8](repeating: 0, count: 10)
+        var count = 0
+        while count < line.count {
+            let result = line.withUnsafeMutableBytes { read(output.fileHandleForReading.fileDescriptor, $0.baseAddress! + count, $0.count - count) }
+            if result > 0 { count += result } else if result < 0 && errno == EINTR { continue } else { break }
+        }
+        guard String(decoding: line[..<count], as: UTF8.self) == "recording\n" else {
             process.terminate()
-            throw RecorderError(path: log, reason: "the holding process did not start: \(String(decoding: line, as: UTF8.self))")
+            throw RecorderError(path: log, reason: "the holding process did not start: \(String(decoding: line[..<count], as: UTF8.self))")
         }
     }
 

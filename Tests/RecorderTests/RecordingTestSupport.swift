@@ -117,6 +117,18 @@ func fileBytes(_ path: String) -> [UInt8] {
     Array(FileManager.default.contents(atPath: path) ?? Data())
 }
 
+/// Appends `bytes` to the file at `path` with `write(2)` (`FileHandle.write` traps on EINTR).
+func append(_ bytes: [UInt8], to path: String) {
+    let descriptor = open(path, O_WRONLY | O_APPEND)
+    precondition(descriptor >= 0, "cannot open \(path)")
+    var written = 0
+    while written < bytes.count {
+        let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        if result > 0 { written += result } else if result < 0 && errno == EINTR { continue } else { break }
+    }
+    close(descriptor)
+}
+
 func writeBytes(_ bytes: [UInt8], to path: String) {
     _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
 }
