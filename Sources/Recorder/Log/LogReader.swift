@@ -90,7 +90,7 @@ public final class LogReader: @unchecked Sendable {
         index.scan(file, fileSize: fileSize, maxBytes: indexing.initialBytes, buffer: &scanBuffer)
         guard let line = index.headerLine else {
             if index.tornTail != nil && index.damage.isEmpty { throw LogReadError(.tornHeader, path: path) }
-            throw LogReadError(.damagedHeader("its checksum does not match" + (index.carriageReturnLines == 0 && Self.endsWithCarriageReturn(file, line: 0) ? " (its line ends with a carriage return, and the record does not verify without it either)" : "")), path: path)
+            throw LogReadError(.damagedHeader("its checksum does not match" + (index.carriageReturnLines == 0 && Self.firstLineEndsWithCarriageReturn(file) ? " (its line ends with a carriage return, and the record does not verify without it either)" : "")), path: path)
         }
         let header = try Self.readHeader(file, line: line, path: path)
         guard header.version <= LogLine.formatVersion else {
@@ -122,7 +122,7 @@ public final class LogReader: @unchecked Sendable {
         return read == 10 ? Array(bytes[..<10]) : nil
     }
 
-    private static func endsWithCarriageReturn(_ file: ReadOnlyFile, line: Int64) -> Bool {
+    private static func firstLineEndsWithCarriageReturn(_ file: ReadOnlyFile) -> Bool {
         var bytes: [UInt8] = []
         let read = file.read(into: &bytes, at: 0, count: min(Int(file.size), 1 << 20))
         guard let newline = bytes[..<read].firstIndex(of: 0x0A) else { return false }

@@ -12,8 +12,8 @@ import Foundation
 /// The caller's thread only hands copies of the (copy-on-write) state and the
 /// action to a bounded queue; a background thread encodes them, diffs each
 /// state against the previous one and writes. Write errors never crash or block
-/// the app: recording stops, `Options.onError` is called once and `close()`
-/// throws the error.
+/// the app: recording stops, `Options.onError` is called once and `flush()` and
+/// `close()` throw the error. One recorder writes a log at a time.
 public final class Recorder: Sendable {
     /// The log file being written.
     public let path: String
