@@ -68,9 +68,14 @@ struct PositionalReader {
 }
 
 /// Which file a descriptor or a path leads to.
-struct FileIdentity: Equatable {
+struct FileIdentity: Hashable {
     var device: UInt64
     var inode: UInt64
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
 
     init(_ status: stat) {
         device = UInt64(status.st_dev)

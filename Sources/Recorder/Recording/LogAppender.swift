@@ -43,7 +43,7 @@ final class LogAppender {
             guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
-                try LogAppender.lockForWriting(descriptor, path: path)
+                try LogAppender.lockForWriting(descriptor, identity: FileIdentity(status), path: path)
                 (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, size: Int64(status.st_size), path: path)
                 guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
                 watched = WatchedFile(
@@ -71,15 +71,19 @@ final class LogAppender {
     /// Whether ``closeFile()`` already closed the descriptor.
     private var isClosed = false
 
-    deinit { if !isClosed { close(descriptor) } }
+    deinit { closeFile() }
 
     /// Closes the file now, releasing the one-writer lock (so `Recorder.close()`
     /// returning means another recorder may open the log at once).
     func closeFile() {
         guard !isClosed else { return }
         isClosed = true
+        if let watched { Self.openInThisProcess.withLock { _ = $0.remove(FileIdentity(device: watched.device, inode: watched.inode)) } }
         close(descriptor)
     }
+
+    /// Logs this process's recorders hold, so a second one can be told the holder is here.
+    private static let openInThisProcess = Locked(Set<FileIdentity>())
 
     /// Writes all of `bytes` (retrying short writes and EINTR), after checking
     /// that the file is still the one this recorder has been writing.
@@ -137,22 +141,24 @@ final class LogAppender {
     // MARK: Opening
 
     /// Takes the exclusive one-writer lock, or throws naming the holder when it can be known.
-    private static func lockForWriting(_ descriptor: Int32, path: String) throws(RecorderError) {
+    private static func lockForWriting(_ descriptor: Int32, identity: FileIdentity, path: String) throws(RecorderError) {
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
             // A POSIX record lock as well, only so that another process can learn our pid (F_GETLK).
             var lock = recordLock(F_WRLCK)
             _ = fcntl(descriptor, F_SETLK, &lock)
+            openInThisProcess.withLock { _ = $0.insert(identity) }
             return
         }
         let code = errno
         guard code == EWOULDBLOCK || code == EAGAIN else { throw RecorderError(path: path, reason: "cannot lock the log", code: code) }
         var holder = recordLock(F_WRLCK)
-        var who = "another recorder"
-        if fcntl(descriptor, F_GETLK, &holder) == 0, holder.l_type != F_UNLCK, holder.l_pid > 0 {
-            who += " (process \(holder.l_pid))"
+        let who: String
+        if openInThisProcess.withLock({ $0.contains(identity) }) {
+            who = "another Recorder in this process"
+        } else if fcntl(descriptor, F_GETLK, &holder) == 0, holder.l_type != F_UNLCK, holder.l_pid > 0 {
+            who = "another recorder (process \(holder.l_pid))"
         } else {
-            // Our own process's record locks never conflict with us, so the holder is probably here.
-            who += " (in this process, or one that could not be named)"
+            who = "another recorder"
         }
         throw RecorderError(path: path, reason: "is already being recorded by \(who); a log has one writer at a time")
     }
