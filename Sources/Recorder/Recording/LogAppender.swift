@@ -106,7 +106,7 @@ final class LogAppender {
         watched?.expectedSize += Int64(written)
         if let failure { throw RecorderError(path: path, reason: "cannot write", code: failure) }
         // A truncation between the check and the write put these records at the start of the file.
-        try checkUnchanged()
+        try checkUnchanged(includingName: false)
     }
 
     func synchronize() throws(RecorderError) {
@@ -118,7 +118,7 @@ final class LogAppender {
     /// Throws when the file was removed, renamed, replaced, truncated or appended
     /// to by someone else since this recorder last wrote. Writes to a deleted or
     /// renamed file succeed on POSIX systems, so this is checked explicitly.
-    func checkUnchanged() throws(RecorderError) {
+    func checkUnchanged(includingName: Bool = true) throws(RecorderError) {
         guard let watched else { return }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
@@ -132,6 +132,7 @@ final class LogAppender {
         if size > watched.expectedSize {
             throw RecorderError(path: path, reason: "something else wrote to the log file while recording; recording stopped")
         }
+        guard includingName else { return }
         var named = stat()
         if stat(watched.absolutePath, &named) != 0 || UInt64(named.st_dev) != watched.device || UInt64(named.st_ino) != watched.inode {
             throw RecorderError(path: path, reason: "the log file was renamed or replaced while recording (rotated?); recording stopped")
