@@ -175,14 +175,17 @@ struct LogIndex {
             seal = LogLine.unseal(line)
         }
         let isHeader = LogLine.hasPrefix(line, LogLine.headerPrefix)
-        let verdict = session.check(seal, isHeader: isHeader)
+        // Checked on a copy: a torn final line is looked at again later, as if for the first time.
+        var checked = session
+        let verdict = checked.check(seal, isHeader: isHeader)
+        if case .damaged = verdict, isFinal {
+            markTorn(at: offset, length: rawLine.count + 1, reason: "final line " + (rawLine.isEmpty ? "is empty" : "fails its checksum"))
+            return false
+        }
+        session = checked
         if line.count < rawLine.count, verdict == .inPlace { carriageReturnLines += 1 }
         switch verdict {
         case .damaged(let why):
-            if isFinal {
-                markTorn(at: offset, length: rawLine.count + 1, reason: "final line " + (rawLine.isEmpty ? "is empty" : "fails its checksum"))
-                return false
-            }
             scannedLines = lineNumber
             var reason = why ?? (rawLine.isEmpty ? "empty line" : "checksum mismatch or not a complete record")
             if why == nil, rawLine.last == 0x0D { reason += " (the line ends with a carriage return: were its line endings converted?)" }
