@@ -131,7 +131,16 @@ import Testing
         #expect(try LogReader(path: saved).entryCount == 4)
     }
 
-    // MARK: 7. `import` of an empty file
+    // MARK: 7. `import` of an empty file; a log converted to CRLF
+
+    @Test func statsSaysALogWasConvertedToCRLF() throws {
+        #expect(!run(["stats", log]).output.contains("line endings"))
+        let converted = try String(contentsOfFile: log, encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n")
+        try converted.write(toFile: log, atomically: false, encoding: .utf8)
+        let result = run(["stats", log])
+        #expect(result.status == 0)
+        #expect(result.output.contains("damaged records:  0\nline endings:     CRLF (converted after recording; records were read without the carriage returns)\n"))
+    }
 
     @Test func importOfAnEmptyFileSaysItIsEmpty() {
         let result = run(["import", "/dev/null", "-o", directory.file("out.jsonl")])
