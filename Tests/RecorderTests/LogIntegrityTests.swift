@@ -115,6 +115,16 @@ import Testing
         #expect(readLines(path)[3].contains(#""version":2"#))
     }
 
+    @Test func aRecordNumberTooBigForSixtyFourBitsIsDamageNotACrash() throws {
+        let (path, _) = try recordLog("huge-number.jsonl")
+        var record = unsealed(Array(readLines(path)[3].utf8))
+        record += Array(#","n":9223372036854775809"#.utf8)
+        LogLine.seal(&record, recordStart: 0)   // a checksum over it, but no number the reader can take
+        rewrite(path) { $0[3] = String(decoding: record.dropLast(), as: UTF8.self) }
+        let reader = try LogReader(path: path)
+        #expect(reader.damage.map(\.lineNumber) == [4])
+    }
+
     // MARK: 7. Smaller holes
 
     @Test func aFileThatOnlyBeginsLikeAHeaderIsNeverAppendedTo() throws {

@@ -111,8 +111,9 @@ package enum LogLine {
         var value: Int64 = 0
         for index in start..<end {
             let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            if overflow { return nil }
-            value = times + Int64(line[index] - UInt8(ascii: "0"))
+            let (sum, carry) = times.addingReportingOverflow(Int64(line[index] - UInt8(ascii: "0")))
+            if overflow || carry { return nil }
+            value = sum
         }
         return value
     }

@@ -61,7 +61,7 @@ struct SessionChain {
         if number < expected {
             return .outOfPlace("record \(number) of this session again, after record \(expected - 1) (a duplicated or moved line)")
         }
-        defer { expected = number + 1 }
+        defer { expected = number < .max ? number + 1 : .max }   // a crafted number must not trap
         if number > expected && !afterUnreadable {
             let missing = number == expected + 1 ? "record \(expected) is" : "records \(expected)–\(number - 1) are"
             return .afterMissing("\(missing) missing before this line (deleted or moved)")
