@@ -66,7 +66,7 @@ private func callerCost<State>(
     var best = Double.infinity
     for _ in 0..<(Benchmark.quick ? 1 : 5) {
         best = min(best, Benchmark.once { for action in 0..<burst { recording(&state, action) } } / Double(burst))
-        recorder.flush()
+        try? recorder.flush()
     }
     Benchmark.report("caller's thread per action, \(name)", Benchmark.format(seconds: best),
                      baseline: "bare " + Benchmark.format(seconds: bare), ratio: best / bare)
@@ -76,7 +76,7 @@ private func callerCost<State>(
     let entries = burst * 2
     let throughputSeconds = Benchmark.once {
         for action in 0..<entries { recording(&state, action) }
-        recorder.flush()
+        try? recorder.flush()
     }
     try? recorder.close()
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -104,7 +104,7 @@ private func durabilityCost(in directory: String, entries: Int) {
         let count = durability == .fsyncEachRecord ? max(20, entries / 10) : entries
         let seconds = Benchmark.once {
             for action in 0..<count { reducer(&state, action) }
-            recorder.flush()
+            try? recorder.flush()
         }
         try? recorder.close()
         let rate = Double(count) / seconds

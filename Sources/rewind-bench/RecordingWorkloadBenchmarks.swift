@@ -123,7 +123,7 @@ private func recordingWorkload(todos: Int, actions count: Int) {
                 workloadReducer(&bare, action)
             }]
             callerTimes += [Benchmark.once { reducer(&recorded, action) }]
-            recorder.flush()
+            try? recorder.flush()
         }
         try? recorder.close()
     }

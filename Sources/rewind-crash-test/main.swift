@@ -6,6 +6,8 @@ import Recorder
 //
 //   rewind-crash-test [--iterations N] [--seed S]     run the test (default 200 kills)
 //   rewind-crash-test child LOG PROGRESS SESSION       (internal) record until killed
+//   rewind-crash-test hold LOG                          (tests) record one entry, say "recording",
+//                                                       keep the log open until stdin closes
 //
 // The child records steps forever, flushing at random intervals; after each
 // flush it atomically writes how many entries it has flushed in this session.
@@ -19,7 +21,28 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child", arguments.count == 4, let session = Int(arguments[3]) {
     runChild(log: arguments[1], progress: arguments[2], session: session)
 }
+if arguments.first == "hold", arguments.count == 2 {
+    holdLog(arguments[1])
+}
 exit(runParent(arguments))
+
+/// A second process with a recorder open on `log`, for the one-writer tests:
+/// they wait for the "recording" line, try to record into the same file, then close stdin.
+func holdLog(_ log: String) -> Never {
+    do {
+        let recorder = try Recorder(file: log)
+        var state = CrashState()
+        recorder.recording(crashReducer)(&state, .step(0))
+        try recorder.flush()
+        FileHandle.standardOutput.write(Data("recording\n".utf8))
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        try recorder.close()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("rewind-crash-test hold: \(error)\n".utf8))
+        exit(3)
+    }
+}
 
 func runChild(log: String, progress: String, session: Int) -> Never {
     do {
@@ -34,7 +57,7 @@ func runChild(log: String, progress: String, session: Int) -> Never {
                 reducer(&state, .step(session * stepsPerSession + step))
                 step += 1
             }
-            recorder.flush()
+            try recorder.flush()
             let temporary = progress + ".tmp"
             try String(step).write(toFile: temporary, atomically: false, encoding: .utf8)
             _ = rename(temporary, progress)

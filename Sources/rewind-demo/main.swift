@@ -34,6 +34,7 @@ func makeRecorder(_ name: String, about domain: String) -> Recorder {
     var options = Recorder.Options()
     options.metadata = ["domain": domain, "generatedBy": "rewind-demo"]
     options.clock = .fixed(start: 1_767_258_000, step: 0.75)
+    options.sessionID = "0000000000000000"   // reproducible sample logs
     do {
         return try Recorder(file: path, options: options)
     } catch {

@@ -20,7 +20,7 @@ import Testing
         var initialState: JSONValue? { file.initialState }
         func entry(at index: Int) -> TimelineEntry? { file.entry(at: index) }
         func state(at index: Int) throws -> JSONValue { try file.state(at: index) }
-        func refresh() { file.refresh() }
+        func refresh() -> FollowNotice? { file.refresh() }
     }
 
     /// 60 entries of four action types; keyframes every 4; line 12 damaged.

@@ -38,7 +38,7 @@ private enum TCA {
         var state = AppState()
         reducer(&state, .addToCart(sku: "A-12"))        // dispatch as usual: every call is recorded
 
-        try recorder.close()                            // writes what is queued; flush() writes without closing
+        try recorder.close()                            // writes what is queued; flush() writes without closing (both throw if recording stopped)
         #expect(try LogReader(path: path).state(at: 0) == ["cart": ["A-12"]])
     }
 

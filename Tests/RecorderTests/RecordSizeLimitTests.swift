@@ -10,8 +10,11 @@ import Testing
         let path = directory.file("huge.jsonl")
         let states = try recordTodos(randomTodoActions(count: 3, seed: 1), to: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        // The last entry again (as a whole keyframe record), to come after the huge one.
-        let lastLine = original.dropLast().split(separator: UInt8(ascii: "\n")).last.map { Data($0) + Data([0x0A]) }
+        // The last entry's record again, numbered as the one after the huge line (records 0–3 are
+        // the header and the three entries, the huge line is record 4), to come after the huge one.
+        let lastLine = original.dropLast().split(separator: UInt8(ascii: "\n")).last.map {
+            Data(sealAsRecord(unsealed(Array($0)), number: 5, ofLastSessionIn: path))
+        }
         // An entry line just over the limit: a keyframe whose state is one long string.
         // (Its checksum does not matter: the reader never reads that far into it.)
         var huge = Data(#"{"kind":"entry","keyframe":true,"seq":3,"time":1,"durationNs":1,"action":{"type":"load","payload":null,"replayable":true},"state":{"blob":""#.utf8)

@@ -103,9 +103,10 @@ struct GatedState: Encodable {
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 200, seed: 2) { reducer(&state, action) }
-        recorder.flush()
+        let flushError = #expect(throws: RecorderError.self) { try recorder.flush() }
         for action in randomTodoActions(count: 50, seed: 3) { reducer(&state, action) }
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
+        #expect(flushError == error)
         #expect(error?.code == ENOSPC)
         #expect(error?.description == "/dev/full: cannot write: No space left on device")
         #expect(errors.withLock { $0 } == [error!])
@@ -147,11 +148,11 @@ struct GatedState: Encodable {
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         reducer(&state, .add(title: "a"))
-        recorder.flush()
+        try recorder.flush()
         #expect(recorder.error == nil)
         unlink(path)
         reducer(&state, .add(title: "b"))
-        recorder.flush()
+        #expect(throws: RecorderError.self) { try recorder.flush() }
         reducer(&state, .add(title: "c"))
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(error?.description.hasSuffix("removed.jsonl: the log file was removed while recording") == true)
@@ -199,10 +200,10 @@ struct GatedState: Encodable {
         GatedState.writerArrived.wait()  // the writer is busy with entry 0
         for value in 1...9 { reducer(&state, value) }  // 1 and 2 fit the queue; 3...9 are dropped
         GatedState.release.signal()
-        recorder.flush()
+        try recorder.flush()
         for value in 10...12 {
             reducer(&state, value)
-            recorder.flush()
+            try recorder.flush()
         }
         try recorder.close()
 

@@ -9,7 +9,7 @@ import Testing
         #expect(recording.path.hasSuffix("/.build/rewind-recordings/RecordedTraitTests.aRecordedTestGetsARecorderWritingUnderTheBuildFolder.jsonl"))
         var state = Counter()
         recording.recorder.recording(counterReducer)(&state, .add(3))
-        recording.recorder.flush()
+        try recording.recorder.flush()
         #expect(try LogReader(path: recording.path).entryCount == 1)
     }
 

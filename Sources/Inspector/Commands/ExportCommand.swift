@@ -63,7 +63,7 @@ enum ExportCommand {
         }
         let outputs = repeated.filter { $0.name != "--redact" }
         if let output = outputs.last?.value {
-            return CommandSupport.write(bytes, to: output, command: "export", streams: &streams)
+            return CommandSupport.write(bytes, to: output, inputs: [parsed.positional[0]], command: "export", streams: &streams)
         }
         streams.output(String(decoding: bytes, as: UTF8.self))
         return 0
@@ -101,13 +101,15 @@ extension CommandSupport {
         return .success(taken)
     }
 
-    /// Writes a command's output file (owner-only, like a log); one line and status 2 when it cannot.
-    static func write(_ bytes: [UInt8], to path: String, command: String, streams: inout some TextStreams) -> Int32 {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            let reason = String(cString: strerror(errno))
-            streams.error("rewind \(command): cannot write \(path): \(reason)")
+    /// Writes a command's output file (see ``OutputFile``: never over one of
+    /// `inputs`, never through a link to a file); one line and status 2 when it cannot.
+    static func write(_ bytes: [UInt8], to path: String, inputs: [String], command: String, streams: inout some TextStreams) -> Int32 {
+        do {
+            try OutputFile.write(bytes, to: path, inputs: inputs)
+            return 0
+        } catch {
+            streams.error("rewind \(command): \(error.description)")
             return 2
         }
-        return 0
     }
 }

@@ -7,9 +7,18 @@ import Foundation
 /// ```
 public enum RewindCommandLine {
     /// Runs one command and returns the process exit status.
+    ///
+    /// A standard output that fails (a full disk) ends the command with one line on
+    /// stderr and status 2; a closed pipe (`rewind log app.jsonl | head`) ends it quietly.
     public static func run(_ arguments: [String]) -> Int32 {
         var output = StandardStreams()
-        return run(arguments, streams: &output)
+        return run(arguments, standardStreams: &output)
+    }
+
+    /// ``run(_:)`` on given descriptors (tests pass a full device or a closed pipe).
+    static func run(_ arguments: [String], standardStreams streams: inout StandardStreams) -> Int32 {
+        let status = run(arguments, streams: &streams)
+        return streams.finish(status: status)
     }
 
     /// The same, writing to the given streams (tests capture them).
@@ -84,13 +93,30 @@ extension TextStreams {
     var isTerminal: Bool { false }
 }
 
+/// Standard output and error through `write(2)`: `FileHandle` traps when a write fails.
 struct StandardStreams: TextStreams {
-    var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    var outputDescriptor = STDOUT_FILENO
+    var errorDescriptor = STDERR_FILENO
+    /// The `errno` of the first failed write to the output; nothing more is written after it.
+    private(set) var outputFailure: Int32?
 
-    func output(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(outputDescriptor) == 1 }
+
+    mutating func output(_ text: String) {
+        guard outputFailure == nil else { return }
+        outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
     }
+
     func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        // Nowhere left to report a failing stderr.
+        _ = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: errorDescriptor)
+    }
+
+    /// The command's status, or 2 (with one line on stderr) when its output could not be
+    /// written; a reader that went away (EPIPE) is not an error worth a line.
+    func finish(status: Int32) -> Int32 {
+        guard let outputFailure, outputFailure != EPIPE else { return status }
+        error("rewind: cannot write to standard output: \(String(cString: strerror(outputFailure)))")
+        return 2
     }
 }

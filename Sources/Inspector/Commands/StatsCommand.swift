@@ -25,6 +25,11 @@ enum StatsCommand {
             "from effects:     \(fromEffects)",
             "time span:        \(ValueFormatting.timeOffset(lastOffset).dropFirst())",
             "damaged records:  \(damaged)" + (timeline.tornTail != nil ? " (and a torn last line)" : ""),
+        ]
+        if timeline.reader.hasCarriageReturns {
+            lines.append("line endings:     CRLF (converted after recording; records were read without the carriage returns)")
+        }
+        lines += [
             "actions by type:",
         ]
         let width = counts.keys.map(\.count).max() ?? 0

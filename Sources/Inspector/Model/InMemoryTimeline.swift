@@ -54,8 +54,9 @@ final class InMemoryTimeline: TimelineSource {
         return steps[index].state
     }
 
-    func refresh() {
+    func refresh() -> FollowNotice? {
         steps += pending
         pending = []
+        return nil
     }
 }

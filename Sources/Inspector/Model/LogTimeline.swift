@@ -12,13 +12,15 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     let reader: LogReader
     let path: String
     let name: String
-    /// Guards `summaries`, `firstEntryTime` and `prefetching` (the read-ahead queue uses them too).
+    /// Guards `summaries`, `firstEntryTime`, `prefetching` and `lastMissing` (the read-ahead queue uses them too).
     private let lock = NSLock()
     private var summaries: [Int: TimelineEntry] = [:]
     private var firstEntryTime: Date?
     private let indexer: BackgroundIndexer?
     private let readsAhead: Bool
     private var prefetching: Set<Int> = []
+    /// The last "missing" notice given, so follow mode says it once.
+    private var lastMissing: String?
     private let readAheadQueue = DispatchQueue(label: "rewind.inspector.read-ahead", qos: .userInitiated)
 
     /// Opens `path`; with `indexInBackground` only the start of the file is
@@ -95,13 +97,27 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         }
     }
 
-    func refresh() {
+    func refresh() -> FollowNotice? {
         // While the background scan runs, it is the one reading the file.
-        guard indexer?.isRunning != true, reader.isFullyIndexed else { return }
-        let before = reader.entryCount
-        reader.refresh()
-        // A recorder that recovered a torn tail cuts the file: entries are re-read from scratch.
-        if reader.entryCount < before { lock.withLock { summaries.removeAll() } }
+        guard indexer?.isRunning != true, reader.isFullyIndexed else { return nil }
+        let outcome = reader.refresh()
+        let notice: FollowNotice?
+        switch outcome {
+        case .unchanged, .appended: return nil
+        case .truncated: notice = FollowNotice(message: "\(name) was cut or rewritten in place: reading it again from the start", startedOver: true)
+        case .replaced: notice = FollowNotice(message: "\(name) was rotated or replaced: reading the new file from the start", startedOver: true)
+        case .missing(let why):
+            // Said once, not on every tick.
+            let said = lock.withLock { defer { lastMissing = why }; return lastMissing == why }
+            return said ? nil : FollowNotice(message: why, startedOver: false)
+        }
+        lock.withLock {
+            // Entries are re-read from scratch.
+            summaries.removeAll()
+            firstEntryTime = nil
+            lastMissing = nil
+        }
+        return notice
     }
 
     /// Size of the file in bytes.

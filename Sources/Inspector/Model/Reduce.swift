@@ -255,9 +255,13 @@ extension InspectorModel {
 
     /// Reads how far indexing got and, in follow mode, what was appended.
     mutating func pickUpNewEntries() {
-        if follow { source.refresh() }
+        let notice = follow ? source.refresh() : nil
         let previous = count
         count = source.count
+        if let notice {
+            message = notice.message
+            if notice.startedOver { startOverAfterReopen() }
+        }
         guard count != previous else { return }
         if count < previous {
             // The file was cut and re-read: start the filter over and keep the selection in range.
@@ -267,6 +271,18 @@ extension InspectorModel {
         }
         if follow { selectRow(visibleEntryCount - 1) }
         if count > 0 && previous == 0 { selection = 0 }
+    }
+}
+
+extension InspectorModel {
+    /// The log is read from its start again (cut, rewritten or rotated):
+    /// what pointed at the old entries no longer does.
+    mutating func startOverAfterReopen() {
+        mark = nil
+        comparingWithMark = false
+        if let filter { applyFilter(filter.actionType) }
+        invalidateView()
+        selectRow(visibleEntryCount - 1)
     }
 }
 

@@ -23,6 +23,13 @@ struct DamagedRecord: Equatable, Sendable {
     var reason: String
 }
 
+/// What follow mode found besides new entries, for the status line.
+struct FollowNotice: Equatable, Sendable {
+    var message: String
+    /// The log is read from its start again: entry numbers, marks and filter results no longer hold.
+    var startedOver: Bool
+}
+
 /// How far the background scan of the log has got.
 enum IndexingProgress: Equatable, Sendable {
     case complete
@@ -61,7 +68,9 @@ protocol TimelineSource: AnyObject {
     func state(at index: Int) throws -> JSONValue
     /// Picks up entries appended to the file since the last call (follow mode
     /// calls it on every tick; background indexing grows `count` by itself).
-    func refresh()
+    /// Returns a notice when the file was cut, rewritten, rotated or removed
+    /// rather than appended to.
+    func refresh() -> FollowNotice?
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
 }

@@ -20,7 +20,8 @@ extension ScreenPainter {
             parts.append("indexing \(Int(fraction * 100))%")
         }
         let x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
-        let damageCount = model.source.damage.count + (model.source.tornTail == nil ? 0 : 1)
+        // While following, a cut-off last line is a record still being written, not damage.
+        let damageCount = model.source.damage.count + (model.source.tornTail == nil || model.follow ? 0 : 1)
         if damageCount > 0 {
             let text = "  ⚠ \(damageCount) damaged (D lists)"
             screen.write(text, row: row, column: x, style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)

@@ -25,7 +25,8 @@ public enum Inspector {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         var streams = StandardStreams()
-        exit(run(arguments, replay: link(reducer), streams: &streams))
+        let status = run(arguments, replay: link(reducer), streams: &streams)
+        exit(streams.finish(status: status))
     }
 
     /// What `main` runs; tests capture the streams.

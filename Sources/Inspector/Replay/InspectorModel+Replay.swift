@@ -103,7 +103,7 @@ extension InspectorModel {
         let base = Self.baseName(of: source.name)
         var path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch.jsonl")
         var attempt = 2
-        while FileManager.default.fileExists(atPath: path) {
+        while OutputFile.nameIsTaken(path) {
             path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch-\(attempt).jsonl")
             attempt += 1
         }

@@ -23,7 +23,7 @@ final class ReplayTimeline: TimelineSource {
     var damage: [DamagedRecord] { base.damage }
     var tornTail: DamagedRecord? { base.tornTail }
     var initialState: JSONValue? { base.initialState }
-    func refresh() { base.refresh() }
+    func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.
     var count: Int { base.count + (engine.branch?.entries.count ?? 0) }

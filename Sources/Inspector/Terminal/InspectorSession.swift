@@ -43,12 +43,11 @@ enum InspectorSession {
 /// Writes an export next to where the user started `rewind`, never over an existing file.
 enum ExportFile {
     static func write(_ text: String, suggestedName: String, directory: String = FileManager.default.currentDirectoryPath) throws -> String {
-        let manager = FileManager.default
         let base = (suggestedName as NSString).deletingPathExtension
         let ext = (suggestedName as NSString).pathExtension
         var candidate = (directory as NSString).appendingPathComponent(suggestedName)
         var attempt = 2
-        while manager.fileExists(atPath: candidate) {
+        while OutputFile.nameIsTaken(candidate) {
             candidate = (directory as NSString).appendingPathComponent("\(base)-\(attempt).\(ext)")
             attempt += 1
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes a format-v1 log from JSON values rather than from a running reducer:
+/// Writes a log (the current format) from JSON values rather than from a running reducer:
 /// the `jsonl` slice export and `rewind import` build logs with it.
 ///
 /// The first entry is always a keyframe (so a slice opens on its own), then a
@@ -46,6 +46,7 @@ package struct LogBuilder {
     private var entriesSinceKeyframe = 0
     private var nextSequence: Int64 = 0
     private var entryCount = 0
+    private var chain = LogChain()
 
     /// Starts a log with `header` (its `initialState`, if any, is the state before the first entry).
     package init(header: LogHeader) {
@@ -54,7 +55,7 @@ package struct LogBuilder {
         let start = bytes.count
         bytes.append(contentsOf: LogLine.headerPrefix)
         append(members: header.jsonObject.members)
-        LogLine.seal(&bytes, recordStart: start)
+        LogLine.seal(&bytes, recordStart: start, chain: &chain)
     }
 
     package mutating func append(_ entry: Entry) {
@@ -90,7 +91,7 @@ package struct LogBuilder {
         // Keyframes say so first, as the recorder writes them, so readers find them from the index.
         bytes.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
         append(members: members)
-        LogLine.seal(&bytes, recordStart: start)
+        LogLine.seal(&bytes, recordStart: start, chain: &chain)
         previousState = entry.state
     }
 

@@ -30,6 +30,12 @@ final class ReadOnlyFile {
         return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
 
+    /// Device and inode of the open file, to tell whether a path still names it.
+    var identity: FileIdentity? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+    }
+
     /// Reads up to `count` bytes at `offset` into `buffer` (grown if needed); returns bytes read.
     @discardableResult
     func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
@@ -58,5 +64,28 @@ struct PositionalReader {
             }
         }
         return total
+    }
+}
+
+/// Which file a descriptor or a path leads to.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// What `path` names now (following links); nil when nothing does.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
     }
 }

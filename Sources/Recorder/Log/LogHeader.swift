@@ -7,7 +7,7 @@ import Foundation
 /// print(reader.header.stateTypeName ?? "?", reader.header.keyframeInterval)
 /// ```
 public struct LogHeader: Sendable, Equatable {
-    /// Format version; this library reads and writes version 1.
+    /// Format version; this library writes version 2 and reads versions 1 and 2.
     public var version: Int
     /// When recording started.
     public var created: Date
@@ -27,6 +27,10 @@ public struct LogHeader: Sendable, Equatable {
     /// True when the state was encoded with `Codable` (so it can be decoded back for replay),
     /// false when it was dumped through reflection.
     public var isStateReplayable: Bool
+    /// A random identifier of the recording session (format 2), so that no two
+    /// sessions' headers are alike and a line copied from another log never
+    /// passes for one of this session's (see docs/FORMAT.md, "Chained records").
+    public var sessionID: String? = nil
 }
 
 extension LogHeader {
@@ -43,6 +47,7 @@ extension LogHeader {
         object["options"] = options
         object["metadata"] = .object(JSONObject(metadata.sorted { $0.key < $1.key }.map { (key, value) -> (String, JSONValue) in (key, .string(value)) }))
         object["stateReplayable"] = .bool(isStateReplayable)
+        if let sessionID { object["session"] = .string(sessionID) }
         if let initialState { object["initialState"] = initialState }
         return object
     }
@@ -67,6 +72,14 @@ extension LogHeader {
         self.metadata = metadata
         isStateReplayable = record["stateReplayable"]?.boolValue ?? false
         initialState = record["initialState"]
+        sessionID = record["session"]?.stringValue
+    }
+
+    /// A new random session identifier: 16 hex digits.
+    static func randomSessionID() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

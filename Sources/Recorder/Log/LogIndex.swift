@@ -23,6 +23,10 @@ struct LogIndex {
     var scannedLines = 0
     /// Flags to give the next entry found.
     var pendingFlags: EntryFlags = []
+    /// How the records of the session being scanned are checked.
+    var session = SessionChain()
+    /// Lines read after dropping a carriage return before their newline (a CRLF-converted log).
+    var carriageReturnLines = 0
 
     struct EntryFlags: OptionSet {
         let rawValue: UInt8
@@ -50,6 +54,7 @@ struct LogIndex {
         next.scannedOffset = scannedOffset
         next.scannedLines = scannedLines
         next.pendingFlags = pendingFlags
+        next.session = session
         next.headerLine = headerLine
         next.entryBase = entryBase + entryCount
         return next
@@ -69,6 +74,8 @@ struct LogIndex {
         scannedOffset = next.scannedOffset
         scannedLines = next.scannedLines
         pendingFlags = next.pendingFlags
+        session = next.session
+        carriageReturnLines += next.carriageReturnLines
         keyframeCount += next.keyframeCount
     }
 
@@ -142,6 +149,7 @@ struct LogIndex {
             scannedLines += 1
             damage.append(LogDamage(lineNumber: scannedLines, offset: scannedOffset, reason: "line longer than the \(LogReader.maximumLineBytes >> 20) MB record limit"))
             pendingFlags.insert(.afterDamage)
+            session.noteUnreadableLine()
         } else {
             var line: [UInt8] = []
             file.read(into: &line, at: scannedOffset, count: length)
@@ -156,18 +164,45 @@ struct LogIndex {
 
     /// Classifies one complete line. Returns false when it is a bad final line
     /// (a torn tail: left unscanned so a later refresh can look again).
-    private mutating func addLine(_ line: UnsafeRawBufferPointer, at offset: Int64, isFinal: Bool) -> Bool {
+    private mutating func addLine(_ rawLine: UnsafeRawBufferPointer, at offset: Int64, isFinal: Bool) -> Bool {
         let lineNumber = scannedLines + 1
-        guard LogLine.verify(line) else {
-            let reason = line.isEmpty ? "empty line" : "checksum mismatch or not a complete record"
-            if isFinal {
-                markTorn(at: offset, length: line.count + 1, reason: "final line " + (line.isEmpty ? "is empty" : "fails its checksum"))
-                return false
-            }
+        var line = rawLine
+        var seal = LogLine.unseal(line)
+        // A log whose line endings were converted to CRLF: the checksum covers
+        // the record without the CR, so the record is read as written.
+        if seal == nil, let last = line.last, last == 0x0D {
+            line = UnsafeRawBufferPointer(rebasing: line.dropLast())
+            seal = LogLine.unseal(line)
+        }
+        let isHeader = LogLine.hasPrefix(line, LogLine.headerPrefix)
+        // Checked on a copy: a torn final line is looked at again later, as if for the first time.
+        var checked = session
+        let verdict = checked.check(seal, isHeader: isHeader)
+        if case .damaged = verdict, isFinal {
+            markTorn(at: offset, length: rawLine.count + 1, reason: "final line " + (rawLine.isEmpty ? "is empty" : "fails its checksum"))
+            return false
+        }
+        session = checked
+        if line.count < rawLine.count, verdict == .inPlace { carriageReturnLines += 1 }
+        switch verdict {
+        case .damaged(let why):
             scannedLines = lineNumber
+            var reason = why ?? (rawLine.isEmpty ? "empty line" : "checksum mismatch or not a complete record")
+            if why == nil, rawLine.last == 0x0D { reason += " (the line ends with a carriage return: were its line endings converted?)" }
             damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: reason))
             pendingFlags.insert(.afterDamage)
             return true
+        case .outOfPlace(let why):
+            // A valid record that does not belong here (a copy, or moved back):
+            // skipped; the records around it still link, so nothing is missing.
+            scannedLines = lineNumber
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
+            return true
+        case .afterMissing(let why):
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
+            pendingFlags.insert(.afterDamage)
+        case .inPlace:
+            break
         }
         scannedLines = lineNumber
         if LogLine.hasPrefix(line, LogLine.entryPrefix) {
@@ -180,7 +215,7 @@ struct LogIndex {
             }
             flags.append(pendingFlags)
             pendingFlags = []
-        } else if LogLine.hasPrefix(line, LogLine.headerPrefix) {
+        } else if isHeader {
             if headerLine == nil {
                 headerLine = (offset, line.count)
             } else {

@@ -4,13 +4,20 @@
 /// `"crc":"xxxxxxxx"`: eight lowercase hex digits of the CRC-32 of the line's
 /// bytes up to, not including, the final `,"crc":"xxxxxxxx"}` (18 bytes). The
 /// checksum therefore comes from the bytes as written, never from a re-encoding.
+///
+/// Format 2 chains records to their session (``LogChain``): the member before
+/// the checksum is `"n":N`, the record's number in its session (the header is 0),
+/// and every record after the header stores its CRC-32 XOR the header's, so a
+/// line copied from another log or session does not verify, and a duplicated,
+/// moved or deleted line shows as a number out of order.
 package enum LogLine {
     static let formatName = "rewind"
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// `,"crc":"` + 8 hex digits + `"}`.
     static let checksumSuffixLength = 18
     private static let checksumMarker = Array(#","crc":""#.utf8)
+    private static let numberMarker = Array(#","n":"#.utf8)
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Records start with their kind, so the reader classifies a line without parsing it.
@@ -21,11 +28,36 @@ package enum LogLine {
     static let gapPrefix = Array(#"{"kind":"gap""#.utf8)
 
     /// Closes the record that starts at `start` in `buffer` (an object missing
-    /// its closing brace) with its checksum member, `}` and the newline.
+    /// its closing brace) with its checksum member, `}` and the newline, unchained
+    /// (format 1 framing: test fixtures and tools that write single records).
     package static func seal(_ buffer: inout [UInt8], recordStart start: Int) {
-        let crc = buffer.withUnsafeBytes { bytes in
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        appendChecksum(&buffer, crc: checksum(buffer, from: start))
+    }
+
+    /// Closes a record of a chained session: `,"n":N` (its number in `chain`),
+    /// then the checksum (XOR the session's key for every record after the header).
+    /// The first record sealed with a fresh chain must be the session's header.
+    ///
+    /// This is the one place a writer's records get their chain; the recorder's
+    /// writer and ``LogBuilder`` call it for every record.
+    package static func seal(_ buffer: inout [UInt8], recordStart start: Int, chain: inout LogChain) {
+        buffer.append(contentsOf: numberMarker)
+        JSONWriter.appendInteger(chain.nextNumber, to: &buffer)
+        let crc = checksum(buffer, from: start)
+        if chain.nextNumber == 0 {
+            chain.key = crc
+            appendChecksum(&buffer, crc: crc)
+        } else {
+            appendChecksum(&buffer, crc: crc ^ chain.key)
         }
+        chain.nextNumber += 1
+    }
+
+    private static func checksum(_ buffer: [UInt8], from start: Int) -> UInt32 {
+        buffer.withUnsafeBytes { bytes in CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    private static func appendChecksum(_ buffer: inout [UInt8], crc: UInt32) {
         buffer.append(contentsOf: checksumMarker)
         for shift in stride(from: 28, through: 0, by: -4) {
             buffer.append(hexDigits[Int((crc >> UInt32(shift)) & 0xF)])
@@ -35,14 +67,26 @@ package enum LogLine {
         buffer.append(UInt8(ascii: "\n"))
     }
 
-    /// True when `line` (without its newline) ends with a checksum member that
-    /// matches the bytes before it.
-    static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
+    /// What a line's framing says, before knowing its session.
+    struct Seal: Equatable {
+        /// The stored checksum XOR the CRC-32 of the bytes it covers: 0 for a header
+        /// and for unchained (format 1) records, the session's key for chained ones;
+        /// anything else means the bytes changed (or belong to another session).
+        var key: UInt32
+        /// The stored checksum.
+        var stored: UInt32
+        /// `"n"`: the record's number in its session (nil for format 1 records).
+        var number: Int64?
+    }
+
+    /// Reads a line's framing (without its newline); nil when it does not end
+    /// with a well-formed checksum member (an incomplete or mangled record).
+    static func unseal(_ line: UnsafeRawBufferPointer) -> Seal? {
         let count = line.count
-        guard count > checksumSuffixLength + 1 else { return false }
+        guard count > checksumSuffixLength + 1 else { return nil }
         let suffixStart = count - checksumSuffixLength
-        for (offset, byte) in checksumMarker.enumerated() where line[suffixStart + offset] != byte { return false }
-        guard line[count - 2] == UInt8(ascii: "\""), line[count - 1] == UInt8(ascii: "}") else { return false }
+        for (offset, byte) in checksumMarker.enumerated() where line[suffixStart + offset] != byte { return nil }
+        guard line[count - 2] == UInt8(ascii: "\""), line[count - 1] == UInt8(ascii: "}") else { return nil }
         var stored: UInt32 = 0
         for index in (suffixStart + checksumMarker.count)..<(count - 2) {
             let byte = line[index]
@@ -50,11 +94,34 @@ package enum LogLine {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            default: return false
+            default: return nil
             }
             stored = stored << 4 | UInt32(digit)
         }
-        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[..<suffixStart])) == stored
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[..<suffixStart]))
+        return Seal(key: stored ^ crc, stored: stored, number: number(line, before: suffixStart))
+    }
+
+    /// The `"n":N` member that ends at `end`, read backwards; nil when absent.
+    private static func number(_ line: UnsafeRawBufferPointer, before end: Int) -> Int64? {
+        var start = end
+        while start > 0, start > end - 19, line[start - 1] >= UInt8(ascii: "0"), line[start - 1] <= UInt8(ascii: "9") { start -= 1 }
+        guard start < end, start >= numberMarker.count else { return nil }
+        for (offset, byte) in numberMarker.enumerated() where line[start - numberMarker.count + offset] != byte { return nil }
+        var value: Int64 = 0
+        for index in start..<end {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int64(line[index] - UInt8(ascii: "0")))
+            if overflow || carry { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// True when `line` (without its newline) ends with a checksum member that
+    /// matches the bytes before it, unchained (a header or a format 1 record).
+    static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
+        unseal(line)?.key == 0
     }
 
     static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
@@ -62,4 +129,13 @@ package enum LogLine {
         for (offset, byte) in prefix.enumerated() where line[offset] != byte { return false }
         return true
     }
+}
+
+/// A writer's place in its session's chain (format 2): the number of the
+/// next record and the key (the header's checksum) every later record's
+/// checksum is XORed with. A new session starts with a fresh chain.
+package struct LogChain: Sendable {
+    package var nextNumber: Int64 = 0
+    package var key: UInt32 = 0
+    package init() {}
 }

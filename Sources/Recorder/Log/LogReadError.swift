@@ -14,6 +14,7 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
         case damagedRecord(line: Int, reason: String)
         case stateUnavailable(entry: Int, damagedLine: Int?)
         case lineTooLong(line: Int)
+        case changedWhileReading
     }
 
     let reason: Reason
@@ -43,6 +44,7 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
                 "the state at entry \(entry) cannot be rebuilt: it depends on "
                     + (line.map { "line \($0), which is damaged" } ?? "a missing record")
                     + "; states are available again from the next keyframe"
+            case .changedWhileReading: "the log was replaced while this was being read; read it again"
             case .lineTooLong(let line):
                 "line \(line) is longer than the \(LogReader.maximumLineBytes >> 20) MB record limit"
             }

@@ -21,7 +21,7 @@ extension LogReader {
         var batchStart = 0
         while batchStart < indices.count {
             let batch = indices[batchStart..<min(indices.count, batchStart + Self.scanBatchEntries)]
-            let locations = lineLocations(batch)
+            let (file, locations) = lineLocations(batch)
             var first = 0
             while first < locations.count {
                 guard let location = locations[first] else {

@@ -12,7 +12,9 @@ import Foundation
 ///
 /// Huge or growing logs: open with `indexing: .lazily`, then call
 /// ``indexMore(maxBytes:)`` (from any thread) until ``isFullyIndexed``, and
-/// ``refresh()`` to pick up records appended since (follow mode).
+/// ``refresh()`` to pick up records appended since (follow mode). Like
+/// `tail -F`, ``refresh()`` notices a log cut or rewritten in place and one
+/// rotated or replaced under its name, and then reads the file the name now leads to.
 ///
 /// Thread-safe. The index lock is held only to read or extend the index;
 /// scanning the file and parsing records happen outside it, so a background
@@ -42,12 +44,17 @@ public final class LogReader: @unchecked Sendable {
     }
 
     public let path: String
-    /// The log's first header.
-    public let header: LogHeader
+    /// The log's first header (of the file now read, after ``refresh()`` reopened it).
+    public var header: LogHeader { lock.withLock { currentHeader } }
 
-    let file: ReadOnlyFile
-    /// Guards `index`, `fileSize`, `stateCache` and `rebuilding`; held briefly.
+    /// Guards `file`, `currentHeader`, `headerSeal`, `index`, `fileSize`, `stateCache` and `rebuilding`; held briefly.
     private let lock = NSCondition()
+    /// The file read now: replaced when ``refresh()`` reopens the log by name.
+    private var file: ReadOnlyFile
+    private var currentHeader: LogHeader
+    /// The last bytes of the header line (its checksum digits), to notice the
+    /// file rewritten in place; nil until the file read now has a complete header.
+    private var headerSeal: [UInt8]?
     private var index = LogIndex()
     private var fileSize: Int64
     private var stateCache = StateCache(capacity: 16)
@@ -70,7 +77,8 @@ public final class LogReader: @unchecked Sendable {
     /// binary file, JSON that is not a log, or a log from a newer format version.
     public init(path: String, indexing: Indexing = .all) throws(LogReadError) {
         self.path = path
-        file = try ReadOnlyFile(path: path)
+        let file = try ReadOnlyFile(path: path)
+        self.file = file
         fileSize = file.size
         guard fileSize > 0 else { throw LogReadError(.empty, path: path) }
 
@@ -82,24 +90,48 @@ public final class LogReader: @unchecked Sendable {
         index.scan(file, fileSize: fileSize, maxBytes: indexing.initialBytes, buffer: &scanBuffer)
         guard let line = index.headerLine else {
             if index.tornTail != nil && index.damage.isEmpty { throw LogReadError(.tornHeader, path: path) }
-            throw LogReadError(.damagedHeader("its checksum does not match"), path: path)
+            throw LogReadError(.damagedHeader("its checksum does not match" + (index.carriageReturnLines == 0 && Self.firstLineEndsWithCarriageReturn(file) ? " (its line ends with a carriage return, and the record does not verify without it either)" : "")), path: path)
         }
+        let header = try Self.readHeader(file, line: line, path: path)
+        guard header.version <= LogLine.formatVersion else {
+            throw LogReadError(.futureVersion(header.version), path: path)
+        }
+        currentHeader = header
+        headerSeal = Self.headerSeal(file, line: line)
+    }
+
+    private static func readHeader(_ file: ReadOnlyFile, line: (offset: Int64, length: Int), path: String) throws(LogReadError) -> LogHeader {
         var bytes: [UInt8] = []
         file.read(into: &bytes, at: line.offset, count: line.length)
-        let header: LogHeader
         do {
             let record = try JSONParser.parse(bytes[..<line.length])
-            header = try LogHeader(record: record)
+            return try LogHeader(record: record)
         } catch let error as LogRecordError {
             throw LogReadError(.damagedHeader(error.description), path: path)
         } catch {
             throw LogReadError(.damagedHeader("\(error)"), path: path)
         }
-        guard header.version <= LogLine.formatVersion else {
-            throw LogReadError(.futureVersion(header.version), path: path)
-        }
-        self.header = header
     }
+
+    /// The header line's checksum digits and closing `"}`: 10 bytes that change
+    /// whenever another log is written over this one.
+    private static func headerSeal(_ file: ReadOnlyFile, line: (offset: Int64, length: Int)) -> [UInt8]? {
+        guard line.length >= 10 else { return nil }
+        var bytes: [UInt8] = []
+        let read = file.read(into: &bytes, at: line.offset + Int64(line.length) - 10, count: 10)
+        return read == 10 ? Array(bytes[..<10]) : nil
+    }
+
+    private static func firstLineEndsWithCarriageReturn(_ file: ReadOnlyFile) -> Bool {
+        var bytes: [UInt8] = []
+        let read = file.read(into: &bytes, at: 0, count: min(Int(file.size), 1 << 20))
+        guard let newline = bytes[..<read].firstIndex(of: 0x0A) else { return false }
+        return newline > 0 && bytes[newline - 1] == 0x0D
+    }
+
+    /// True when the file's line endings were converted to CRLF: its records
+    /// were read without the carriage returns (their checksums verify without them).
+    public var hasCarriageReturns: Bool { lock.withLock { index.carriageReturnLines > 0 } }
 
     // MARK: Index
 
@@ -123,7 +155,7 @@ public final class LogReader: @unchecked Sendable {
     @discardableResult
     public func indexMore(maxBytes: Int = 16 << 20) -> Bool {
         scanLock.withLock {
-            var (more, size) = lock.withLock { (index.continuation(), fileSize) }
+            var (more, size, file) = lock.withLock { (index.continuation(), fileSize, self.file) }
             more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer)
             return lock.withLock {
                 index.append(more)
@@ -132,28 +164,84 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
-    /// Picks up records appended since the last look (for following a log
-    /// that is still being written) and indexes them. Returns the number of new entries.
+    /// Picks up what changed in the file since the last look (following a log
+    /// that is still being written) and says what that was: records appended
+    /// (indexed now), or the log cut, rewritten or replaced under its name, in
+    /// which case the file the name leads to now is read from its start (as
+    /// `tail -F` does) and entry numbers start over.
+    ///
+    /// ```swift
+    /// switch reader.refresh() {
+    /// case .appended(let count): print("\(count) new entries")
+    /// case .truncated, .replaced: print("reading \(reader.path) again from the start")
+    /// case .missing(let why): print("waiting: \(why)")
+    /// case .unchanged: break
+    /// }
+    /// ```
     @discardableResult
-    public func refresh() -> Int {
+    public func refresh() -> LogRefresh {
         scanLock.withLock {
-            let size = file.size
-            var (before, scanned) = lock.withLock {
-                let before = index.entryCount
-                if size < index.scannedOffset {
-                    // The file was cut (a recorder recovered its torn tail): start over.
-                    index = LogIndex()
-                    stateCache = StateCache(capacity: 16)
-                    generation += 1
-                }
-                fileSize = size
-                return (before, index.continuation())
+            let (current, headerLine, scanned, seal) = lock.withLock { (file, index.headerLine, index.scannedOffset, headerSeal) }
+            guard let named = FileIdentity(path: path) else {
+                return .missing("\(path) was moved away or removed; showing what it held, waiting for a new log under that name")
             }
-            scanned.scan(file, fileSize: size, maxBytes: Int.max, buffer: &scanBuffer)
-            return lock.withLock {
-                index.append(scanned)
+            if named != current.identity {
+                // Rotated (`mv log log.1`, a new log) or replaced by a rename: follow the name.
+                guard let reopened = try? ReadOnlyFile(path: path) else {
+                    return .missing("\(path) was replaced by a file that cannot be read")
+                }
+                startOver(with: reopened)
+                return .replaced
+            }
+            let size = current.size
+            let rewritten = size < scanned || (headerLine.map { line in seal != Self.headerSeal(current, line: line) } ?? false)
+            if rewritten {
+                // Cut (`: > log`, copytruncate, a recorder cutting a torn tail) or written over (`cat other > log`).
+                startOver(with: current)
+                return .truncated
+            }
+            var (scan, before) = lock.withLock {
+                fileSize = size
+                return (index.continuation(), index.entryCount)
+            }
+            scan.scan(current, fileSize: size, maxBytes: Int.max, buffer: &scanBuffer)
+            let added = lock.withLock {
+                index.append(scan)
                 return max(0, index.entryCount - before)
             }
+            adoptHeaderIfNeeded()
+            return added > 0 ? .appended(added) : .unchanged
+        }
+    }
+
+    /// Forgets everything read and indexes `file` from its start (under `scanLock`).
+    private func startOver(with file: ReadOnlyFile) {
+        let size = file.size
+        var fresh = LogIndex()
+        fresh.scan(file, fileSize: size, maxBytes: Int.max, buffer: &scanBuffer)
+        lock.withLock {
+            self.file = file
+            index = fresh
+            fileSize = size
+            stateCache = StateCache(capacity: 16)
+            generation += 1
+            headerSeal = nil
+        }
+        adoptHeaderIfNeeded()
+    }
+
+    /// After starting over: once the file has a complete header, it is the header.
+    private func adoptHeaderIfNeeded() {
+        let pending = lock.withLock { () -> (ReadOnlyFile, (offset: Int64, length: Int))? in
+            guard headerSeal == nil, let line = index.headerLine else { return nil }
+            return (file, line)
+        }
+        guard let (file, line) = pending, let header = try? Self.readHeader(file, line: line, path: path) else { return }
+        let seal = Self.headerSeal(file, line: line)
+        lock.withLock {
+            guard self.file === file else { return }
+            currentHeader = header
+            headerSeal = seal
         }
     }
 
@@ -215,23 +303,24 @@ public final class LogReader: @unchecked Sendable {
         lock.withLock { if buffer.count > spareScanBuffer.count { spareScanBuffer = buffer } }
     }
 
-    /// Where each entry's line is, nil for an index out of range; one brief hold of the lock.
-    func lineLocations(_ positions: some Collection<Int>) -> [LineLocation?] {
+    /// Where each entry's line is, nil for an index out of range, and the file
+    /// they are in; one brief hold of the lock.
+    func lineLocations(_ positions: some Collection<Int>) -> (ReadOnlyFile, [LineLocation?]) {
         lock.withLock {
-            positions.map { position in
+            (file, positions.map { position in
                 guard position >= 0 && position < index.entryCount else { return nil }
                 return LineLocation(offset: index.offsets[position], length: Int(index.lengths[position]))
-            }
+            })
         }
     }
 
     /// The line of the entry at `position` and its parsed record (state not parsed).
     private func parsedEntry(at position: Int) throws(LogReadError) -> (ParsedEntry, [UInt8]) {
-        let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int)? in
+        let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int, file: ReadOnlyFile)? in
             guard position >= 0 && position < index.entryCount else { return nil }
-            return (index.offsets[position], Int(index.lengths[position]), Int(index.lineNumbers[position]))
+            return (index.offsets[position], Int(index.lengths[position]), Int(index.lineNumbers[position]), file)
         }
-        guard let (offset, length, lineNumber) = location else {
+        guard let (offset, length, lineNumber, file) = location else {
             throw LogReadError(.entryOutOfRange(index: position, count: entryCount), path: path)
         }
         var bytes: [UInt8] = []
@@ -336,7 +425,12 @@ public final class LogReader: @unchecked Sendable {
             patchesText.append(UInt8(ascii: "]"))
             try applyPatches(patchesText, lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
         }
-        lock.withLock { if generation == startGeneration { stateCache[target] = state } }
+        let unchanged = lock.withLock {
+            if generation == startGeneration { stateCache[target] = state }
+            return generation == startGeneration
+        }
+        // Records read before and after the log was replaced do not make a state.
+        guard unchanged else { throw LogReadError(.changedWhileReading, path: path) }
         return state
     }
 }
@@ -394,4 +488,20 @@ struct StateCache {
             if items.count > capacity { items.removeFirst() }
         }
     }
+}
+
+/// What ``LogReader/refresh()`` found.
+public enum LogRefresh: Sendable, Equatable {
+    /// Nothing new.
+    case unchanged
+    /// This many entries were appended (and are indexed now).
+    case appended(Int)
+    /// The file was cut or written over in place (shorter than what was read,
+    /// or its header changed): it is read again from its start.
+    case truncated
+    /// The name now leads to another file (the log was rotated or replaced):
+    /// that file is read from its start.
+    case replaced
+    /// The name leads to nothing readable; what was read stays. The text says why, in one line.
+    case missing(String)
 }

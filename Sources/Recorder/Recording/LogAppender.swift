@@ -2,6 +2,15 @@ import Foundation
 
 /// The log file opened for appending with POSIX calls (not `FileHandle`, which
 /// can trap on Linux when a write fails): every failure becomes a ``RecorderError``.
+///
+/// One writer per log: a regular file is locked (`flock`, exclusive, never
+/// waited for) while it is open here, so a second recorder on the same file, in
+/// this process or another, fails at once. Readers take no lock and are never blocked.
+///
+/// Before and after every write the file is checked against what this recorder
+/// wrote: truncated (`: > log`, logrotate's `copytruncate`), written to by
+/// someone else, replaced, renamed or removed, recording stops with an error
+/// rather than appending records that no longer follow a header.
 final class LogAppender {
     let path: String
     private let descriptor: Int32
@@ -9,16 +18,48 @@ final class LogAppender {
     let hadRecords: Bool
     /// Bytes cut from a torn tail while opening, for tests and diagnostics.
     let recoveredTornBytes: Int64
+    /// Set for regular files (devices such as /dev/null are written without checks).
+    private var watched: WatchedFile?
 
-    /// Opens or creates `path` (owner read/write only) and recovers a torn
-    /// tail: an incomplete or damaged final line is truncated away, so new
-    /// records start on a fresh line and the log stays valid.
+    private struct WatchedFile {
+        /// Where the file is, absolute: the app may change its working directory.
+        var absolutePath: String
+        var device: UInt64
+        var inode: UInt64
+        /// The size the file has when nobody else touched it.
+        var expectedSize: Int64
+    }
+
+    /// Opens or creates `path` (owner read/write only), takes the one-writer
+    /// lock and recovers a torn tail: an incomplete or damaged final line is
+    /// truncated away, so new records start on a fresh line and the log stays valid.
     init(path: String) throws(RecorderError) {
         self.path = path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: opening a FIFO must not wait for a reader (it is refused below).
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { throw RecorderError(path: path, reason: "cannot open the log", code: errno) }
-        do {
-            (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, path: path)
+        do throws(RecorderError) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                try LogAppender.lockForWriting(descriptor, identity: FileIdentity(status), path: path)
+                (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, size: Int64(status.st_size), path: path)
+                guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+                watched = WatchedFile(
+                    absolutePath: path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path,
+                    device: UInt64(status.st_dev), inode: UInt64(status.st_ino), expectedSize: Int64(status.st_size))
+            case S_IFDIR:
+                throw RecorderError(path: path, reason: "is a directory", code: EISDIR)
+            case S_IFCHR:
+                // /dev/null, /dev/full, a terminal: written as they are, nothing to recover.
+                (hadRecords, recoveredTornBytes, watched) = (false, 0, nil)
+            default:
+                // A FIFO whose reader goes away would block the writer forever; a socket is not a file.
+                let kind = (status.st_mode & S_IFMT) == S_IFIFO ? "a FIFO (named pipe)" : "not a regular file"
+                throw RecorderError(path: path, reason: "is \(kind); Rewind records into regular files")
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         } catch {
             close(descriptor)
             throw error
@@ -27,10 +68,27 @@ final class LogAppender {
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    /// Whether ``closeFile()`` already closed the descriptor.
+    private var isClosed = false
 
-    /// Writes all of `bytes` (retrying short writes and EINTR).
+    deinit { closeFile() }
+
+    /// Closes the file now, releasing the one-writer lock (so `Recorder.close()`
+    /// returning means another recorder may open the log at once).
+    func closeFile() {
+        guard !isClosed else { return }
+        isClosed = true
+        if let watched { Self.openInThisProcess.withLock { _ = $0.remove(FileIdentity(device: watched.device, inode: watched.inode)) } }
+        close(descriptor)
+    }
+
+    /// Logs this process's recorders hold, so a second one can be told the holder is here.
+    private static let openInThisProcess = Locked(Set<FileIdentity>())
+
+    /// Writes all of `bytes` (retrying short writes and EINTR), after checking
+    /// that the file is still the one this recorder has been writing.
     func write(_ bytes: [UInt8]) throws(RecorderError) {
+        try checkUnchanged()
         var written = 0
         let failure: Int32? = bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
@@ -45,7 +103,10 @@ final class LogAppender {
             }
             return nil
         }
+        watched?.expectedSize += Int64(written)
         if let failure { throw RecorderError(path: path, reason: "cannot write", code: failure) }
+        // A truncation between the check and the write put these records at the start of the file.
+        try checkUnchanged(includingName: false)
     }
 
     func synchronize() throws(RecorderError) {
@@ -54,51 +115,159 @@ final class LogAppender {
         }
     }
 
-    /// Writes to a deleted file succeed on POSIX systems, so removal is checked for explicitly.
-    func checkStillLinked() throws(RecorderError) {
+    /// Throws when the file was removed, renamed, replaced, truncated or appended
+    /// to by someone else since this recorder last wrote. Writes to a deleted or
+    /// renamed file succeed on POSIX systems, so this is checked explicitly.
+    func checkUnchanged(includingName: Bool = true) throws(RecorderError) {
+        guard let watched else { return }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_nlink == 0, (status.st_mode & S_IFMT) == S_IFREG {
+        guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+        if status.st_nlink == 0 {
             throw RecorderError(path: path, reason: "the log file was removed while recording")
+        }
+        let size = Int64(status.st_size)
+        if size < watched.expectedSize {
+            throw RecorderError(path: path, reason: "the log file was truncated while recording (by `: >` or logrotate's copytruncate?); recording stopped so that no records without a header are written")
+        }
+        if size > watched.expectedSize {
+            throw RecorderError(path: path, reason: "something else wrote to the log file while recording; recording stopped")
+        }
+        guard includingName else { return }
+        var named = stat()
+        if stat(watched.absolutePath, &named) != 0 || UInt64(named.st_dev) != watched.device || UInt64(named.st_ino) != watched.inode {
+            throw RecorderError(path: path, reason: "the log file was renamed or replaced while recording (rotated?); recording stopped")
         }
     }
 
+    // MARK: Opening
+
+    /// Takes the exclusive one-writer lock, or throws naming the holder when it can be known.
+    private static func lockForWriting(_ descriptor: Int32, identity: FileIdentity, path: String) throws(RecorderError) {
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            // A POSIX record lock as well, only so that another process can learn our pid (F_GETLK).
+            var lock = recordLock(F_WRLCK)
+            _ = fcntl(descriptor, F_SETLK, &lock)
+            openInThisProcess.withLock { _ = $0.insert(identity) }
+            return
+        }
+        let code = errno
+        guard code == EWOULDBLOCK || code == EAGAIN else { throw RecorderError(path: path, reason: "cannot lock the log", code: code) }
+        var holder = recordLock(F_WRLCK)
+        let who: String
+        if openInThisProcess.withLock({ $0.contains(identity) }) {
+            who = "another Recorder in this process"
+        } else if fcntl(descriptor, F_GETLK, &holder) == 0, holder.l_type != F_UNLCK, holder.l_pid > 0 {
+            who = "another recorder (process \(holder.l_pid))"
+        } else {
+            who = "another recorder"
+        }
+        throw RecorderError(path: path, reason: "is already being recorded by \(who); a log has one writer at a time")
+    }
+
+    private static func recordLock(_ type: Int32) -> flock {
+        var lock = flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        return lock
+    }
+
     /// Returns whether the file holds records, after cutting a torn final line.
-    private static func recoverTail(_ descriptor: Int32, path: String) throws(RecorderError) -> (Bool, Int64) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw RecorderError(path: path, reason: "is a directory", code: EISDIR) }
-        // Devices and pipes (/dev/full, /dev/null): nothing to recover.
-        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return (false, 0) }
-        let size = Int64(status.st_size)
-        let file = PositionalReader(descriptor: descriptor)
-        var prefix: [UInt8] = []
-        let count = file.read(into: &prefix, at: 0, count: LogLine.headerPrefix.count)
-        guard count == LogLine.headerPrefix.count, prefix.starts(with: LogLine.headerPrefix) else {
-            throw RecorderError(path: path, reason: "exists and is not a Rewind log; refusing to append to it")
-        }
-        // Find the start of the last line (the byte after the last newline before the final byte).
-        var lastLineStart: Int64 = 0
-        var end = size - 1
-        var chunk: [UInt8] = []
-        search: while end > 0 {
-            let start = max(0, end - 65_536)
-            let read = file.read(into: &chunk, at: start, count: Int(end - start))
-            for index in stride(from: read - 1, through: 0, by: -1) where chunk[index] == 0x0A {
-                lastLineStart = start + Int64(index) + 1
-                break search
+    /// Only a file whose first line is a header with a valid checksum is a log;
+    /// anything else is refused, never changed.
+    private static func recoverTail(_ descriptor: Int32, size: Int64, path: String) throws(RecorderError) -> (Bool, Int64) {
+        guard size > 0 else { return (false, 0) }
+        let lines = TailLines(file: PositionalReader(descriptor: descriptor), size: size)
+        let notALog = RecorderError(path: path, reason: "exists and is not a Rewind log; refusing to append to it")
+        guard lines.startsWithHeaderPrefix else { throw notALog }
+        guard let firstEnd = lines.firstNewline() else {
+            // One incomplete line starting like a header: a recorder stopped while writing its first record.
+            guard ftruncate(descriptor, 0) == 0 else {
+                throw RecorderError(path: path, reason: "cannot cut the torn header of the log", code: errno)
             }
-            end = start
+            return (false, size)
         }
-        var line: [UInt8] = []
-        let lineLength = Int(size - lastLineStart)
-        file.read(into: &line, at: lastLineStart, count: lineLength)
-        let complete = line[lineLength - 1] == 0x0A && line.withUnsafeBytes {
-            LogLine.verify(UnsafeRawBufferPointer(rebasing: $0[..<(lineLength - 1)]))
+        guard let header = lines.seal(from: 0, to: firstEnd), header.key == 0 else {
+            throw RecorderError(path: path, reason: "exists and is not a Rewind log (its first line is not a Rewind header with a valid checksum); refusing to append to it")
         }
-        if complete { return (true, 0) }
-        guard ftruncate(descriptor, off_t(lastLineStart)) == 0 else {
+        let lastStart = lines.lineStart(before: size - 1)
+        guard lastStart > 0 else { return (true, 0) }   // only the header
+        if lines.lastByte == 0x0A, lines.isValidLastLine(from: lastStart) { return (true, 0) }
+        guard ftruncate(descriptor, off_t(lastStart)) == 0 else {
             throw RecorderError(path: path, reason: "cannot cut the torn last line of the log", code: errno)
         }
-        return (lastLineStart > 0, size - lastLineStart)
+        return (true, size - lastStart)
+    }
+}
+
+/// Reads the lines at the ends of a log without reading the middle.
+private struct TailLines {
+    let file: PositionalReader
+    let size: Int64
+
+    var startsWithHeaderPrefix: Bool {
+        var prefix: [UInt8] = []
+        let count = file.read(into: &prefix, at: 0, count: LogLine.headerPrefix.count)
+        return count == LogLine.headerPrefix.count && prefix.starts(with: LogLine.headerPrefix)
+    }
+
+    var lastByte: UInt8 {
+        var byte: [UInt8] = []
+        file.read(into: &byte, at: size - 1, count: 1)
+        return byte[0]
+    }
+
+    /// Offset of the first newline, if any.
+    func firstNewline() -> Int64? {
+        var chunk: [UInt8] = []
+        var start: Int64 = 0
+        while start < size {
+            let read = file.read(into: &chunk, at: start, count: Int(min(65_536, size - start)))
+            guard read > 0 else { return nil }
+            if let index = chunk[..<read].firstIndex(of: 0x0A) { return start + Int64(index) }
+            start += Int64(read)
+        }
+        return nil
+    }
+
+    /// The start of the line that holds the byte before `end` (the byte after the previous newline).
+    func lineStart(before end: Int64) -> Int64 {
+        var end = end
+        var chunk: [UInt8] = []
+        while end > 0 {
+            let start = max(0, end - 65_536)
+            let read = file.read(into: &chunk, at: start, count: Int(end - start))
+            if let index = chunk[..<read].lastIndex(of: 0x0A) { return start + Int64(index) + 1 }
+            end = start
+        }
+        return 0
+    }
+
+    /// The framing of the line in `start..<end` (`end` at its newline; a CR before it is dropped).
+    func seal(from start: Int64, to end: Int64) -> LogLine.Seal? {
+        var line: [UInt8] = []
+        var length = Int(end - start)
+        file.read(into: &line, at: start, count: length)
+        if length > 0 && line[length - 1] == 0x0D { length -= 1 }
+        return line.withUnsafeBytes { LogLine.unseal(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+    }
+
+    func startsWith(_ prefix: [UInt8], at offset: Int64) -> Bool {
+        var bytes: [UInt8] = []
+        return file.read(into: &bytes, at: offset, count: prefix.count) == prefix.count && bytes.starts(with: prefix)
+    }
+
+    /// Whether the complete last line (from `start` to the final newline) is a
+    /// record of the session before it: unchained records and headers verify on
+    /// their own; a chained record's checksum must carry its session's key, which
+    /// the line before it gives.
+    func isValidLastLine(from start: Int64) -> Bool {
+        guard let last = seal(from: start, to: size - 1) else { return false }
+        if last.number == nil || startsWith(LogLine.headerPrefix, at: start) { return last.key == 0 }
+        let previousStart = lineStart(before: start - 1)
+        guard let previous = seal(from: previousStart, to: start - 1) else { return false }
+        let key = startsWith(LogLine.headerPrefix, at: previousStart) ? previous.stored : previous.key
+        return last.key == key
     }
 }

@@ -23,6 +23,8 @@ final class LogWriter {
     private var forceKeyframe = true
     private var lastSync: UInt64 = 0
     private var buffer: [UInt8] = []
+    /// Numbers this session's records and binds them to its header (see ``LogChain``).
+    private var chain = LogChain()
     /// Whether a value over a log limit has been reported through `onError` (once).
     private var reportedSkippedEntry = false
 
@@ -57,7 +59,6 @@ final class LogWriter {
             }
         }
         if !buffer.isEmpty { try appender.write(buffer) }
-        try appender.checkStillLinked()
         if case .fsync(let interval) = options.durability {
             let now = options.clock.nanoseconds()
             if Double(now &- lastSync) / 1e9 >= interval {
@@ -77,6 +78,9 @@ final class LogWriter {
         }
         if options.durability != .write { try appender.synchronize() }
     }
+
+    /// Closes the log file (and releases its lock); nothing is written after this.
+    func closeFile() { appender.closeFile() }
 
     // MARK: States
 
@@ -140,7 +144,8 @@ final class LogWriter {
             options: .object(optionsObject),
             metadata: options.metadata,
             initialState: nil,
-            isStateReplayable: replayable)
+            isStateReplayable: replayable,
+            sessionID: options.sessionID ?? LogHeader.randomSessionID())
         let start = buffer.count
         buffer.append(contentsOf: LogLine.headerPrefix)
         for (key, value) in header.jsonObject.members {
@@ -154,7 +159,7 @@ final class LogWriter {
             spare.indexing = true
         }
         if let initialStateProblem { appendMember("initialStateOmitted", .string(initialStateProblem)) }
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         headerWritten = true
     }
 
@@ -207,7 +212,7 @@ final class LogWriter {
             buffer.append(contentsOf: diff!.patch)
             keyframeCost.add(patchBytes: diff!.patch.count)
         }
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The new state becomes the previous one; the old previous encoder is written into next.
         spare = previous ?? _StreamingEncoder()
         spare.indexing = true
@@ -238,7 +243,7 @@ final class LogWriter {
         JSONWriter.appendInteger(count, to: &buffer)
         buffer.append(contentsOf: #","reason":"#.utf8)
         JSONWriter.appendString(reason, to: &buffer)
-        LogLine.seal(&buffer, recordStart: start)
+        LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The next entry's patch would span the missing ones: make it whole.
         forceKeyframe = true
     }

@@ -12,8 +12,8 @@ import Foundation
 /// The caller's thread only hands copies of the (copy-on-write) state and the
 /// action to a bounded queue; a background thread encodes them, diffs each
 /// state against the previous one and writes. Write errors never crash or block
-/// the app: recording stops, `Options.onError` is called once and `close()`
-/// throws the error.
+/// the app: recording stops, `Options.onError` is called once and `flush()` and
+/// `close()` throw the error. One recorder writes a log at a time.
 public final class Recorder: Sendable {
     /// The log file being written.
     public let path: String
@@ -32,7 +32,9 @@ public final class Recorder: Sendable {
     /// An existing log is appended to as a new session, after cutting a torn final line.
     ///
     /// - Throws: ``RecorderError`` when the file cannot be opened (missing directory,
-    ///   permission denied) or exists and is not a Rewind log.
+    ///   permission denied), exists and is not a Rewind log, is not a regular file
+    ///   (FIFOs and sockets are refused; devices such as `/dev/null` are written as
+    ///   they are), or another recorder, in this process or another, is writing it.
     public init(file path: String, options: Options = Options()) throws(RecorderError) {
         // Open first: once every property is set, a throwing init would run deinit.
         let appender = try LogAppender(path: path)
@@ -129,8 +131,12 @@ public final class Recorder: Sendable {
 
     /// Returns once everything recorded so far is written to the file (visible to
     /// readers and safe from an app crash; see `Options.durability` for power cuts).
-    public func flush() {
+    ///
+    /// - Throws: the ``RecorderError`` that stopped recording, if one has: then
+    ///   what was recorded since is not in the file.
+    public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
+        if let error = status.withLock({ $0.error }) { throw error }
     }
 
     /// Writes what is queued, stops the writer thread and closes the file.
@@ -155,6 +161,8 @@ public final class Recorder: Sendable {
     private static func runWriter(
         _ writer: LogWriter, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?
     ) {
+        // The file is closed before `close()` returns, so its lock is released by then.
+        defer { writer.closeFile() }
         func fail(_ error: RecorderError) {
             let first = status.withLock { status in
                 defer { if status.error == nil { status.error = error } }

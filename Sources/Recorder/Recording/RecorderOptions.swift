@@ -48,6 +48,10 @@ extension Recorder {
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
         package var clock = RecorderClock.system
 
+        /// The header's session identifier; nil (the default) draws a random one.
+        /// Reproducible logs (the demo's sample logs, golden tests) fix it.
+        package var sessionID: String?
+
         public init() {}
     }
 

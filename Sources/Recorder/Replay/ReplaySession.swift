@@ -326,7 +326,8 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
 
     package func saveBranch(to path: String) throws(ReplayEditError) -> Int {
         guard let branch else { throw ReplayEditError("no branch to save: press a on an entry to dispatch an edited action first") }
-        guard !FileManager.default.fileExists(atPath: path) else { throw ReplayEditError("\(path) already exists") }
+        var existing = stat()
+        guard lstat(path, &existing) != 0 else { throw ReplayEditError("\(path) already exists") }
         // Everything is decoded before the file is created, so a failure leaves no half-written log.
         var items: [(action: Action, state: State, effectOf: Int64?, sequence: Int64)] = []
         do {
@@ -344,6 +345,13 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
             ["branchOf": reader.path, "forkEntry": String(branch.forkIndex + 1)]) { _, new in new }
+        // Created here, exclusively and never through a symbolic link, so the
+        // recorder cannot append to (or write through) anything that appeared under the name.
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard created >= 0 else {
+            throw ReplayEditError(errno == EEXIST ? "\(path) already exists" : "cannot save the branch: \(path): \(String(cString: strerror(errno)))")
+        }
+        close(created)
         let recorder: Recorder
         do { recorder = try Recorder(file: path, options: options) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
         var newSequence: [Int64: Int64] = [:]
