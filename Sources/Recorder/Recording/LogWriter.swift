@@ -154,6 +154,7 @@ final class LogWriter {
             buffer.append(contentsOf: #","effectOf":"#.utf8)
             JSONWriter.appendInteger(origin, to: &buffer)
         }
+        appendEntryExtras(entry)
         if isKeyframe {
             buffer.append(contentsOf: #","changed":"#.utf8)
             JSONWriter.appendCompact(.array(changedPaths(patch).map { .string($0.description) }), to: &buffer)
@@ -170,6 +171,11 @@ final class LogWriter {
         }
         LogLine.seal(&buffer, recordStart: start)
         previousState = state
+    }
+
+    /// `values` and `trace` (see EntryExtras): what the caller's thread captured besides action and state.
+    private func appendEntryExtras(_ entry: PendingEntry) {
+        EntryExtras.append(entry, redaction: options.redaction, to: &buffer)
     }
 
     private func appendGap(firstSequence: Int64, count: Int) {

@@ -3,6 +3,7 @@ enum RecordedValue {
     /// `Codable` values losslessly (replayable); anything else through reflection,
     /// marked not replayable. Never fails.
     static func encode(_ value: Any) -> (value: JSONValue, replayable: Bool) {
+        if let copy = value as? PreEncodedValue { return (copy.json, copy.replayable) }
         let encoded = JSONEncoding.encodeAny(value)
         // Replay decodes the value back, so an Encodable-only type is not replayable.
         return (encoded.value, encoded.replayable && type(of: value) is any Decodable.Type)
@@ -13,6 +14,7 @@ enum RecordedValue {
     /// is `car.brakeTapped`; a struct action is its type name. A payload enum is followed only when its type name ends in `Action`
     /// (`Car.Action`, `EngineAction`), so `.setFilter(.done)` stays `setFilter`.
     static func actionName(_ action: Any) -> String {
+        if let copy = action as? PreEncodedValue, let name = copy.actionName { return name }
         var parts: [String] = []
         var current = action
         while true {
@@ -50,4 +52,15 @@ enum RecordedValue {
     private static func isActionType(_ type: Any.Type) -> Bool {
         String(describing: type).hasSuffix("Action")
     }
+}
+
+/// A value already in the log's JSON form, written as it is: what saving a
+/// branch copies from the log it forks (an action recorded through reflection,
+/// recorded outside values). ``RecordedValue`` recognises it; a writer that
+/// encodes values another way must too.
+struct PreEncodedValue: Sendable {
+    var json: JSONValue
+    var replayable = true
+    /// For an action: its recorded case path.
+    var actionName: String?
 }

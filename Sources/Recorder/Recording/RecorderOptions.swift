@@ -35,6 +35,13 @@ extension Recorder {
         /// error (disk full, file removed, …). `close()` throws the same error.
         public var onError: (@Sendable (RecorderError) -> Void)?
 
+        /// Also record a short call stack (12 frames) with every entry: where the
+        /// action was dispatched, shown by `rewind log --trace`. Off by default: it costs the app's
+        /// thread a stack walk per action (measured in docs/PERFORMANCE.md, `## Trace`). The call site
+        /// (`#fileID`, `#line`) of ``Store/send(_:fileID:line:)`` and of the manual
+        /// ``Recorder/record(_:state:before:duration:effectOf:fileID:line:)`` is recorded either way.
+        public var trace = false
+
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
         package var clock = RecorderClock.system
 

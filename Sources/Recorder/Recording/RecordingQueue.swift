@@ -14,6 +14,10 @@ struct PendingEntry {
     var initialState: Any?
     var stateType: Any.Type
     var actionType: Any.Type
+    /// Outside values the reducer read through ``Recorded`` (the `values` member; see EntryExtras).
+    var recordedValues: [CapturedValue] = []
+    /// Where the action was dispatched (the `trace` member; see EntryExtras).
+    var trace: CapturedTrace?
 }
 
 enum QueueItem {
