@@ -30,7 +30,7 @@ enum EntryExtras {
                 members.append(("line", .integer(Int64(clamping: trace.line))))
             }
             if let stack = trace.stack {
-                members.append(("stack", .array(stack.frames().map(JSONValue.string))))
+                members.append(("stack", .array(stack.names().map(JSONValue.string))))
             }
             buffer.append(contentsOf: #","trace":"#.utf8)
             JSONWriter.appendCompact(.object(JSONObject(members)), to: &buffer)

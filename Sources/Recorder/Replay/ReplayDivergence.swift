@@ -37,7 +37,8 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
 
     public var description: String {
-        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name)))\n"
+        let payload = ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name))
+        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name)\(payload.isEmpty ? "" : " " + payload)\n"
         for read in unrecordedReads { text += "reads Recorded value \(read)\n" }
         if !unrecordedReads.isEmpty && recorded == recomputed { return text + "(the recomputed state matches the recording)" }
         text += "recorded (-) → recomputed (+):\n"

@@ -28,6 +28,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     package private(set) var branch: ReplayBranch?
     private var branchActions: [Action] = []
     private var branchStates: [State] = []
+    /// What each branch action read through ``Recorded`` (live values), saved with the branch.
+    private var branchValues: [[CapturedValue]] = []
 
     /// `reducer` may return anything (an effect, `[Action]`, `Void`): the result is ignored.
     package init<Result>(reader: LogReader, reducer: @escaping (inout State, Action) -> Result) where Action: Decodable {
@@ -145,7 +147,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
                 restartReason = reason
             }
             guard let state = current else {
-                run.checks.append(.restarted(reason: restartReason))
+                run.checks.append(entry.action.isReplayable ? .restarted(reason: restartReason) : .restored(reason: Self.notCodable(entry)))
                 current = try? recordedState(at: index)
                 continue
             }
@@ -167,7 +169,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             // Not Codable (ReSwift's ReSwiftInit, a Ping): nothing to re-run, but the
             // state after it is in the log, so replay goes on from there.
             if case .actionNotReplayable = error.reason, next != nil {
-                return .restored(reason: "entry \(index + 1) (\(entry.action.name)) was recorded through reflection (not Codable)")
+                return .restored(reason: Self.notCodable(entry))
             }
             return .cannotReplay(error)
         }
@@ -190,6 +192,10 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             next = try? recordedState(at: index)
             return .cannotReplay(error)
         }
+    }
+
+    private static func notCodable(_ entry: LogEntry) -> String {
+        "\(entry.action.name) was recorded through reflection (not Codable), so its recorded state was used"
     }
 
     /// Runs the reducer with the entry's recorded outside values bound; returns the
@@ -337,16 +343,18 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             fork = branch.forkIndex
             kept = offset + 1
         }
-        reducer(&base, action)
+        let ((), values) = RecordedValuesContext.capturing { reducer(&base, action) }
         let encoded: JSONValue
         do { encoded = try encode(base, entry: position) } catch { throw ReplayEditError(error.description) }
 
         var entries = Array((branch?.entries ?? []).prefix(kept))
         branchActions = Array(branchActions.prefix(kept))
         branchStates = Array(branchStates.prefix(kept))
+        branchValues = Array(branchValues.prefix(kept))
         entries.append(ReplayBranch.Entry(name: RecordedValue.actionName(action), payload: json, state: encoded))
         branchActions.append(action)
         branchStates.append(base)
+        branchValues.append(values)
         branch = ReplayBranch(forkIndex: fork, entries: entries)
         return entryCount + entries.count - 1
     }
@@ -397,7 +405,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         }
         for (offset, action) in branchActions.enumerated() {
             let now = recorder.clock.nanoseconds()
-            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil, initialState: written == 0 && offset == 0 ? initial : nil)
+            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil,
+                            initialState: written == 0 && offset == 0 ? initial : nil, values: branchValues[offset])
             written += 1
         }
         do { try recorder.close() } catch { throw ReplayEditError("\(error)") }

@@ -1,12 +1,25 @@
 import CBacktrace
 import Foundation
+#if canImport(Runtime)
+import Runtime
+#endif
 
-/// Return addresses of the thread that dispatched an action, taken on that
-/// thread (about a microsecond: `backtrace(3)` only walks frames) and turned
-/// into names later, on the writer thread, where symbol lookup and demangling
-/// cost the app nothing.
+/// The call stack of the thread that dispatched an action, taken on that thread
+/// (a frame-pointer walk: microseconds) and turned into names later, on the
+/// writer thread, where symbol lookup costs the app nothing.
+///
+/// With Swift's `Runtime` module (Linux; macOS 26) names and source locations come
+/// from the binaries' symbol tables and debug info, so a test bundle or an app
+/// executable needs nothing special. Elsewhere `backtrace(3)` and `dladdr(3)` name
+/// exported symbols only.
 struct CallStack {
-    private var addresses: [UInt]
+    private enum Frames {
+        /// A `Runtime.Backtrace` (type-erased: it needs macOS 26).
+        case runtime(any Sendable)
+        case addresses([UInt])
+    }
+
+    private let frames: Frames
 
     /// How many frames a trace keeps, after Rewind's own frames are dropped.
     static let keptFrames = 12
@@ -15,34 +28,58 @@ struct CallStack {
 
     /// The caller's stack, innermost first.
     static func capture() -> CallStack {
-        withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: capturedFrames) { buffer in
+        #if canImport(Runtime)
+        if #available(macOS 26.0, *), let backtrace = try? Backtrace.capture(
+            algorithm: .fast, limit: capturedFrames, top: 0, images: RuntimeImages.shared.map) {
+            return CallStack(frames: .runtime(backtrace))
+        }
+        #endif
+        return withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: capturedFrames) { buffer in
             let count = Int(rewind_backtrace(buffer.baseAddress, Int32(capturedFrames)))
-            return CallStack(addresses: (0..<max(0, count)).map { UInt(bitPattern: buffer[$0]) })
+            return CallStack(frames: .addresses((0..<max(0, count)).map { UInt(bitPattern: buffer[$0]) }))
         }
     }
 
-    /// Readable frames, innermost first, without the frames of Rewind's recorder
-    /// and store at the top: `CartView.checkout() + 52`, or the image and address
-    /// when the loader has no name for it (`MyApp 0x55d3c1a2`; link with
-    /// `-Xlinker --export-dynamic` for names in stripped executables).
-    func frames() -> [String] {
-        var frames: [String] = []
+    /// Readable frames, innermost first, without the frames of Rewind's recorder and
+    /// store at the top: `CartView.checkout() at MyApp/CartView.swift:42`, or the
+    /// address when no name is known.
+    func names() -> [String] {
+        var names: [String] = []
         var inRewind = true
-        for address in addresses {
-            guard let pointer = UnsafeRawPointer(bitPattern: address) else { continue }
-            let name = rewind_symbol_name(pointer).map { Self.demangle($0) }
+        for name in allNames() {
             // The recorder's own frames (the capture, the wrapper, the store's send) come first.
-            if inRewind, let name, Self.isRewindFrame(name) { continue }
+            if inRewind, Self.isRewindFrame(name) { continue }
             inRewind = false
-            frames.append(name ?? String(format: "0x%lx", address))
-            if frames.count == Self.keptFrames { break }
+            names.append(name)
+            if names.count == Self.keptFrames { break }
         }
-        return frames
+        return names
+    }
+
+    private func allNames() -> [String] {
+        switch frames {
+        case .runtime(let captured):
+            #if canImport(Runtime)
+            if #available(macOS 26.0, *), let backtrace = captured as? Backtrace {
+                return RuntimeImages.shared.names(of: backtrace)
+            }
+            #endif
+            return []
+        case .addresses(let addresses):
+            return addresses.map { address in
+                guard let pointer = UnsafeRawPointer(bitPattern: address), let symbol = rewind_symbol_name(pointer) else {
+                    return String(format: "0x%lx", address)
+                }
+                return Self.demangle(symbol)
+            }
+        }
     }
 
     private static func isRewindFrame(_ name: String) -> Bool {
         name.hasPrefix("Recorder.") || name.contains(" in Recorder.") || name.hasPrefix("(extension in Recorder)")
-            || name.hasPrefix("generic specialization") && name.contains("Recorder.") || name == "rewind_backtrace"
+            || name.hasPrefix("specialized Recorder.") || name.hasPrefix("static Recorder.")
+            || name.hasPrefix("rewind_backtrace") || name.hasPrefix("static Backtrace.capture")
+            || name.hasPrefix("Backtrace.capture")
     }
 
     private static func demangle(_ symbol: UnsafePointer<CChar>) -> String {
@@ -51,6 +88,45 @@ struct CallStack {
         return String(cString: demangled)
     }
 }
+
+#if canImport(Runtime)
+/// The loaded images, mapped once (mapping them per capture costs half a millisecond),
+/// and frame names already worked out, by return address (symbolication reads debug
+/// info; an app dispatches from the same few places again and again).
+@available(macOS 26.0, *)
+private final class RuntimeImages: @unchecked Sendable {
+    static let shared = RuntimeImages()
+
+    let map = ImageMap.capture()
+    private let lock = NSLock()
+    /// Names by the frame's description (its address); touched by writer threads only, under `lock`.
+    private var cache: [String: String] = [:]
+
+    func names(of backtrace: Backtrace) -> [String] {
+        let keys = backtrace.frames.map(\.description)
+        if let cached = lock.withLock({ () -> [String]? in
+            let names = keys.compactMap { cache[$0] }
+            return names.count == keys.count ? names : nil
+        }) { return cached }
+        guard let symbolicated = backtrace.symbolicated(with: map, options: [.useSymbolCache, .showSourceLocations]) else {
+            return keys
+        }
+        let names = symbolicated.frames.map(Self.name)
+        // Inline frames would make the lists differ in length; only cache a one-to-one result.
+        if names.count == keys.count { lock.withLock { for (key, name) in zip(keys, names) { cache[key] = name } } }
+        return names
+    }
+
+    private static func name(_ frame: SymbolicatedBacktrace.Frame) -> String {
+        guard let symbol = frame.symbol else { return frame.captured.description }
+        var text = symbol.name
+        if let location = symbol.sourceLocation, location.line > 0 {
+            text += " at \((location.path as NSString).lastPathComponent):\(location.line)"
+        }
+        return text
+    }
+}
+#endif
 
 /// The Swift runtime's demangler (exported by every Swift runtime; what backtraces use).
 @_silgen_name("swift_demangle")
