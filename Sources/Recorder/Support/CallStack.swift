@@ -46,9 +46,9 @@ struct CallStack {
     func names() -> [String] {
         var names: [String] = []
         var inRewind = true
-        for name in allNames() {
+        for (name, mangled) in allNames() {
             // The recorder's own frames (the capture, the wrapper, the store's send) come first.
-            if inRewind, Self.isRewindFrame(name) { continue }
+            if inRewind, Self.isRewindFrame(mangled) { continue }
             inRewind = false
             names.append(name)
             if names.count == Self.keptFrames { break }
@@ -56,7 +56,8 @@ struct CallStack {
         return names
     }
 
-    private func allNames() -> [String] {
+    /// Each frame's readable name and its mangled symbol (empty when unknown).
+    private func allNames() -> [(name: String, mangled: String)] {
         switch frames {
         case .runtime(let captured):
             #if canImport(Runtime)
@@ -68,18 +69,17 @@ struct CallStack {
         case .addresses(let addresses):
             return addresses.map { address in
                 guard let pointer = UnsafeRawPointer(bitPattern: address), let symbol = rewind_symbol_name(pointer) else {
-                    return String(format: "0x%lx", address)
+                    return (String(format: "0x%lx", address), "")
                 }
-                return Self.demangle(symbol)
+                return (Self.demangle(symbol), String(cString: symbol))
             }
         }
     }
 
-    private static func isRewindFrame(_ name: String) -> Bool {
-        name.hasPrefix("Recorder.") || name.contains(" in Recorder.") || name.hasPrefix("(extension in Recorder)")
-            || name.hasPrefix("specialized Recorder.") || name.hasPrefix("static Recorder.")
-            || name.hasPrefix("rewind_backtrace") || name.hasPrefix("static Backtrace.capture")
-            || name.hasPrefix("Backtrace.capture")
+    /// Symbols of this module (Swift mangles the module name first: `$s8Recorder…`,
+    /// specializations and closures included), the C shim and the runtime's capture.
+    private static func isRewindFrame(_ mangled: String) -> Bool {
+        mangled.hasPrefix("$s8Recorder") || mangled.hasPrefix("rewind_backtrace") || mangled.hasPrefix("$s7Runtime9Backtrace")
     }
 
     private static func demangle(_ symbol: UnsafePointer<CChar>) -> String {
@@ -100,18 +100,18 @@ private final class RuntimeImages: @unchecked Sendable {
     let map = ImageMap.capture()
     private let lock = NSLock()
     /// Names by the frame's description (its address); touched by writer threads only, under `lock`.
-    private var cache: [String: String] = [:]
+    private var cache: [String: (name: String, mangled: String)] = [:]
 
-    func names(of backtrace: Backtrace) -> [String] {
+    func names(of backtrace: Backtrace) -> [(name: String, mangled: String)] {
         let keys = backtrace.frames.map(\.description)
-        if let cached = lock.withLock({ () -> [String]? in
+        if let cached = lock.withLock({ () -> [(name: String, mangled: String)]? in
             let names = keys.compactMap { cache[$0] }
             return names.count == keys.count ? names : nil
         }) { return cached }
         guard let symbolicated = backtrace.symbolicated(with: map, options: [.useSymbolCache, .showSourceLocations]) else {
-            return keys
+            return keys.map { ($0, "") }
         }
-        let names = symbolicated.frames.map(Self.name)
+        let names = symbolicated.frames.map { ($0.symbol == nil ? $0.captured.description : Self.name($0), $0.symbol?.rawName ?? "") }
         // Inline frames would make the lists differ in length; only cache a one-to-one result.
         if names.count == keys.count { lock.withLock { for (key, name) in zip(keys, names) { cache[key] = name } } }
         return names
@@ -119,7 +119,7 @@ private final class RuntimeImages: @unchecked Sendable {
 
     private static func name(_ frame: SymbolicatedBacktrace.Frame) -> String {
         guard let symbol = frame.symbol else { return frame.captured.description }
-        var text = symbol.name
+        var text = symbol.name.count > 160 ? String(symbol.name.prefix(159)) + "…" : symbol.name
         if let location = symbol.sourceLocation, location.line > 0 {
             text += " at \((location.path as NSString).lastPathComponent):\(location.line)"
         }
