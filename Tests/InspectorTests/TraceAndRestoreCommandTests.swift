@@ -23,11 +23,17 @@ private func fixedClock() -> Recorder.Options {
     return options
 }
 
+/// A directory per test, removed when the test's suite value goes away.
+private final class Scratch: Sendable {
+    let path = NSTemporaryDirectory() + "rewind-trace-" + UUID().uuidString
+    init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
 /// `rewind log --trace`, and `verify` on logs with entries restored from the log.
 @Suite struct TraceAndRestoreCommandTests {
-    let directory = NSTemporaryDirectory() + "rewind-trace-" + UUID().uuidString
-
-    init() { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+    private let scratch = Scratch()
+    private var directory: String { scratch.path }
 
     @Test func logWithTraceShowsWhereEachActionWasDispatched() async throws {
         let path = directory + "/tally.jsonl"
@@ -119,5 +125,24 @@ private func fixedClock() -> Recorder.Options {
         // An existing file is refused with one plain message (no doubled prefix).
         #expect(throws: ReplayEditError("\(saved) already exists")) { try engine.saveBranch(to: saved) }
         #expect(try LogReader(path: saved).state(at: 6) == ["count": 1015])
+    }
+
+    @Test func theInspectorSavesSuchABranchWithItsPlainMessage() throws {
+        let path = try reSwiftLog()
+        let timeline = try LogTimeline(path: path)
+        let replay = ReplayTimeline(base: timeline, engine: ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader))
+        replay.saveDirectory = directory
+        var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
+        model.type("jjja")
+        let prefilled = #"{"amount":3}"#
+        #expect(model.prompt == .editAction(prefilled))
+        for _ in prefilled { _ = model.send(.backspace) }
+        model.type(#"{"amount":7}"#)
+        _ = model.send(.enter)
+        #expect(model.prompt == nil)
+        model.type("s")
+        // Entry 1 is ReSwiftInit, which cannot be decoded: it is copied as recorded.
+        #expect(model.message == "Saved the branch (5 entries) to \(directory)/reswift-branch.jsonl")
+        #expect(try LogReader(path: directory + "/reswift-branch.jsonl").entry(at: 0).action.name == "ReSwiftInit")
     }
 }
