@@ -12,7 +12,9 @@ let package = Package(
     ],
     targets: [
         // The library apps link: recording, the log format and the JSON engine.
-        .target(name: "Recorder"),
+        .target(name: "Recorder", dependencies: ["CBacktrace"]),
+        // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
+        .systemLibrary(name: "CBacktrace"),
         // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
         .systemLibrary(
             name: "CNcurses",

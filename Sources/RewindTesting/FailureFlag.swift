@@ -7,7 +7,9 @@ final class FailureFlag: @unchecked Sendable {
     private nonisolated(unsafe) static var caseCounter = 0
     private static let counterLock = NSLock()
 
-    func set() { lock.withLock { value = true } }
+    /// Sets the flag; true when it was not set before.
+    @discardableResult
+    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
     var isSet: Bool { lock.withLock { value } }
 
     static func nextCaseNumber() -> Int {

@@ -1,3 +1,4 @@
+import Foundation
 import Recorder
 import Testing
 
@@ -19,10 +20,19 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         // A suite-level trait is applied to each test function inside it.
         guard !test.isSuite else { return try await function() }
-        let recording = try TestRecording(testName: Self.name(of: test, testCase: testCase), sourceFile: test.sourceLocation.filePath)
+        let (name, arguments) = Self.name(of: test, testCase: testCase)
+        let recording = try TestRecording(
+            testName: name, arguments: arguments, sourceFile: test.sourceLocation.filePath,
+            environment: ProcessInfo.processInfo.environment)
         let failed = FailureFlag()
         let watcher = IssueHandlingTrait.compactMapIssues { issue in
-            if issue.isFailure { failed.set() }
+            guard issue.isFailure else { return issue }
+            // The first failure carries the report (what was recorded up to it), so it is
+            // read with the failure, in the IDE and the console, not only on stderr.
+            guard failed.set() else { return issue }
+            var issue = issue
+            try? recording.recorder.flush()
+            issue.comments.append(Comment(rawValue: recording.failureReport()))
             return issue
         }
         do {
@@ -30,18 +40,28 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
                 try await watcher.provideScope(for: test, testCase: testCase, performing: function)
             }
         } catch {
-            recording.finish(failed: true)
+            // A thrown error is recorded as an issue after this scope, without the report: print it.
+            recording.finish(failed: true, printing: !failed.isSet)
             throw error
         }
-        recording.finish(failed: failed.isSet)
+        if failed.isSet, recording.finish(failed: true, printing: false) != nil {
+            // The log itself, for `swift test --attachments-path` and IDEs that keep attachments.
+            if let bytes = FileManager.default.contents(atPath: recording.path) {
+                Attachment.record(Array(bytes), named: (recording.path as NSString).lastPathComponent)
+            }
+        } else {
+            recording.finish(failed: false)
+        }
     }
 
-    /// `Suite.test()` with a case number for parameterized tests, which run in parallel.
-    static func name(of test: Test, testCase: Test.Case?) -> String {
+    /// `Suite.test()`, and for a parameterized case the arguments it runs with
+    /// (`count: 3`), or its number when they cannot be read (cases run in parallel).
+    static func name(of test: Test, testCase: Test.Case?) -> (name: String, arguments: String?) {
         let suite = test.id.nameComponents.dropLast().last.map { $0 + "." } ?? ""
         let base = suite + test.name
-        guard let testCase, testCase.isParameterized else { return base }
-        return base + "-" + String(FailureFlag.nextCaseNumber())
+        guard let testCase, testCase.isParameterized else { return (base, nil) }
+        if let arguments = TestCaseArguments.describe(testCase) { return (base, arguments) }
+        return (base + "-" + String(FailureFlag.nextCaseNumber()), nil)
     }
 }
 

@@ -29,10 +29,42 @@ public func XCTAssertReplays<State: Codable, Action: Decodable, Result>(
     }
 }
 
+/// ``expectReplays(log:reducer:sourceLocation:)`` for a ReSwift reducer:
+/// `expectReplays(log: path, reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self]))`.
+public func expectReplays<State, Action>(
+    log path: String, reducer: ReSwiftReducer<State, Action>, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if let failure = replayFailure(log: path, verify: { try $0.verify(reducer) }) {
+        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    }
+}
+
+/// ``XCTAssertReplays(log:reducer:file:line:)`` for a ReSwift reducer.
+public func XCTAssertReplays<State, Action>(
+    log path: String, reducer: ReSwiftReducer<State, Action>, file: StaticString = #filePath, line: UInt = #line
+) {
+    if let failure = replayFailure(log: path, verify: { try $0.verify(reducer) }) {
+        XCTFail(failure, file: file, line: line)
+    }
+}
+
 /// The failure message, or nil when every entry replays to its recorded state.
 func replayFailure<State: Codable, Action: Decodable, Result>(log path: String, reducer: (inout State, Action) -> Result) -> String? {
+    withoutActuallyEscaping(reducer) { reducer in
+        replayFailure(log: path, verify: { try $0.verify(reducer: reducer) })
+    }
+}
+
+func replayFailure(log path: String, verify: (Replay) throws -> Void) -> String? {
+    let replay: Replay
     do {
-        try Replay(log: path).verify(reducer: reducer)
+        replay = try Replay(log: path)
+    } catch {
+        // The error names the file already.
+        return "cannot replay: \(error)"
+    }
+    do {
+        try verify(replay)
         return nil
     } catch let divergence as ReplayDivergence {
         return "\(path) no longer replays: \(divergence)"

@@ -24,21 +24,52 @@ public final class TestRecording: Sendable {
 
     /// Starts recording a test named `testName` (a file-name-safe version of it
     /// names the log). `sourceFile` locates the package for the default directory.
-    public init(testName: String, sourceFile: String = #filePath, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public convenience init(testName: String, sourceFile: String = #filePath, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        try self.init(testName: testName, arguments: nil, sourceFile: sourceFile, environment: environment)
+    }
+
+    /// A parameterized case's recording: `arguments` (`count: 3`) is part of its name and header.
+    init(testName: String, arguments: String?, sourceFile: String, environment: [String: String]) throws {
         let directory = Self.recordingsDirectory(sourceFile: sourceFile, environment: environment)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        path = directory + "/" + Self.fileName(for: testName) + ".jsonl"
+        let fullName = arguments.map { "\(testName)(\($0))" } ?? testName
+        path = Self.claimPath(directory + "/" + Self.fileName(for: fullName))
         // A log left by an earlier run of the same test would be appended to.
         try? FileManager.default.removeItem(atPath: path)
         var options = Recorder.Options()
-        options.metadata = ["test": testName]
+        options.metadata = ["test": fullName]
+        if let arguments { options.metadata["arguments"] = arguments }
         recorder = try Recorder(file: path, options: options)
+    }
+
+    private nonisolated(unsafe) static var claimedPaths: Set<String> = []
+    private static let claimLock = NSLock()
+
+    /// `base.jsonl`, or `base-2.jsonl`… when another recording of this process has it
+    /// (two cases whose arguments read the same run in parallel).
+    static func claimPath(_ base: String) -> String {
+        claimLock.withLock {
+            var path = base + ".jsonl"
+            var number = 1
+            while claimedPaths.contains(path) {
+                number += 1
+                path = "\(base)-\(number).jsonl"
+            }
+            claimedPaths.insert(path)
+            return path
+        }
     }
 
     /// Closes the log; keeps it and returns a report when the test failed (or
     /// `REWIND_KEEP=1`), deletes it otherwise. The report is also printed.
     @discardableResult
     public func finish(failed: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        finish(failed: failed, printing: true, environment: environment)
+    }
+
+    /// `printing: false` when the report went to the test's failure already.
+    @discardableResult
+    func finish(failed: Bool, printing: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let closeError: Error?
         do { try recorder.close(); closeError = nil } catch { closeError = error }
         guard failed || environment["REWIND_KEEP"] == "1" else {
@@ -47,11 +78,19 @@ public final class TestRecording: Sendable {
         }
         var report = failed ? failureReport() : "Rewind: recording kept (REWIND_KEEP=1) at \(path)"
         if let closeError { report += "\n  note: recording stopped early: \(closeError)" }
-        FileHandle.standardError.write(Data((report + "\n").utf8))
+        if printing { FileHandle.standardError.write(Data((report + "\n").utf8)) }
         return report
     }
 
-    /// Path, last actions and the state change of the last action.
+    /// Path, last actions and the state change of the last action, with entries
+    /// numbered and actions summarised as `rewind log` shows them:
+    ///
+    /// ```text
+    ///   last actions (of 11):
+    ///     10  addItem sku: "A-12"
+    ///     11  setNote id: 3, note: "gift wrap"
+    ///   state change of entry 11, setNote:
+    /// ```
     func failureReport() -> String {
         var lines = ["Rewind: test failed; recording kept at \(path)", "  browse it: rewind \(path)"]
         do {
@@ -59,12 +98,15 @@ public final class TestRecording: Sendable {
             let count = reader.entryCount
             guard count > 0 else { return (lines + ["  (no actions were recorded)"]).joined(separator: "\n") }
             lines.append("  last actions (of \(count)):")
+            let width = String(count).count
             for index in max(0, count - Self.reportedActionCount)..<count {
                 let action = try reader.entry(at: index).action
-                lines.append("    #\(index) \(action.name) \(Self.summary(of: action.payload))")
+                let number = String(repeating: " ", count: width - String(index + 1).count) + String(index + 1)
+                let summary = Self.summary(of: action)
+                lines.append("    \(number)  \(action.name)" + (summary.isEmpty ? "" : " " + summary))
             }
             let last = try reader.entry(at: count - 1)
-            lines.append("  state change of #\(count - 1) \(last.action.name):")
+            lines.append("  state change of entry \(count), \(last.action.name):")
             let before = try reader.stateBefore(count - 1) ?? .null
             let after = try reader.state(at: count - 1)
             let diff = StateChange.text(from: before, to: after) ?? "(no change)"
@@ -75,8 +117,9 @@ public final class TestRecording: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static func summary(of payload: JSONValue, limit: Int = 80) -> String {
-        let text = "\(payload)"
+    /// The payload as `rewind log` summarises it (`id: 3, note: "gift wrap"`), cut to `limit` characters.
+    static func summary(of action: RecordedAction, limit: Int = 80) -> String {
+        let text = ActionSummary.payload(action.payload, actionType: action.name)
         return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
@@ -104,7 +147,7 @@ public final class TestRecording: Sendable {
         for scalar in testName.unicodeScalars {
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": name.unicodeScalars.append(scalar)
-            case "/", " ", ":": if !name.hasSuffix(".") { name += "." }
+            case "/", " ", ":", "(", ",", "=": if !name.hasSuffix(".") { name += "." }
             default: break
             }
         }

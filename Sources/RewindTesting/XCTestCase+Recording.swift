@@ -12,11 +12,16 @@ extension XCTestCase {
     ///     XCTAssertEqual(store.state.total, 12)
     /// }
     /// ```
-    public func recordTest(file: StaticString = #filePath) throws -> Recorder {
+    ///
+    /// XCTest on Linux has no attachments, so a failing test's report is added to it
+    /// as one more failure message, at the `recordTest()` line.
+    public func recordTest(file: StaticString = #filePath, line: UInt = #line) throws -> Recorder {
         let recording = try TestRecording(testName: name, sourceFile: "\(file)")
         addTeardownBlock { [weak self] in
             let failed = (self?.testRun?.totalFailureCount ?? 0) > 0
-            recording.finish(failed: failed)
+            if let report = recording.finish(failed: failed, printing: !failed), failed {
+                XCTFail(report, file: file, line: line)
+            }
         }
         return recording.recorder
     }

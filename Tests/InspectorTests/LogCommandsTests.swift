@@ -149,7 +149,7 @@ import Recorder
         }
         #expect(run(["blame", missing, "/a"]).error == "rewind: \(missing): no such file\n")
         #expect(run(["log"]).status == 2)
-        #expect(run(["log"]).error == "usage: rewind log <log>\n")
+        #expect(run(["log"]).error == "usage: rewind log <log> [--trace]\n")
         #expect(run(["stats", "a", "b"]).status == 2)
     }
 

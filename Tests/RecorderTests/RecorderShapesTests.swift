@@ -50,16 +50,19 @@ final class ReStore<State> {
 
     init(reducer: @escaping (any ReAction, State?) -> State, state: State?, middleware: [Middleware<State>] = []) {
         self.reducer = reducer
-        self.state = state
         let base: DispatchFunction = { [unowned self] action in self.state = self.reducer(action, self.state) }
         dispatchFunction = middleware.reversed().reduce(base) { next, middleware in
             middleware({ [unowned self] in self.dispatch($0) }, { [unowned self] in self.state })(next)
         }
+        // As ReSwift's Store: without a state, the reducer makes one from its init action.
+        if let state { self.state = state } else { dispatch(ReSwiftInit()) }
     }
 
     func dispatch(_ action: any ReAction) { dispatchFunction(action) }
 }
 
+/// ReSwift's own, not Codable: recorded through reflection, restored from the log in replay.
+struct ReSwiftInit: ReAction {}
 struct Increment: ReAction, Codable { var by = 1 }
 struct Rename: ReAction, Codable { var name: String }
 struct ReState: Codable, Equatable { var count = 0; var name = "" }

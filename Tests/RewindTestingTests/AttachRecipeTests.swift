@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindTesting
 import Testing
 
 // The attach recipes from the README, "Recording in tests", each compiled and
@@ -16,6 +17,8 @@ func readBack(_ path: String) throws -> (actions: [String], finalState: JSONValu
 // MARK: ReSwift-shaped store (a local stand-in with ReSwift's signatures)
 
 protocol Action {}
+/// ReSwift's own init action (not Codable), dispatched by a store created without a state.
+struct ReSwiftInit: Action {}
 typealias DispatchFunction = (Action) -> Void
 typealias Middleware<State> = (@escaping DispatchFunction, @escaping () -> State?) -> (@escaping DispatchFunction) -> DispatchFunction
 typealias Reducer<State> = (Action, State?) -> State
@@ -25,11 +28,11 @@ final class ReSwiftStore<State> {
     private var dispatchFunction: DispatchFunction!
 
     init(reducer: @escaping Reducer<State>, state: State?, middleware: [Middleware<State>]) {
-        self.state = state
         let base: DispatchFunction = { [unowned self] action in self.state = reducer(action, self.state) }
         dispatchFunction = middleware.reversed().reduce(base) { next, middleware in
             middleware({ [unowned self] in self.dispatch($0) }, { [unowned self] in self.state })(next)
         }
+        if let state { self.state = state } else { dispatch(ReSwiftInit()) }
     }
 
     func dispatch(_ action: Action) { dispatchFunction(action) }
@@ -110,8 +113,10 @@ final class CounterStore {
         try recorder.close()
 
         let log = try readBack(recorder.path)
-        #expect(log.actions == ["Increment", "AddAmount"])
+        #expect(log.actions == ["ReSwiftInit", "Increment", "AddAmount"])
         #expect(log.finalState == ["count": 3, "history": [2]])
+        // And it replays, with the init action restored from the log.
+        expectReplays(log: recorder.path, reducer: ReSwiftReducer(reSwiftCounterReducer, actions: [Increment.self, AddAmount.self]))
     }
 
     @Test func aTCAStyleReduceReturningAnEffect() throws {

@@ -40,6 +40,64 @@ import Testing
     }
 }
 
+@Suite struct RecordedTraitReportTests {
+    @Test func theFirstFailureCarriesTheReportAsAComment() async throws {
+        let test = try #require(Test.current)
+        let comments = CommentBox()
+        // The outer handler sees the issue as the trait passed it on, then drops it so this test passes.
+        let inspect = IssueHandlingTrait.filterIssues { issue in
+            comments.append(issue.comments.map(\.rawValue))
+            return false
+        }
+        try await inspect.provideScope(for: test, testCase: Test.Case.current) {
+            try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+                let recording = try #require(TestRecording.current)
+                var state = Counter()
+                let reducer = recording.recorder.recording(counterReducer)
+                reducer(&state, .add(4))
+                reducer(&state, .increment)
+                #expect(state.count == 6, "the store is off by one")
+                #expect(state.count == 7, "a second failure")
+            }
+        }
+        let issues = comments.all
+        #expect(issues.count == 2)
+        let first = issues.first ?? []
+        #expect(first.first == "the store is off by one")
+        let report = try #require(first.last)
+        #expect(report.hasPrefix("Rewind: test failed; recording kept at "))
+        #expect(report.contains("last actions (of 2):\n    1  add 4\n    2  increment\n  state change of entry 2, increment:"))
+        #expect(issues.last?.contains { $0.hasPrefix("Rewind:") } == false, "only the first failure carries the report")
+        let firstLine = report.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.hasSuffix("/RecordedTraitReportTests.theFirstFailureCarriesTheReportAsAComment.jsonl"))
+    }
+
+    @Test(.recorded, arguments: [3, 5])
+    func aParameterizedCaseIsNamedByItsArguments(count: Int) throws {
+        let recording = try #require(TestRecording.current)
+        #expect(recording.path.hasSuffix("/RecordedTraitReportTests.aParameterizedCaseIsNamedByItsArguments.count.count.\(count).jsonl"))
+        var state = Counter()
+        recording.recorder.recording(counterReducer)(&state, .add(count))
+        try recording.recorder.flush()
+        let header = try LogReader(path: recording.path).header
+        #expect(header.metadata["arguments"] == "count: \(count)")
+        #expect(header.metadata["test"] == "RecordedTraitReportTests.aParameterizedCaseIsNamedByItsArguments(count:)(count: \(count))")
+    }
+
+    @Test(arguments: ["gift wrap"])
+    func stringArgumentsAreQuotedAsInSwift(note: String) throws {
+        let testCase = try #require(Test.Case.current)
+        #expect(TestCaseArguments.describe(testCase) == #"note: "gift wrap""#)
+    }
+}
+
+final class CommentBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var issues: [[String]] = []
+    func append(_ comments: [String]) { lock.withLock { issues.append(comments) } }
+    var all: [[String]] { lock.withLock { issues } }
+}
+
 final class PathBox: @unchecked Sendable {
     var failing: String?
     var passing: String?

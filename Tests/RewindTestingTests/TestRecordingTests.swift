@@ -61,12 +61,12 @@ final class ScratchDirectory: Sendable {
             Rewind: test failed; recording kept at \(directory)/CartTests.checkout.jsonl
               browse it: rewind \(directory)/CartTests.checkout.jsonl
               last actions (of 6):
-                #1 increment {"increment":{}}
-                #2 reset {"reset":{}}
-                #3 add {"add":{"_0":5}}
-                #4 increment {"increment":{}}
-                #5 add {"add":{"_0":2}}
-              state change of #5 add:
+                2  increment
+                3  reset
+                4  add 5
+                5  increment
+                6  add 2
+              state change of entry 6, add:
                   {
                 -   "count": 6
                 +   "count": 8
@@ -76,6 +76,30 @@ final class ScratchDirectory: Sendable {
                     ]
                   }
             """)
+    }
+
+    @Test func theReportNumbersAndSummarisesEntriesAsRewindLogDoes() throws {
+        struct Order: Codable { var notes: [Int: String] = [:] }
+        enum OrderAction: Codable { case setNote(id: Int, note: String), submit }
+        let recording = try TestRecording(testName: "OrderTests/notes()", environment: ["REWIND_RECORDINGS": scratch.path])
+        let reducer = recording.recorder.recording { (state: inout Order, action: OrderAction) in
+            if case .setNote(let id, let note) = action { state.notes[id] = note }
+        }
+        var state = Order()
+        for id in 1...10 { reducer(&state, .setNote(id: id, note: "n\(id)")) }
+        reducer(&state, .setNote(id: 3, note: "gift wrap"))
+        let report = try #require(recording.finish(failed: true, environment: [:]))
+        // `rewind log` numbers this entry 11 and writes its payload the same way.
+        #expect(report.contains("\n    11  setNote id: 3, note: \"gift wrap\"\n"))
+        #expect(report.contains("\n     7  setNote id: 7, note: \"n7\"\n"))
+        #expect(report.contains("state change of entry 11, setNote:"))
+    }
+
+    @Test func aMissingLogIsReportedWithItsPathOnce() {
+        let path = scratch.path + "/missing.jsonl"
+        let failure = replayFailure(log: path, reducer: counterReducer)
+        #expect(failure == "cannot replay: \(path): no such file")
+        #expect(failure?.components(separatedBy: path).count == 2)
     }
 
     @Test func withoutAnEnvironmentDirectoryLogsGoUnderThePackageBuildFolder() {
@@ -89,6 +113,7 @@ final class ScratchDirectory: Sendable {
         ("testCheckout", "testCheckout"),
         ("-[CartTests testCheckout]", "CartTests.testCheckout"),
         ("Suite/with spaces()", "Suite.with.spaces"),
+        (#"Suite/checkout(count:title:)(count: 3, title: "gift wrap")"#, "Suite.checkout.count.title.count.3.title.gift.wrap"),
     ])
     func logFileNamesAreSafe(testName: String, fileName: String) {
         #expect(TestRecording.fileName(for: testName) == fileName)

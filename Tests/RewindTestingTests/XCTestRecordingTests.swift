@@ -12,7 +12,12 @@ final class XCTestRecordingTests: XCTestCase {
             try (test as! NestedStoreTest).exercise(expecting: 99)
         }
         failing.run()
-        XCTAssertEqual(failing.testRun?.totalFailureCount, 1)
+        // The assertion, then the report added to the failing test at the recordTest() line.
+        XCTAssertEqual(failing.testRun?.totalFailureCount, 2)
+        XCTAssertEqual(failing.failures.count, 2)
+        let report = try XCTUnwrap(failing.failures.last)
+        XCTAssertTrue(report.hasPrefix("Rewind: test failed; recording kept at "), report)
+        XCTAssertTrue(report.contains("last actions (of 2):\n    1  increment\n    2  increment\n"), report)
         let failingPath = try XCTUnwrap(failing.logPath)
         XCTAssertTrue(FileManager.default.fileExists(atPath: failingPath))
         XCTAssertEqual(try LogReader(path: failingPath).entryCount, 2)
@@ -31,6 +36,12 @@ final class XCTestRecordingTests: XCTestCase {
 
 final class NestedStoreTest: XCTestCase {
     var logPath: String?
+    var failures: [String] = []
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        failures.append(description)
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
 
     func exercise(expecting count: Int) throws {
         let recorder = try recordTest()

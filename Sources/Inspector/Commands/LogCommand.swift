@@ -1,17 +1,22 @@
+import Recorder
+
 /// `rewind log <log>`: one line per entry, for grep and scripts. Also what
 /// `rewind <log>` prints when stdout is not a terminal.
 enum LogCommand {
-    static let usage = "usage: rewind log <log>"
+    static let usage = "usage: rewind log <log> [--trace]"
 
     static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams),
+        let trace = arguments.contains("--trace")
+        guard let path = CommandSupport.singleLogPath(arguments.filter { $0 != "--trace" }, usage: usage, streams: &streams),
               let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
-        printEntries(of: timeline, streams: &streams)
+        printEntries(of: timeline, trace: trace, streams: &streams)
         return 0
     }
 
-    /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`
-    static func printEntries(of timeline: LogTimeline, streams: inout some TextStreams) {
+    /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`; with `trace`,
+    /// followed by where the action was dispatched:
+    /// `        at MyApp/CartView.swift:42` and the recorded call stack, one frame a line.
+    static func printEntries(of timeline: LogTimeline, trace: Bool = false, streams: inout some TextStreams) {
         let numberWidth = max(3, String(timeline.count).count)
         var text = ""
         for index in 0..<timeline.count {
@@ -26,6 +31,7 @@ enum LogCommand {
                 line += "  changed " + shown + (entry.changedPaths.count > 4 ? " …(+\(entry.changedPaths.count - 4))" : "")
             }
             text += line + "\n"
+            if trace { text += traceLines(entry.trace, indent: numberWidth + 2) }
             // Stream in chunks so a million entries do not sit in memory.
             if text.utf8.count > 1 << 16 {
                 streams.output(String(text.dropLast()))
@@ -35,5 +41,15 @@ enum LogCommand {
         if !text.isEmpty { streams.output(String(text.dropLast())) }
         for damaged in timeline.damage { streams.error("rewind: \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped") }
         if let torn = timeline.tornTail { streams.error("rewind: \(timeline.name): line \(torn.line) is cut off (\(torn.reason)); ignored") }
+    }
+
+    /// `at <file>:<line>` and the stack frames, indented under the entry; `(no trace recorded)` without one.
+    static func traceLines(_ trace: EntryTrace?, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        guard let trace else { return pad + "(no trace recorded)\n" }
+        var text = ""
+        if trace.file != nil { text += pad + "at \(trace)\n" }
+        for frame in trace.stack { text += pad + "  " + frame + "\n" }
+        return text
     }
 }

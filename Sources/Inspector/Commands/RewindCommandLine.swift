@@ -63,7 +63,7 @@ public enum RewindCommandLine {
                rewind open <log>            the same
                rewind show <log> [--at N] [--path /json/pointer]
                                             the state after entry N (default: the last) as JSON
-               rewind log <log>             one line per entry
+               rewind log <log> [--trace]   one line per entry (--trace: where each action was dispatched)
                rewind stats <log>           entries, keyframes, size, damage, actions by type
                rewind blame <log> <pointer> the entries that changed a path, old → new
                rewind export <log> [--from A] [--to B] [--format markdown|patch|unified|jsonl|redux-devtools]

@@ -60,7 +60,8 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             payload: entry.action.payload,
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
-            isKeyframe: entry.isKeyframe)
+            isKeyframe: entry.isKeyframe,
+            trace: entry.trace)
         lock.withLock {
             // Only what is on screen is parsed; keep a screenful or two of summaries.
             if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }

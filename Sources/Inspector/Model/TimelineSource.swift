@@ -14,6 +14,9 @@ struct TimelineEntry: Equatable, Sendable {
     var fromEffect: Bool
     /// True when the entry stores the whole state rather than a patch.
     var isKeyframe: Bool
+    /// Where the action was dispatched (call site, call stack), when the recorder knew it;
+    /// for the action pane and `rewind log --trace`.
+    var trace: EntryTrace? = nil
 }
 
 /// A record of the log that could not be read; the inspector lists these.

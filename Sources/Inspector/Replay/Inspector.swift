@@ -29,6 +29,18 @@ public enum Inspector {
         exit(streams.finish(status: status))
     }
 
+    /// ``main(reducer:state:action:arguments:)`` for a ReSwift reducer, `(Action, State?) -> State`:
+    ///
+    /// ```swift
+    /// Inspector.main(reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self, ToggleTodo.self]))
+    /// ```
+    public static func main<State, Action>(
+        reducer: ReSwiftReducer<State, Action>, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> Never {
+        var streams = StandardStreams()
+        exit(run(arguments, replay: link(reducer), streams: &streams))
+    }
+
     /// What `main` runs; tests capture the streams.
     static func run(_ arguments: [String], replay: @escaping ReplayLink, streams: inout some TextStreams) -> Int32 {
         switch arguments.first {
@@ -50,6 +62,10 @@ public enum Inspector {
     /// Makes a replay engine for a log, with the user's types captured.
     static func link<State: Codable, Action: Decodable, Result>(_ reducer: @escaping (inout State, Action) -> Result) -> ReplayLink {
         { reader in ReplaySession<State, Action>(reader: reader, reducer: reducer) }
+    }
+
+    static func link<State, Action>(_ reducer: ReSwiftReducer<State, Action>) -> ReplayLink {
+        { reader in reducer.session(reader: reader) }
     }
 }
 

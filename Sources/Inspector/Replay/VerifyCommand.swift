@@ -30,12 +30,12 @@ enum VerifyCommand {
             case .cannotReplay(let error):
                 if problems.isEmpty { problems.append(error.description) }
                 failedEntries.append(run.start + offset)
-            case .matches, .restarted:
+            case .matches, .restarted, .restored:
                 break
             }
         }
         guard let first = problems.first else {
-            streams.output("verify: ok, all \(run.checks.count) entries replay to the recorded states")
+            streams.output("verify: ok, " + replayedText(run))
             return 0
         }
         var text = "verify: FAILED at entry \(failedEntries[0] + 1)\n" + first
@@ -45,5 +45,17 @@ enum VerifyCommand {
         }
         streams.output(text)
         return 1
+    }
+
+    /// `all 51 entries replay to the recorded states`, or, when some states were taken
+    /// from the log instead, `50 replayed to the recorded states, 1 restored from the log`
+    /// and which ones (the first few) and why.
+    static func replayedText(_ run: ReplayRun) -> String {
+        let restored = run.restoredFromLog
+        guard !restored.isEmpty else { return "all \(run.checks.count) entries replay to the recorded states" }
+        var text = "\(run.replayedCount) replayed to the recorded states, \(restored.count) restored from the log"
+        for (entry, reason) in restored.prefix(3) { text += "\n  entry \(entry + 1): \(reason)" }
+        if restored.count > 3 { text += "\n  … and \(restored.count - 3) more" }
+        return text
     }
 }

@@ -24,6 +24,11 @@ public struct LogEntry: Sendable, Equatable {
     public var isKeyframe: Bool
     /// The JSON Pointers the action changed (the patch's paths).
     public var changedPaths: [JSONPointer]
+    /// The outside values the reducer read through ``Recorded`` (`values`), in order;
+    /// replay hands them back. Empty in logs written before they were recorded.
+    public var recordedValues: [Recorded.Value] = []
+    /// Where the action was dispatched (`trace`), when the recorder knew it.
+    public var trace: EntryTrace?
 }
 
 /// An action as recorded: its case path, its payload and whether it can be decoded back.
@@ -69,6 +74,10 @@ struct ParsedEntry {
             index: index, lineNumber: lineNumber, sequence: sequence,
             time: timing.time, duration: timing.duration, action: action, effectOf: timing.effectOf,
             isKeyframe: stateRange != nil, changedPaths: changedPaths)
+        // Optional members: unreadable ones are ignored, so they never make an entry unreadable
+        // (ScannedEntry, which skips them, must agree on what is readable).
+        entry.recordedValues = Recorded.Value.read(try? record.value("values"))
+        entry.trace = EntryTrace.read(try? record.value("trace"))
     }
 }
 

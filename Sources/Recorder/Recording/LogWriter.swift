@@ -200,6 +200,8 @@ final class LogWriter {
             buffer.append(contentsOf: #","effectOf":"#.utf8)
             JSONWriter.appendInteger(origin, to: &buffer)
         }
+        // `values` and `trace`: what the caller's thread captured besides the action and the state.
+        EntryExtras.append(entry, redaction: options.redaction, to: &buffer)
         if isKeyframe {
             buffer.append(contentsOf: #","changed":"#.utf8)
             appendChangedPaths(diff)

@@ -8,6 +8,10 @@ enum RecordedValue {
     /// log record may be (a reference cycle, usually); never throws.
     static func encodeIndexed(_ value: Any, into encoder: _StreamingEncoder) -> (replayable: Bool, problem: String?) {
         encoder.indexing = true
+        if let copy = value as? PreEncodedValue {
+            writeIndexed(copy.json, into: encoder)
+            return (copy.replayable, nil)
+        }
         if let encodable = value as? any Encodable {
             do {
                 try encodeTopLevel(encodable, into: encoder)
@@ -45,10 +49,19 @@ enum RecordedValue {
     /// An action payload as compact JSON: `Codable` through the byte encoder,
     /// anything else through reflection. Never throws.
     static func encodePayload(_ value: Any) -> (bytes: [UInt8], replayable: Bool) {
+        if let copy = value as? PreEncodedValue { return (JSONWriter.compact(copy.json), copy.replayable) }
         if let encodable = value as? any Encodable, let bytes = try? JSONEncoding.bytes(of: encodable) {
             return (bytes, type(of: value) is any Decodable.Type)
         }
         return (JSONWriter.compact(JSONEncoding.reflecting(value)), false)
+    }
+
+    /// A value as a ``JSONValue``, encoded as ``encodePayload(_:)`` encodes it: for the
+    /// outside values an entry records (see ``EntryExtras``).
+    static func encode(_ value: Any) -> (value: JSONValue, replayable: Bool) {
+        if let copy = value as? PreEncodedValue { return (copy.json, copy.replayable) }
+        let payload = encodePayload(value)
+        return ((try? JSONParser.parse(payload.bytes)) ?? .null, payload.replayable)
     }
 
     /// ``actionName(_:)`` for an action whose payload is already encoded. A
@@ -57,6 +70,7 @@ enum RecordedValue {
     /// before, for that type and case, it is again, without reflection (which
     /// took a quarter of the writer's time for small states).
     static func actionName(_ action: Any, payload: [UInt8]) -> String {
+        if let copy = action as? PreEncodedValue, let name = copy.actionName { return name }
         let type = ObjectIdentifier(Swift.type(of: action))
         guard let label = firstKey(of: payload) else { return actionName(action) }
         let key = PlainCase(type: type, label: label)
@@ -86,6 +100,7 @@ enum RecordedValue {
     /// is `car.brakeTapped`; a struct action is its type name. A payload enum is followed only when its type name ends in `Action`
     /// (`Car.Action`, `EngineAction`), so `.setFilter(.done)` stays `setFilter`.
     static func actionName(_ action: Any) -> String {
+        if let copy = action as? PreEncodedValue, let name = copy.actionName { return name }
         var parts: [String] = []
         var current = action
         while true {
@@ -131,4 +146,14 @@ enum RecordedValue {
     }
 
     private static let actionTypes = Locked<[ObjectIdentifier: Bool]>([:])
+}
+
+/// A value already in the log's JSON form, written as it is: what saving a
+/// branch copies from the log it forks (an action recorded through reflection,
+/// recorded outside values). ``RecordedValue`` recognises it.
+struct PreEncodedValue: Sendable {
+    var json: JSONValue
+    var replayable = true
+    /// For an action: its recorded case path.
+    var actionName: String?
 }

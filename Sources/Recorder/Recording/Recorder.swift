@@ -69,13 +69,16 @@ public final class Recorder: Sendable {
     ) -> (inout State, Action) -> Result {
         let firstCall = FirstCall()
         let clock = options.clock
+        let tracesStack = options.trace
         return { [self] state, action in
             // Only the first call copies the state before the reducer mutates it.
             let initialState: State? = firstCall.take() ? state : nil
+            let trace = CapturedTrace.make(fileID: nil, line: 0, stack: tracesStack)
             let start = clock.nanoseconds()
-            let result = reducer(&state, action)
+            let (result, values) = RecordedValuesContext.capturing { reducer(&state, action) }
             let end = clock.nanoseconds()
-            record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState)
+            record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState,
+                   values: values, trace: trace)
             return result
         }
     }
@@ -92,31 +95,36 @@ public final class Recorder: Sendable {
         -> (@escaping (Action) -> Void, @escaping () -> State?) -> (@escaping (Action) -> Void) -> (Action) -> Void
     {
         let clock = options.clock
+        let tracesStack = options.trace
         return { [self] _, getState in
             let firstCall = FirstCall()
             return { next in
                 { action in
                     let initialState = firstCall.take() ? getState() : nil
+                    let trace = CapturedTrace.make(fileID: nil, line: 0, stack: tracesStack)
                     let start = clock.nanoseconds()
-                    next(action)
+                    let ((), values) = RecordedValuesContext.capturing { next(action) }
                     let end = clock.nanoseconds()
                     guard let state = getState() else { return }
-                    self.record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState)
+                    self.record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState,
+                                values: values, trace: trace)
                 }
             }
         }
     }
 
     /// Hands one reducer call to the writer; returns its sequence number (nil once stopped).
-    /// The reference ``Store`` calls this directly to say which entry's effect sent an action.
+    /// The reference ``Store`` and the manual ``record(_:state:before:duration:effectOf:fileID:line:)``
+    /// call this directly; `values` are what the reducer read through ``Recorded``.
     @discardableResult
     func record<State, Action>(
-        state: State, action: Action, start: UInt64, end: UInt64, effectOf: Int64?, initialState: State?
+        state: State, action: Action, start: UInt64, end: UInt64, effectOf: Int64?, initialState: State?,
+        values: [CapturedValue] = [], trace: CapturedTrace? = nil, actionType: Any.Type? = nil
     ) -> Int64? {
         var entry = PendingEntry(
             endNanoseconds: end, durationNanoseconds: end &- start, action: action, state: state,
             effectOf: effectOf, initialState: initialState.map { $0 as Any },
-            stateType: State.self, actionType: Action.self)
+            stateType: State.self, actionType: actionType ?? Action.self, recordedValues: values, trace: trace)
         if callerThreadEncoding.mustEncodeOnCaller(state) {
             entry.encodedState = EncodedDocument.encode(state)
             entry.encodedInitialState = initialState.map { EncodedDocument.encode($0) }
@@ -128,6 +136,12 @@ public final class Recorder: Sendable {
     }
 
     var clock: RecorderClock { options.clock }
+
+    /// True when `Options.trace` asks for a call stack with every entry.
+    var tracesCallStacks: Bool { options.trace }
+
+    /// True for the first manual ``record(_:state:before:duration:effectOf:fileID:line:)`` call only.
+    let firstManualCall = Locked(true)
 
     /// Returns once everything recorded so far is written to the file (visible to
     /// readers and safe from an app crash; see `Options.durability` for power cuts).

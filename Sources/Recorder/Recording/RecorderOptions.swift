@@ -41,6 +41,13 @@ extension Recorder {
         /// reason, and recording goes on.
         public var onError: (@Sendable (RecorderError) -> Void)?
 
+        /// Also record a short call stack (12 frames) with every entry: where the
+        /// action was dispatched, shown by `rewind log --trace`. Off by default: it costs the app's
+        /// thread a stack walk per action, about 20 µs (docs/PERFORMANCE.md, `## Trace`). The call site
+        /// (`#fileID`, `#line`) of ``Store/send(_:fileID:line:)`` and of the manual
+        /// ``Recorder/record(_:state:before:duration:effectOf:fileID:line:)`` is recorded either way.
+        public var trace = false
+
         /// Whether keyframes also come by read-back cost (see `keyframeInterval`); tests that
         /// need keyframes at fixed positions turn it off.
         package var keyframesByCost = true

@@ -19,6 +19,10 @@ struct PendingEntry {
     var encodedState: EncodedDocument?
     var encodedInitialState: EncodedDocument?
     var encodedPayload: (bytes: [UInt8], replayable: Bool)?
+    /// Outside values the reducer read through ``Recorded`` (the `values` member; see EntryExtras).
+    var recordedValues: [CapturedValue] = []
+    /// Where the action was dispatched (the `trace` member; see EntryExtras).
+    var trace: CapturedTrace?
 }
 
 enum QueueItem {

@@ -40,12 +40,16 @@ public struct Replay: Sendable {
         reducer: (inout State, Action) -> Result, state: State.Type = State.self, action: Action.Type = Action.self
     ) throws {
         try withoutActuallyEscaping(reducer) { reducer in
-            let run = ReplaySession(reader: reader, reducer: reducer).replay(from: 0, stopAtFirstProblem: true)
-            switch run.checks.last {
-            case .diverges(let divergence): throw divergence
-            case .cannotReplay(let error): throw error
-            case .matches, .restarted, nil: break
-            }
+            try Replay.throwFirstProblem(of: ReplaySession(reader: reader, reducer: reducer).replay(from: 0, stopAtFirstProblem: true))
+        }
+    }
+
+    /// A run that stopped at its first problem throws it.
+    static func throwFirstProblem(of run: ReplayRun) throws {
+        switch run.checks.last {
+        case .diverges(let divergence): throw divergence
+        case .cannotReplay(let error): throw error
+        case .matches, .restarted, .restored, nil: break
         }
     }
 

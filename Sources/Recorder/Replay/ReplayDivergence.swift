@@ -25,6 +25,10 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var recorded: JSONValue
     /// The state the current reducer computed, encoded as the recorder encodes states.
     public var recomputed: JSONValue
+    /// Outside values the reducer read through ``Recorded`` that the entry has no recorded
+    /// value for (`uuid #2: the recording has no value for it`); the reducer got live values
+    /// instead. Empty when only the state differs.
+    public var unrecordedReads: [String] = []
 
     /// What differs, as a tree diff (`-` recorded, `+` recomputed).
     public var diff: String { DivergenceDiff.text(recorded: recorded, recomputed: recomputed) }
@@ -33,7 +37,10 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
 
     public var description: String {
-        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name) \(ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name)))\n"
+        let payload = ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name))
+        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name)\(payload.isEmpty ? "" : " " + payload)\n"
+        for read in unrecordedReads { text += "reads Recorded value \(read)\n" }
+        if !unrecordedReads.isEmpty && recorded == recomputed { return text + "(the recomputed state matches the recording)" }
         text += "recorded (-) → recomputed (+):\n"
         text += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         return text

@@ -12,6 +12,31 @@ package struct ReplayRun: Sendable, Equatable {
         /// Replay restarted here from the recorded state, because what came before
         /// is not in the log (a new recording session, dropped entries, damage).
         case restarted(reason: String)
+        /// The action cannot be re-run (recorded through reflection: ReSwift's
+        /// `ReSwiftInit`, a non-Codable `Ping`), so its recorded state was restored
+        /// from the log and replay goes on from there.
+        case restored(reason: String)
+
+        /// True for what fails a verification: a divergence or an entry that cannot be replayed.
+        package var isProblem: Bool {
+            switch self {
+            case .diverges, .cannotReplay: true
+            case .matches, .restarted, .restored: false
+            }
+        }
+    }
+
+    /// Entries the reducer recomputed to the recorded state.
+    package var replayedCount: Int { checks.filter { $0 == .matches }.count }
+
+    /// Entries whose state was taken from the log instead of recomputed (restarts and restores), with why.
+    package var restoredFromLog: [(entry: Int, reason: String)] {
+        checks.indices.compactMap { offset in
+            switch checks[offset] {
+            case .restarted(let reason), .restored(let reason): (start + offset, reason)
+            default: nil
+            }
+        }
     }
 
     /// First entry replayed.
@@ -43,11 +68,15 @@ package struct ReplayRun: Sendable, Equatable {
             case .matches: matching += 1
             case .diverges: divergent += 1
             case .cannotReplay: failed += 1
-            case .restarted: break
+            case .restarted, .restored: break
             }
         }
         var text = "Replayed \(checks.count) entr\(checks.count == 1 ? "y" : "ies") from \(start + 1): "
-        if divergent == 0 && failed == 0 { return text + "all match the recording" }
+        let restored = restoredFromLog.count
+        if divergent == 0 && failed == 0 {
+            if restored == 0 { return text + "all match the recording" }
+            return text + "\(matching) match the recording, \(restored) restored from the log"
+        }
         text += "\(divergent) diverge"
         if let first = firstDivergence { text += " (first at \(first.entryIndex + 1))" }
         if failed > 0 { text += ", \(failed) cannot be replayed" }

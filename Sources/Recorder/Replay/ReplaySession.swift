@@ -8,11 +8,15 @@ import Foundation
 /// anything) is dropped, and the actions that effects sent are replayed from
 /// the recording, in their recorded order, like every other entry.
 ///
+/// Outside values the reducer reads through ``Recorded`` are handed back as
+/// recorded for each entry; a read the entry has no value for is a divergence.
+///
 /// Holds the inspector's replay work too: skipped entries (states after them
 /// recomputed without them) and a branch of hand-edited actions.
-package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngine {
+package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     package let reader: LogReader
     private let reducer: (inout State, Action) -> Void
+    private let decodeAction: ActionDecoding<Action>
     private let decoder = JSONValueDecoder()
     private var decodedActions: [Int: Result<Action, ReplayError>] = [:]
     private var cachedCompatibility: CompatibilityReport?
@@ -24,11 +28,21 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
     package private(set) var branch: ReplayBranch?
     private var branchActions: [Action] = []
     private var branchStates: [State] = []
+    /// What each branch action read through ``Recorded`` (live values), saved with the branch.
+    private var branchValues: [[CapturedValue]] = []
 
     /// `reducer` may return anything (an effect, `[Action]`, `Void`): the result is ignored.
-    package init<Result>(reader: LogReader, reducer: @escaping (inout State, Action) -> Result) {
+    package init<Result>(reader: LogReader, reducer: @escaping (inout State, Action) -> Result) where Action: Decodable {
         self.reader = reader
         self.reducer = { state, action in _ = reducer(&state, action) }
+        decodeAction = ActionDecoding { _, payload, decoder throws(JSONValueDecodingError) in try decoder.decode(Action.self, from: payload) }
+    }
+
+    /// A reducer whose actions are decoded by `decodeAction` (ReSwift's protocol-typed actions).
+    init(reader: LogReader, reducer: @escaping (inout State, Action) -> Void, decodeAction: ActionDecoding<Action>) {
+        self.reader = reader
+        self.reducer = reducer
+        self.decodeAction = decodeAction
     }
 
     package var entryCount: Int { reader.entryCount }
@@ -53,7 +67,7 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
     func decode(_ action: RecordedAction, entry index: Int) -> Result<Action, ReplayError> {
         guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: index, name: action.name))) }
         do {
-            return .success(try decoder.decode(Action.self, from: action.payload))
+            return .success(try decodeAction.decode(action.name, action.payload, decoder))
         } catch {
             return .failure(ReplayError(.actionCannotDecode(entry: index, name: action.name, error)))
         }
@@ -133,13 +147,13 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
                 restartReason = reason
             }
             guard let state = current else {
-                run.checks.append(.restarted(reason: restartReason))
+                run.checks.append(entry.action.isReplayable ? .restarted(reason: restartReason) : .restored(reason: Self.notCodable(entry)))
                 current = try? recordedState(at: index)
                 continue
             }
             let check = self.check(entry: entry, startingFrom: state, next: &current)
             run.checks.append(check)
-            if stopAtFirstProblem, check != .matches { return run }
+            if stopAtFirstProblem, check.isProblem { return run }
         }
         return run
     }
@@ -152,26 +166,44 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         case .success(let decoded): action = decoded
         case .failure(let error):
             next = try? recordedState(at: index)
+            // Not Codable (ReSwift's ReSwiftInit, a Ping): nothing to re-run, but the
+            // state after it is in the log, so replay goes on from there.
+            if case .actionNotReplayable = error.reason, next != nil {
+                return .restored(reason: Self.notCodable(entry))
+            }
             return .cannotReplay(error)
         }
         var state = state
-        reducer(&state, action)
+        let unrecordedReads = run(action, on: &state, values: entry.recordedValues)
         do throws(ReplayError) {
             let recomputedJSON = try encode(state, entry: index)
             let recordedJSON: JSONValue
             do { recordedJSON = try reader.state(at: index) } catch { throw ReplayError(.unreadable(error)) }
-            if ReplayComparison.matches(recorded: recordedJSON, recomputed: recomputedJSON) {
+            if unrecordedReads.isEmpty, ReplayComparison.matches(recorded: recordedJSON, recomputed: recomputedJSON) {
                 next = state
                 return .matches
             }
             next = try? decodeState(recordedJSON, entry: index)
             return .diverges(ReplayDivergence(
                 entryIndex: index, entryCount: entryCount, action: entry.action,
-                recorded: recordedJSON, recomputed: ReplayComparison.masked(recomputedJSON, like: recordedJSON)))
+                recorded: recordedJSON, recomputed: ReplayComparison.masked(recomputedJSON, like: recordedJSON),
+                unrecordedReads: unrecordedReads))
         } catch {
             next = try? recordedState(at: index)
             return .cannotReplay(error)
         }
+    }
+
+    private static func notCodable(_ entry: LogEntry) -> String {
+        "\(entry.action.name) was recorded through reflection (not Codable), so its recorded state was used"
+    }
+
+    /// Runs the reducer with the entry's recorded outside values bound; returns the
+    /// reads it had no recorded value for.
+    private func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
+        let context = RecordedValuesContext(replaying: values)
+        RecordedValuesContext.$current.withValue(context) { reducer(&state, action) }
+        return context.unrecordedReads
     }
 
     /// Why the state before `entry` is not the state after `previous`: a new
@@ -278,7 +310,7 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
             let position = work.start + work.states.count
             var state = work.states.last ?? work.base
             if !skipped.contains(position), case .success(let action) = action(at: position) {
-                reducer(&state, action)
+                _ = run(action, on: &state, values: (try? reader.entry(at: position).recordedValues) ?? [])
             }
             work.states.append(state)
             work.json.append(try encode(state, entry: position))
@@ -294,7 +326,8 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         let json: JSONValue
         do { json = try JSONParser.parse(text) } catch { throw ReplayEditError("not valid JSON: \(error)") }
         let action: Action
-        do { action = try decoder.decode(Action.self, from: json) } catch { throw ReplayEditError(error.description) }
+        let nameHint = position < entryCount ? (try? reader.entry(at: position))?.action.name : nil
+        do { action = try decodeAction.decode(nameHint, json, decoder) } catch { throw ReplayEditError(error.description) }
 
         var base: State
         var fork: Int
@@ -310,16 +343,18 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
             fork = branch.forkIndex
             kept = offset + 1
         }
-        reducer(&base, action)
+        let ((), values) = RecordedValuesContext.capturing { reducer(&base, action) }
         let encoded: JSONValue
         do { encoded = try encode(base, entry: position) } catch { throw ReplayEditError(error.description) }
 
         var entries = Array((branch?.entries ?? []).prefix(kept))
         branchActions = Array(branchActions.prefix(kept))
         branchStates = Array(branchStates.prefix(kept))
+        branchValues = Array(branchValues.prefix(kept))
         entries.append(ReplayBranch.Entry(name: RecordedValue.actionName(action), payload: json, state: encoded))
         branchActions.append(action)
         branchStates.append(base)
+        branchValues.append(values)
         branch = ReplayBranch(forkIndex: fork, entries: entries)
         return entryCount + entries.count - 1
     }
@@ -329,17 +364,25 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         var existing = stat()
         guard lstat(path, &existing) != 0 else { throw ReplayEditError("\(path) already exists") }
         // Everything is decoded before the file is created, so a failure leaves no half-written log.
-        var items: [(action: Action, state: State, effectOf: Int64?, sequence: Int64)] = []
+        // An action recorded through reflection (ReSwiftInit) is copied as recorded, as verify restores it.
+        var items: [(action: Any, state: State, entry: LogEntry)] = []
         do {
             for index in 0...branch.forkIndex where !skipped.contains(index) {
                 let entry = try reader.entry(at: index)
-                items.append((try action(at: index).get(), try effectiveSwiftState(at: index), entry.effectOf, entry.sequence))
+                let action: Any
+                switch self.action(at: index) {
+                case .success(let decoded): action = decoded
+                case .failure(let error):
+                    guard case .actionNotReplayable = error.reason else { throw error }
+                    action = PreEncodedValue(json: entry.action.payload, replayable: false, actionName: entry.action.name)
+                }
+                items.append((action, try effectiveSwiftState(at: index), entry))
             }
         } catch {
-            throw ReplayEditError("cannot save the branch: \(error)")
+            throw ReplayEditError("\(error)")
         }
         let initial: State?
-        do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+        do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("\(error)") }
 
         var options = Recorder.Options()
         options.keyframeInterval = reader.header.keyframeInterval
@@ -353,23 +396,34 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         }
         close(created)
         let recorder: Recorder
-        do { recorder = try Recorder(file: path, options: options) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+        do { recorder = try Recorder(file: path, options: options) } catch { throw ReplayEditError("\(error)") }
         var newSequence: [Int64: Int64] = [:]
         var written = 0
         for (offset, item) in items.enumerated() {
             let now = recorder.clock.nanoseconds()
-            let origin = item.effectOf.flatMap { newSequence[$0] }
-            if let sequence = recorder.record(state: item.state, action: item.action, start: now, end: now, effectOf: origin, initialState: offset == 0 ? initial : nil) {
-                newSequence[item.sequence] = sequence
+            let origin = item.entry.effectOf.flatMap { newSequence[$0] }
+            // The outside values go along, so the saved log replays like this one.
+            let values = item.entry.recordedValues.map { CapturedValue(name: $0.name, value: PreEncodedValue(json: $0.json)) }
+            if let sequence = recorder.record(
+                state: item.state, action: item.action, start: now, end: now, effectOf: origin,
+                initialState: offset == 0 ? initial : nil, values: values, actionType: Action.self) {
+                newSequence[item.entry.sequence] = sequence
             }
             written += 1
         }
         for (offset, action) in branchActions.enumerated() {
             let now = recorder.clock.nanoseconds()
-            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil, initialState: written == 0 && offset == 0 ? initial : nil)
+            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil,
+                            initialState: written == 0 && offset == 0 ? initial : nil, values: branchValues[offset])
             written += 1
         }
-        do { try recorder.close() } catch { throw ReplayEditError("cannot save the branch: \(error)") }
+        do { try recorder.close() } catch { throw ReplayEditError("\(error)") }
         return written
     }
+}
+
+/// How a replay session turns a recorded action (its case path or type name, and
+/// its payload) back into the reducer's Action type.
+struct ActionDecoding<Action> {
+    let decode: (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action
 }

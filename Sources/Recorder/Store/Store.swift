@@ -38,8 +38,11 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     /// The current state.
     public var state: State { lock.withLock { current } }
 
-    /// Runs the reducer with `action`, then its effect.
-    public func send(_ action: Action) { send(action, effectOf: nil) }
+    /// Runs the reducer with `action`, then its effect. With a recorder, the call
+    /// site is recorded as the entry's trace (`rewind log --trace`).
+    public func send(_ action: Action, fileID: StaticString = #fileID, line: UInt = #line) {
+        send(action, effectOf: nil, fileID: fileID, line: line)
+    }
 
     /// Returns when every effect started so far, and every effect those started, has finished.
     public func finishEffects() async {
@@ -48,18 +51,21 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func send(_ action: Action, effectOf origin: Int64?) {
+    private func send(_ action: Action, effectOf origin: Int64?, fileID: StaticString, line: UInt) {
         lock.lock()
         let effect: Effect<Action>
         var sequence: Int64?
         if let recorder {
             let initialState = sentFirst ? nil : current
             sentFirst = true
+            let trace = CapturedTrace.make(fileID: fileID, line: line, stack: recorder.tracesCallStacks)
             let start = recorder.clock.nanoseconds()
-            effect = reducer(&current, action)
+            let (reduced, values) = RecordedValuesContext.capturing { reducer(&current, action) }
+            effect = reduced
             let end = recorder.clock.nanoseconds()
             sequence = recorder.record(
-                state: current, action: action, start: start, end: end, effectOf: origin, initialState: initialState)
+                state: current, action: action, start: start, end: end, effectOf: origin, initialState: initialState,
+                values: values, trace: trace)
         } else {
             effect = reducer(&current, action)
         }
@@ -71,10 +77,10 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
         switch effect.work {
         case .none:
             break
-        case .send(let actions):
-            for action in actions { send(action, effectOf: origin) }
+        case .send(let actions, let fileID, let line):
+            for action in actions { send(action, effectOf: origin, fileID: fileID, line: line) }
         case .run(let operation):
-            let send = Send<Action> { [weak self] action in self?.send(action, effectOf: origin) }
+            let send = Send<Action> { [weak self] action, fileID, line in self?.send(action, effectOf: origin, fileID: fileID, line: line) }
             lock.withLock {
                 let id = nextEffectID
                 nextEffectID += 1

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+/// Not Codable, changes nothing: recorded through reflection, restored in replay.
+struct Ping: ReAction {}
+
+/// ReSwift stores recorded through the middleware replay with their `(Action, State?) -> State` reducer.
+@Suite struct ReSwiftReplayTests {
+    let directory = TemporaryDirectory()
+
+    /// A ReSwift store started without a state (so it dispatches ReSwiftInit), then 50 actions and a ping.
+    private func recordReSwiftSession(pingAt ping: Int? = nil) throws -> String {
+        let path = directory.file("reswift.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        let store = ReStore<ReState>(reducer: reStateReducer, state: nil, middleware: [recorder.middleware()])
+        for number in 0..<50 {
+            if number == ping { store.dispatch(Ping()) }
+            store.dispatch(number % 10 == 9 ? Rename(name: "n\(number)") as any ReAction : Increment(by: number))
+        }
+        try recorder.close()
+        return path
+    }
+
+    private let replayable = ReSwiftReducer(reStateReducer, actions: [Increment.self, Rename.self])
+
+    @Test func theInitActionIsRecordedAndEveryStateRebuilds() throws {
+        let reader = try LogReader(path: try recordReSwiftSession())
+        #expect(reader.entryCount == 51)
+        #expect(try reader.entry(at: 0).action.name == "ReSwiftInit")
+        #expect(try reader.entry(at: 0).action.isReplayable == false)
+        #expect(try reader.state(at: 0) == ["count": 0, "name": ""])
+        let total: Int64 = (0..<50).filter { $0 % 10 != 9 }.reduce(0, +)
+        #expect(try reader.state(at: 50) == .object(JSONObject([("count", .integer(total)), ("name", "n49")])))
+    }
+
+    @Test func verifyReplaysTheActionsAndRestoresTheInitActionFromTheLog() throws {
+        let path = try recordReSwiftSession(pingAt: 20)
+        try Replay(log: path).verify(replayable)
+        let run = replayable.session(reader: try LogReader(path: path)).replay(from: 0)
+        #expect(run.replayedCount == 50)
+        #expect(run.restoredFromLog.map(\.entry) == [0, 21])
+        #expect(run.restoredFromLog.first?.reason == "ReSwiftInit was recorded through reflection (not Codable), so its recorded state was used")
+        #expect(run.summary == "Replayed 52 entries from 1: 50 match the recording, 2 restored from the log")
+    }
+
+    @Test func aChangedReSwiftReducerDivergesAtTheFirstActionItChanges() throws {
+        let path = try recordReSwiftSession()
+        let doubled = ReSwiftReducer({ (action: any ReAction, state: ReState?) -> ReState in
+            var next = reStateReducer(action, state)
+            if let increment = action as? Increment, increment.by == 3 { next.count += 3 }
+            return next
+        }, actions: [Increment.self, Rename.self])
+        #expect(throws: ReplayDivergence.self) { try Replay(log: path).verify(doubled) }
+        do { try Replay(log: path).verify(doubled) } catch let divergence as ReplayDivergence {
+            #expect(divergence.entryIndex == 4)
+            #expect(divergence.differingPaths.map(\.description) == ["/count"])
+        }
+    }
+
+    @Test func anActionTypeThatIsNotListedIsNamedInTheError() throws {
+        let path = try recordReSwiftSession()
+        let missingRename = ReSwiftReducer(reStateReducer, actions: [Increment.self])
+        do {
+            try Replay(log: path).verify(missingRename)
+            Issue.record("Rename is not listed: verify must fail")
+        } catch let error as ReplayError {
+            #expect(error.entryIndex == 10)
+            #expect(error.description.hasPrefix("entry 11 (Rename): the action cannot be decoded with the current Action type: "))
+            #expect(error.description.hasSuffix("list the type Rename"))
+        }
+    }
+
+    @Test func aBranchOfALogWithTheInitActionSavesAndReplays() throws {
+        let path = try recordReSwiftSession()
+        let session = replayable.session(reader: try LogReader(path: path))
+        _ = try session.dispatch(actionJSON: #"{"by":100}"#, at: 10)
+        let branch = directory.file("branch.jsonl")
+        #expect(try session.saveBranch(to: branch) == 12)
+        let reader = try LogReader(path: branch)
+        #expect(try reader.entry(at: 0).action == RecordedAction(name: "ReSwiftInit", payload: [:], isReplayable: false))
+        #expect(try reader.entry(at: 11).action.name == "Increment")
+        #expect(try reader.state(at: 11)["count"] == .integer(try LogReader(path: path).state(at: 10)["count"]!.int64Value! + 100))
+        try Replay(log: branch).verify(replayable)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+/// Where each action was dispatched: call sites from the reference store and the
+/// manual API, call stacks with `Options.trace`.
+@Suite struct TraceTests {
+    let directory = TemporaryDirectory()
+
+    @Test func theReferenceStoreRecordsTheCallSiteOfSendAndOfEffects() async throws {
+        let path = directory.file("store.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        let store = Store<TodoState, TodoAction>(initialState: TodoState(), recorder: recorder) { state, action in
+            todoReducer(&state, action)
+            if case .add = action { return .send(.toggle(id: 0)) }
+            return .none
+        }
+        let line = #line + 1
+        store.send(.add(title: "gift wrap"))
+        await store.finishEffects()
+        try recorder.close()
+        let reader = try LogReader(path: path)
+        #expect(try reader.entry(at: 0).trace == EntryTrace(file: "RecorderTests/TraceTests.swift", line: line, stack: []))
+        #expect(try reader.entry(at: 0).trace?.description == "RecorderTests/TraceTests.swift:\(line)")
+        // The effect's `.send(…)` is in the reducer above.
+        #expect(try reader.entry(at: 1).trace == EntryTrace(file: "RecorderTests/TraceTests.swift", line: line - 4, stack: []))
+    }
+
+    @Test func aWrappedReducerHasNoTraceUnlessTheOptionAsksForTheStack() throws {
+        let path = directory.file("plain.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        var state = TodoState()
+        recorder.recording(todoReducer)(&state, .add(title: "x"))
+        try recorder.close()
+        #expect(try LogReader(path: path).entry(at: 0).trace == nil)
+        #expect(!String(decoding: fileBytes(path), as: UTF8.self).contains(#""trace""#))
+    }
+
+    @Test func withTraceOnEachEntryHasTheCallStackWithoutRewindsOwnFrames() throws {
+        let path = directory.file("stack.jsonl")
+        var options = testOptions()
+        options.trace = true
+        let recorder = try Recorder(file: path, options: options)
+        let reducer = recorder.recording(todoReducer)
+        var state = TodoState()
+        dispatchFromANamedFunction(reducer, &state)
+        try recorder.close()
+        let trace = try #require(try LogReader(path: path).entry(at: 0).trace)
+        #expect(trace.file == nil)
+        #expect(!trace.stack.isEmpty && trace.stack.count <= CallStack.keptFrames)
+        // The innermost frames are the app's: the reducer wrapper's closure is not among them.
+        #expect(trace.stack.contains { $0.contains("dispatchFromANamedFunction") }, "\(trace.stack)")
+        #expect(!trace.stack.prefix(1).contains { $0.hasPrefix("Recorder.") || $0.contains(" in Recorder.Recorder.") })
+    }
+
+    @Test func theManualAPIRecordsItsCallSiteAndWithTraceAStack() throws {
+        let path = directory.file("manual.jsonl")
+        var options = testOptions()
+        options.trace = true
+        let recorder = try Recorder(file: path, options: options)
+        let line = #line + 1
+        recorder.record(TodoAction.add(title: "x"), state: TodoState())
+        try recorder.close()
+        let trace = try #require(try LogReader(path: path).entry(at: 0).trace)
+        #expect(trace.file == "RecorderTests/TraceTests.swift")
+        #expect(trace.line == line)
+        #expect(!trace.stack.isEmpty)
+    }
+}
+
+@inline(never)
+private func dispatchFromANamedFunction(_ reducer: (inout TodoState, TodoAction) -> Void, _ state: inout TodoState) {
+    reducer(&state, .add(title: "traced"))
+}
