@@ -225,6 +225,17 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// Where each entry of `positions` is, with its line number and index flags
+    /// (what a state scan needs to know whether a patch follows on); one hold of the lock.
+    func stateScanLocations(_ positions: Range<Int>) -> [(location: LineLocation, lineNumber: Int, flags: LogIndex.EntryFlags)] {
+        lock.withLock {
+            positions.clamped(to: 0..<index.entryCount).map { position in
+                (LineLocation(offset: index.offsets[position], length: Int(index.lengths[position])),
+                 Int(index.lineNumbers[position]), index.flags[position])
+            }
+        }
+    }
+
     /// The line of the entry at `position` and its parsed record (state not parsed).
     private func parsedEntry(at position: Int) throws(LogReadError) -> (ParsedEntry, [UInt8]) {
         let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int)? in

@@ -1,0 +1,3 @@
+enum TailCommand {
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 { 2 }
+}

@@ -1,0 +1,3 @@
+enum TestgenCommand {
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 { 2 }
+}
