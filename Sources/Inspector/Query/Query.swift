@@ -8,7 +8,7 @@ import Recorder
 /// let query = try Query(parsing: #"/cart/total < 0 and action == checkout.submit"#)
 /// query.matches(QueryInput(state: state, actionType: "checkout.submit"))
 /// ```
-struct Query: Sendable, CustomStringConvertible {
+struct Query: Sendable, Equatable, CustomStringConvertible {
     /// The text it was parsed from.
     let text: String
     let root: QueryNode

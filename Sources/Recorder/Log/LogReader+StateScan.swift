@@ -18,6 +18,18 @@ package struct StateScanStep {
     package var previousState: JSONValue?
     /// False when the entry's record could not be read (``LogReader/entry(at:)`` fails too).
     package var isReadable: Bool
+
+    package init(index: Int, lineNumber: Int, actionType: String, changedPaths: [JSONPointer], patch: JSONPatch?,
+                 state: JSONValue?, previousState: JSONValue?, isReadable: Bool) {
+        self.index = index
+        self.lineNumber = lineNumber
+        self.actionType = actionType
+        self.changedPaths = changedPaths
+        self.patch = patch
+        self.state = state
+        self.previousState = previousState
+        self.isReadable = isReadable
+    }
 }
 
 extension LogReader {
