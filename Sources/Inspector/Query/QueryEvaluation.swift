@@ -10,7 +10,10 @@ extension QueryNode {
         case .or(let a, let b): return a.evaluate(input) || b.evaluate(input)
         case .not(let a): return !a.evaluate(input)
         case .exists(let path): return input.state?[pointer: path] != nil
-        case .changed(let path): return input.state?[pointer: path] != input.previousState?[pointer: path]
+        case .changed(let path):
+            // No state before (the first entry of a log without an initial state, or damage): nothing to compare.
+            guard let previous = input.previousState else { return false }
+            return input.state?[pointer: path] != previous[pointer: path]
         case .action(let name, let negated):
             let matches = name.hasSuffix("*") ? input.actionType.hasPrefix(name.dropLast()) : input.actionType == name
             return matches != negated
