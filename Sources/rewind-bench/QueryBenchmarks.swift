@@ -22,7 +22,9 @@ func runQueryBenchmarks() {
     defer { try? FileManager.default.removeItem(at: directory) }
 
     let entries = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_ENTRIES"].flatMap(Int.init) ?? (Benchmark.quick ? 20_000 : 1_000_000)
-    let path = directory.appendingPathComponent("huge.jsonl").path
+    // REWIND_BENCH_QUERY_LOG=/tmp/q.jsonl keeps the log there (for a profiler, or to run rewind on it by hand).
+    let kept = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_LOG"]
+    let path = kept ?? directory.appendingPathComponent("huge.jsonl").path
     var bytes: Int64 = 0
     let writeSeconds = Benchmark.once {
         bytes = BenchmarkLog.write(path: path, entries: entries, keyframeInterval: 32, items: 24, noteBytes: 860)
@@ -32,7 +34,7 @@ func runQueryBenchmarks() {
     // The log's entry n sets /counter to n - 1: the last entry is the one match.
     let last = entries - 1
     let jqSelect = #"select(.kind == "entry" and ((.state.counter // ([.patch[]? | select(.path == "/counter")][0].value)) == "# + "\(last)))"
-    let jq = ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect, path])
+    let jq = ProcessInfo.processInfo.environment["REWIND_BENCH_NO_JQ"] != nil ? nil : ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect, path])
     let rows: [(String, [String])] = [
         ("find '/counter == \(last)' (one path, 1 match)", ["find", path, "/counter == \(last)"]),
         ("find '/items/3/value > 0' --count", ["find", path, "/items/3/value > 0", "--count"]),

@@ -55,7 +55,7 @@ enum BisectCommand {
                 return 2
             }
         }
-        guard let timeline = CommandSupport.openLog(parsed.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = FindCommand.openIndexingInBackground(parsed.positional[0], streams: &streams) else { return 2 }
         let (breaking, unavailable) = firstBreak(in: timeline, query: query, invariants: invariants)
         if unavailable > 0 {
             streams.error("rewind bisect: \(timeline.name): \(unavailable) entries not checked: their state cannot be rebuilt (a damaged record or a gap before them)")
@@ -84,7 +84,8 @@ enum BisectCommand {
             }
             return (found.map { ($0, query.text) }, unavailable)
         }
-        // Swift invariants decode each state: one pass in order.
+        // Swift invariants decode each state: one pass in order, once the index is complete.
+        _ = QueryScan.waitForIndex(of: timeline.reader, toReach: Int.max)
         var found: (Int, String)?
         var unavailable = 0
         timeline.reader.scanStates(0..<timeline.count, keepingPrevious: query?.readsPreviousState ?? false) { step in
@@ -111,7 +112,7 @@ enum BisectCommand {
 
     /// Entry number, action, diff of the step.
     static func report(timeline: LogTimeline, index: Int, broken: String) -> String {
-        let numberWidth = max(3, String(timeline.count).count)
+        let numberWidth = FindCommand.numberWidth(for: timeline)
         var lines = ["\(broken) stops holding at entry \(index + 1) of \(timeline.name)"
             + (index == 0 ? " (the first entry)" : " (it held for entries 1–\(index))")]
         if let entry = timeline.entry(at: index) {

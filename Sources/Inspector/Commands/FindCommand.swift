@@ -67,7 +67,7 @@ enum FindCommand {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return FindInDirectory.run(directory: path, query: query, options: options, streams: &streams)
         }
-        guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
+        guard let timeline = openIndexingInBackground(path, streams: &streams) else { return 2 }
         var output = BufferedOutput()
         var listed = 0
         let unavailable = search(timeline, query: query, options: options) { line in
@@ -94,7 +94,7 @@ enum FindCommand {
                        prefix: String = "", found: (String?) -> Void) -> Int {
         var scan = QueryScan(reader: timeline.reader, query: query, mode: options.mode)
         scan.workers = workers
-        let numberWidth = max(3, String(timeline.count).count)
+        let numberWidth = numberWidth(for: timeline)
         var unavailable = 0
         scan.run { report in
             unavailable += report.unavailable
@@ -104,6 +104,25 @@ enum FindCommand {
             return true
         }
         return unavailable
+    }
+
+    /// The width of entry numbers in lines, as `rewind log` has it. The index
+    /// may still be growing: size them for the count it is heading for.
+    static func numberWidth(for timeline: LogTimeline) -> Int {
+        let expected = timeline.reader.isFullyIndexed ? timeline.count
+            : Int(Double(timeline.count) / max(0.001, timeline.reader.indexProgress) * 1.1)
+        return max(3, String(expected).count)
+    }
+
+    /// Opens `path` with only its start indexed: the rest is indexed on another
+    /// thread while the query scans what is indexed (QueryScan waits for each chunk).
+    static func openIndexingInBackground(_ path: String, streams: inout some TextStreams) -> LogTimeline? {
+        do {
+            return try LogTimeline(path: path, indexInBackground: true)
+        } catch {
+            streams.error("rewind: \(error.description)")
+            return nil
+        }
     }
 
     /// `  41  +2.125s  checkout.submit  → false` (the arrow only with `--changes`).

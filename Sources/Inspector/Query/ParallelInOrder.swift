@@ -9,26 +9,38 @@ enum ParallelInOrder {
     /// each result to `consume` in order, until it returns false (items not
     /// yet started are then skipped; those running finish and are dropped).
     static func run<Result: Sendable>(count: Int, workers: Int, work: @escaping @Sendable (Int) -> Result, consume: (Result) -> Bool) {
-        guard count > 0 else { return }
-        if workers <= 1 || count == 1 {
-            for item in 0..<count where !consume(work(item)) { return }
+        run(workers: workers, work: { $0 < count ? work($0) : nil }, consume: consume)
+    }
+
+    /// The same for items whose number is not known ahead (chunks of a log
+    /// still being indexed): `work` returns nil for the first item past the end.
+    static func run<Result: Sendable>(workers: Int, work: @escaping @Sendable (Int) -> Result?, consume: (Result) -> Bool) {
+        if workers <= 1 {
+            var item = 0
+            while let result = work(item), consume(result) { item += 1 }
             return
         }
-        let board = ResultBoard<Result>(count: count)
-        for _ in 0..<min(workers, count) {
+        let board = ResultBoard<Result>()
+        for _ in 0..<workers {
             board.workerStarted()
             Thread.detachNewThread {
-                while let item = board.take() { board.finish(item, work(item)) }
+                while let item = board.take() {
+                    guard let result = work(item) else {
+                        board.end(at: item)
+                        break
+                    }
+                    board.finish(item, result)
+                }
                 board.workerDone()
             }
         }
-        var consuming = true
-        for item in 0..<count {
-            guard let result = board.wait(for: item) else { break }
-            if consuming, !consume(result) {
-                consuming = false
+        var item = 0
+        while let result = board.wait(for: item) {
+            if !consume(result) {
                 board.cancel()
+                break
             }
+            item += 1
         }
         // Workers hold the work closure (and what it captured): let them end before returning.
         board.waitForWorkers()
@@ -39,16 +51,15 @@ enum ParallelInOrder {
 private final class ResultBoard<Result: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var next = 0
-    private let count: Int
+    /// The first item past the end, once a worker found it.
+    private var endItem = Int.max
     private var results: [Int: Result] = [:]
     private var cancelled = false
     private var runningWorkers = 0
 
-    init(count: Int) { self.count = count }
-
     func take() -> Int? {
         condition.withLock {
-            guard !cancelled, next < count else { return nil }
+            guard !cancelled, next < endItem else { return nil }
             defer { next += 1 }
             return next
         }
@@ -61,11 +72,18 @@ private final class ResultBoard<Result: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Item `item`'s result; nil once cancelled for an item never started.
+    func end(at item: Int) {
+        condition.withLock {
+            endItem = min(endItem, item)
+            condition.broadcast()
+        }
+    }
+
+    /// Item `item`'s result; nil past the end, or once cancelled.
     func wait(for item: Int) -> Result? {
         condition.withLock {
             while results[item] == nil {
-                if cancelled && item >= next { return nil }
+                if item >= endItem || cancelled || (runningWorkers == 0 && item >= next) { return nil }
                 condition.wait()
             }
             return results.removeValue(forKey: item)

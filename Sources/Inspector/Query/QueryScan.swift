@@ -48,17 +48,16 @@ struct QueryScan: Sendable {
         self.mode = mode
     }
 
-    /// Scans `range` (default: every entry) and hands each chunk's hits to
+    /// Scans `range` (default: every entry, including those the reader's
+    /// background indexing has yet to find) and hands each chunk's hits to
     /// `report`, in log order, on the calling thread, until it returns false.
     /// In `.changes` the hits are already stitched across chunks; in `.first`
     /// scanning stops at the first hit.
+    ///
+    /// A chunk is scanned as soon as the index covers it, so on a log opened
+    /// with background indexing the scan runs alongside the index.
     func run(_ range: Range<Int>? = nil, report: (ChunkReport) -> Bool) {
-        let range = range ?? 0..<reader.entryCount
-        let chunks = stride(from: range.lowerBound, to: range.upperBound, by: chunkEntries).map {
-            $0..<min(range.upperBound, $0 + chunkEntries)
-        }
         var carried: Bool?   // `.changes`: the truth at the last entry with a state so far
-        var keepGoing = true
         let stitch = { (report: inout ChunkReport) in
             guard mode == .changes else { return }
             if let first = report.firstWithState, first.truth != (carried ?? false) {
@@ -66,19 +65,26 @@ struct QueryScan: Sendable {
             }
             if let last = report.lastTruth { carried = last }
         }
-        if workers <= 1 || chunks.count <= 1 {
-            for chunk in chunks where keepGoing {
-                var chunkReport = scan(chunk, stopAfterFirst: mode == .first)
-                stitch(&chunkReport)
-                keepGoing = report(chunkReport) && !(mode == .first && !chunkReport.hits.isEmpty)
-            }
-            return
-        }
-        ParallelInOrder.run(count: chunks.count, workers: workers, work: { scan(chunks[$0], stopAfterFirst: mode == .first) }) { chunkReport in
+        let (reader, chunkEntries, start) = (self.reader, self.chunkEntries, range?.lowerBound ?? 0)
+        ParallelInOrder.run(workers: workers, work: { [self] item -> ChunkReport? in
+            let lower = start + item * chunkEntries
+            var upper = lower + chunkEntries
+            if let range { upper = min(upper, range.upperBound) }
+            guard lower < upper, Self.waitForIndex(of: reader, toReach: upper) > lower else { return nil }
+            return scan(lower..<min(upper, reader.entryCount), stopAfterFirst: mode == .first)
+        }) { chunkReport in
             var chunkReport = chunkReport
             stitch(&chunkReport)
             return report(chunkReport) && !(mode == .first && !chunkReport.hits.isEmpty)
         }
+    }
+
+    /// Waits until the reader has indexed `entries` entries or all there are;
+    /// returns how many it has. The index grows on another thread (``LogReader/indexMore(maxBytes:)``),
+    /// which does not signal: a short sleep between looks costs nothing next to a chunk's scan.
+    static func waitForIndex(of reader: LogReader, toReach entries: Int) -> Int {
+        while reader.entryCount < entries && !reader.isFullyIndexed { usleep(500) }
+        return reader.entryCount
     }
 
     /// The query over one chunk.

@@ -84,7 +84,12 @@ extension LogReader {
                         } else if state != nil, let patch = record.patch,
                                   line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
                             // In place: the only other reference (`previous`) is kept only when asked for.
-                            do { try patch.apply(to: &state!) } catch { state = nil }
+                            // Operation by operation without undo steps: a patch that fails leaves no state anyway.
+                            do {
+                                for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                            } catch {
+                                state = nil
+                            }
                         } else {
                             state = nil
                         }
@@ -106,36 +111,124 @@ extension LogReader {
 
 /// What a state scan parses of an entry line: the action type, and the patch
 /// or the keyframe's state. Nil when the line is not a readable entry.
+///
+/// Readable exactly when ``LogReader/entry(at:)`` reads it: the line is first
+/// skimmed as the batched scans skim it (``ScannedEntry``, which checks what
+/// ``ParsedEntry`` would parse, falling back to it where it cannot judge); only
+/// then are the patch or the state parsed.
 private struct StateRecord {
     var actionType: String
-    var changedPaths: [JSONPointer]
     var patch: JSONPatch?
     var state: JSONValue?
+    /// A keyframe's `changed` list; a patch's paths are read from the patch.
+    var keyframeChanged: [JSONPointer] = []
+
+    var changedPaths: [JSONPointer] { patch.map { $0.operations.map(\.path) } ?? keyframeChanged }
 
     init?(_ line: UnsafeBufferPointer<UInt8>) {
-        guard let record = try? EntryRecord(line), let action = record.member("action"),
-              record.member("seq") != nil else { return nil }
-        // The type is skimmed out of the action (its payload is not built); an
-        // unusual action (escaped keys, a type with escapes) is parsed in full.
-        var type: String?
-        var skimmer = JSONSkimmer(UnsafeBufferPointer(rebasing: line[action.value]))
-        _ = skimmer.skimMembers(depth: 0) { key, value, _ in
-            guard let key, key.equals("type") else { return true }
-            type = JSONSkimmer.plainText(value).map { String(decoding: $0, as: UTF8.self) }
-            return false
+        var members = StateMembers()
+        guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members) else {
+            // What the light reading does not judge: the full reading decides, and gives everything.
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
+            actionType = parsed.entry.action.name
+            patch = parsed.patch
+            keyframeChanged = parsed.entry.changedPaths
+            if let range = parsed.stateRange {
+                guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
+                self.state = state
+            }
+            return
         }
-        if type == nil { type = (try? record.sequenceAndAction())?.1.name }
-        guard let type else { return nil }
-        actionType = type
-        if let member = record.member("state") {
-            guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[member.value])) else { return nil }
+        actionType = light.actionType
+        let (stateBytes, patchBytes, changedBytes) = (members.state, members.patch, members.changed)
+        if let stateBytes {
+            guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
             self.state = state
-            changedPaths = (try? record.keyframeChangedPaths()) ?? []
-        } else if let value = try? record.value("patch"), let patch = try? JSONPatch(jsonValue: value) {
+            keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
+        } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes)
+                    ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
             self.patch = patch
-            changedPaths = patch.operations.map(\.path)
         } else {
             return nil
+        }
+    }
+}
+
+/// A recorder's patch read straight from its bytes: operations whose paths
+/// are plain ASCII and whose values are scalars (what most actions change)
+/// are built without the parser, which sets up per-document caches that cost
+/// more than a ten-byte value. Nil for anything else; the caller then parses.
+/// Only for bytes ``ScannedEntry`` has already checked as a valid patch.
+enum SkimmedPatch {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var operations: [JSONPatchOperation] = []
+        var skimmer = JSONSkimmer(bytes)
+        let read = skimmer.skimElements(depth: 0) { skimmer in
+            var op: UnsafeBufferPointer<UInt8>?, path: JSONPointer?, from: JSONPointer?, value: JSONValue?
+            // The skim before checked every value: here they are only delimited.
+            let members = skimmer.walkMembers(depth: 1) { key, skimmer in
+                let start = skimmer.position
+                guard let key, skimmer.skipUnchecked() else { return false }
+                let member = UnsafeBufferPointer(rebasing: bytes[start..<skimmer.position])
+                if key.equals("op") {
+                    op = JSONSkimmer.plainText(member)
+                } else if key.equals("path") {
+                    path = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return path != nil
+                } else if key.equals("from") {
+                    from = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return from != nil
+                } else if key.equals("value") {
+                    value = scalar(member)
+                    return value != nil
+                }
+                return true
+            }
+            guard members, let op, let path else { return false }
+            if op.equals("replace"), let value {
+                operations.append(.replace(path: path, value: value))
+            } else if op.equals("add"), let value {
+                operations.append(.add(path: path, value: value))
+            } else if op.equals("remove") {
+                operations.append(.remove(path: path))
+            } else if op.equals("test"), let value {
+                operations.append(.test(path: path, value: value))
+            } else if op.equals("move"), let from {
+                operations.append(.move(from: from, path: path))
+            } else if op.equals("copy"), let from {
+                operations.append(.copy(from: from, path: path))
+            } else {
+                return false
+            }
+            return true
+        }
+        return read ? JSONPatch(operations) : nil
+    }
+
+    /// `/items/3/value` without escapes or non-ASCII bytes; nil otherwise.
+    private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
+        guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
+        if text.isEmpty { return JSONPointer() }
+        guard text.first == UInt8(ascii: "/") else { return nil }
+        return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
+    }
+
+    /// A small integer, a string without escapes, `true`, `false` or `null`; nil for anything the parser should read.
+    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            return JSONSkimmer.plainText(bytes).map { .string(String(decoding: $0, as: UTF8.self)) }
+        case UInt8(ascii: "t"): return bytes.equals("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return bytes.equals("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return bytes.equals("null") ? .null : nil
+        default:
+            // Up to 18 digits always fit in an Int64; a sign, a fraction or an exponent go to the parser.
+            guard bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || first != 0x30 else { return nil }
+            var number: Int64 = 0
+            for byte in bytes { number = number * 10 + Int64(byte - 0x30) }
+            return .integer(number)
         }
     }
 }
