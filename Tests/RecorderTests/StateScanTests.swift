@@ -72,6 +72,14 @@ import Testing
             let skimmed = bytes.withUnsafeMutableBufferPointer { SkimmedPatch.read(UnsafeBufferPointer($0)) }
             #expect(skimmed == (try JSONPatch(json: text)), "\(text)")
         }
+        // As a recorder writes them, matched byte by byte; anything else is left to the member walk.
+        for (text, asWritten) in [(patches[0], true), (patches[1], false), (#"[{"op":"add","path":"/s","value":"a}b"}]"#, true),
+                                  (#"[{"path":"/a","op":"remove"}]"#, false), (#"[{"op":"add","path":"/a","value":[1,{"b":2}]}]"#, false)] {
+            var bytes = Array(text.utf8)
+            let read = bytes.withUnsafeMutableBufferPointer { SkimmedPatch.readAsWritten(UnsafeBufferPointer($0)) }
+            #expect((read != nil) == asWritten, "\(text)")
+            if let read { #expect(read == (try JSONPatch(json: text))) }
+        }
         // What it leaves to the parser: values that are not small scalars, escapes, signs, fractions.
         for text in [#"[{"op":"add","path":"/a","value":{"b":1}}]"#, #"[{"op":"add","path":"/a","value":-1}]"#,
                      #"[{"op":"add","path":"/a","value":1.5}]"#, #"[{"op":"add","path":"/a~1b","value":1}]"#,

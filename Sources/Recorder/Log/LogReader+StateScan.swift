@@ -161,6 +161,66 @@ private struct StateRecord {
 /// Only for bytes ``ScannedEntry`` has already checked as a valid patch.
 enum SkimmedPatch {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        readAsWritten(bytes) ?? readMembers(bytes)
+    }
+
+    /// The exact bytes a recorder writes, `[{"op":"replace","path":"/a/0","value":3},…]`
+    /// (members in that order, no spaces), matched without walking members; nil for anything else.
+    static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var position = 0
+        func expect(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard position + count <= bytes.count, UnsafeBufferPointer(rebasing: bytes[position..<(position + count)]).equals(text) else { return false }
+            position += count
+            return true
+        }
+        /// The bytes up to the next quote (a plain string's inside; nil at a backslash).
+        func plain() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                if bytes[position] == UInt8(ascii: "\\") { return nil }
+                position += 1
+            }
+            guard position < bytes.count else { return nil }
+            defer { position += 1 }
+            return UnsafeBufferPointer(rebasing: bytes[start..<position])
+        }
+        guard expect("[") else { return nil }
+        var operations: [JSONPatchOperation] = []
+        if expect("]") { return JSONPatch(operations) }
+        while true {
+            guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointer(pathText) else { return nil }
+            if op.equals("remove") {
+                operations.append(.remove(path: path))
+            } else {
+                guard expect(",\"value\":") else { return nil }
+                // A scalar runs to the operation's closing brace (a string to its closing quote).
+                let start = position
+                if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+                    position += 1
+                    guard plain() != nil else { return nil }
+                } else {
+                    while position < bytes.count, bytes[position] != UInt8(ascii: "}") { position += 1 }
+                }
+                guard let value = scalar(UnsafeBufferPointer(rebasing: bytes[start..<position])) else { return nil }
+                if op.equals("replace") {
+                    operations.append(.replace(path: path, value: value))
+                } else if op.equals("add") {
+                    operations.append(.add(path: path, value: value))
+                } else if op.equals("test") {
+                    operations.append(.test(path: path, value: value))
+                } else {
+                    return nil
+                }
+            }
+            guard expect("}") else { return nil }
+            if expect("]") { return position == bytes.count ? JSONPatch(operations) : nil }
+            guard expect(",") else { return nil }
+        }
+    }
+
+    /// Any member order and any scalar values, walking the members.
+    static func readMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
         var operations: [JSONPatchOperation] = []
         var skimmer = JSONSkimmer(bytes)
         let read = skimmer.skimElements(depth: 0) { skimmer in
