@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "Inspector", targets: ["Inspector"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .executable(name: "rewind", targets: ["rewind"]),
+        // The sample reducers, for packages that test against them (scripts/testgen-check).
+        .library(name: "SampleDomains", targets: ["SampleDomains"]),
     ],
     targets: [
         // The library apps link: recording, the log format and the JSON engine.

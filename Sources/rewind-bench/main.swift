@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
@@ -18,6 +18,7 @@ if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
 if wants("trace") { runTraceBenchmarks() }
+if wants("queries") { runQueryBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

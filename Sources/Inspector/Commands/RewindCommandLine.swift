@@ -48,6 +48,15 @@ public enum RewindCommandLine {
             return ExportCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "import":
             return ImportCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        // Asking a recording questions (docs/QUERIES.md).
+        case "find":
+            return FindCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "bisect":
+            return BisectCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "testgen":
+            return TestgenCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "tail":
+            return TailCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
@@ -73,6 +82,14 @@ public enum RewindCommandLine {
                                             a Redux DevTools export as a Rewind log
                rewind diff A.json B.json [--format tree|patch|unified]
                                             differences between two JSON documents (exit 0 same, 1 different)
+               rewind find <log|dir> '<query>' [--first] [--changes] [--count]
+                                            the entries whose state satisfies a query (docs/QUERIES.md)
+               rewind bisect <log> '<invariant>'
+                                            the first entry where an invariant stops holding (exit 1), with its diff
+               rewind testgen <log> [--from A] [--to B] [--xctest] [-o File.swift] [--reducer EXPR] [--module NAME]
+                                            a regression test replaying the recording, with its fixture
+               rewind tail <log> [-n N|all] [-f] [--format text|json]
+                                            each entry as it is recorded: the action and the state diff
         """
 
     /// A first argument that is an existing file, or contains `/` or `.`, names a log.

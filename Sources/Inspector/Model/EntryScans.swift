@@ -62,7 +62,7 @@ struct TimelineSearch: Equatable, Sendable {
 extension InspectorModel {
     /// True while a scan has entries left to examine.
     var hasPendingScan: Bool {
-        if timelineSearch != nil { return true }
+        if timelineSearch != nil || queryScan != nil { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
         case .filterPicker(let picker): return picker.scanned < count
@@ -97,6 +97,7 @@ extension InspectorModel {
             break
         }
         if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
+        if queryScan != nil { continueQueryScan(allowance: &allowance) }
         if filter != nil { extendFilter(allowance: &allowance) }
     }
 
@@ -107,6 +108,11 @@ extension InspectorModel {
 
     /// Esc while a search or a filter is still scanning: stop it. False when none was.
     mutating func cancelScan() -> Bool {
+        if let scan = queryScan {
+            queryScan = nil
+            message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
+            return true
+        }
         if let search = timelineSearch {
             timelineSearch = nil
             message = "Search for \"\(search.query)\" cancelled"

@@ -105,6 +105,10 @@ struct InspectorModel {
     var lastSearch: String?
     /// A timeline search still looking (it runs in slices, see EntryScans).
     var timelineSearch: TimelineSearch?
+    /// `:find` or `:bisect` still reading states (Model/QueryCommands.swift).
+    var queryScan: QueryScanProgress?
+    /// What the last `:find` matched; n and N step through it until the next `/` search.
+    var queryMatches: QueryMatches?
     /// How many entries one event may examine in scans.
     var scanBudget = ScanBudget.interactive
     var prompt: Prompt?

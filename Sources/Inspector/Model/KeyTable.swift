@@ -31,7 +31,7 @@ enum KeyTable {
         KeyBinding(keys: [.character("G"), .end], description: "last entry", command: .moveLast, hint: nil),
         KeyBinding(keys: [.pageDown], description: "page down", command: .pageDown, hint: nil),
         KeyBinding(keys: [.pageUp], description: "page up", command: .pageUp, hint: nil),
-        KeyBinding(keys: [.character(":")], description: "jump to entry N", command: .jumpToEntry, hint: "jump"),
+        KeyBinding(keys: [.character(":")], description: "jump to entry N; :find / :bisect a query", command: .jumpToEntry, hint: "jump"),
         KeyBinding(keys: [.tab], description: "focus next pane", command: .focusNext, hint: "pane"),
         KeyBinding(keys: [.backTab], description: "focus previous pane", command: .focusPrevious, hint: nil),
         KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node", command: .toggleNode, hint: nil),

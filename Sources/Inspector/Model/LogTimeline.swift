@@ -74,6 +74,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         reader.scanEntries(indices, fields: fields, body)
     }
 
+    func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
+        reader.scanStates(range, keepingPrevious: keepingPrevious, body)
+    }
+
     func state(at index: Int) throws -> JSONValue {
         let state: JSONValue
         do {

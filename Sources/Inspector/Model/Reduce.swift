@@ -182,8 +182,10 @@ extension InspectorModel {
         case .search(let query):
             guard !query.isEmpty else { return }
             lastSearch = query
+            queryMatches = nil
             search(query, forward: true)
         case .jump(let text):
+            if startQueryCommand(text) { return }
             guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1, number <= count else {
                 message = "No entry \(text) (entries are 1–\(count))"
                 return

@@ -4,6 +4,7 @@ import Recorder
 /// state pane keys and values, the diff pane its lines. Case-insensitive.
 extension InspectorModel {
     mutating func repeatSearch(forward: Bool) {
+        if queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
         guard let query = lastSearch else { message = "No search yet: press / to search"; return }
         search(query, forward: forward)
     }

@@ -76,6 +76,10 @@ protocol TimelineSource: AnyObject {
     func refresh() -> FollowNotice?
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
+    /// `:find` and `:bisect` read states through this: the entries of `range`
+    /// in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
+    /// until `body` returns false.
+    func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
 }
 
 extension TimelineSource {
@@ -85,6 +89,17 @@ extension TimelineSource {
                 ScannedEntry(actionType: $0.actionType, payload: $0.payload, changedPaths: $0.changedPaths, fields: fields)
             }
             if !body(index, entry) { return }
+        }
+    }
+
+    /// One entry and one state at a time, for sources without a faster way.
+    func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
+        for index in range.clamped(to: 0..<count) {
+            let entry = entry(at: index)
+            let step = StateScanStep(index: index, lineNumber: 0, actionType: entry?.actionType ?? "", changedPaths: entry?.changedPaths ?? [],
+                                     patch: nil, state: try? state(at: index), previousState: keepingPrevious ? stateBefore(index) : nil,
+                                     isReadable: entry != nil)
+            if !body(step) { return }
         }
     }
 

@@ -14,22 +14,34 @@ import Recorder
 ///
 /// Then `swift run debug checkout.jsonl` opens the log, and
 /// `swift run debug verify checkout.jsonl` exits 0 or 1 with a divergence report.
+///
+/// Invariants in Swift, over the decoded state, are checked by `bisect`
+/// next to (or instead of) a query:
+///
+/// ```swift
+/// Inspector.main(reducer: cartReducer, invariants: [
+///     Invariant("total is never negative") { (state: CartState) in state.total >= 0 },
+/// ])
+/// // swift run debug bisect cart.jsonl   → the first entry that breaks one, with its diff
+/// ```
 public enum Inspector {
     /// Runs the command line with `reducer` linked for replay, and exits with its status.
     ///
     /// The reducer may return anything (an effect, `[Action]`, `Void`); replay ignores
     /// the result, so effects are not run (the actions they sent are in the log).
+    /// `invariants` are checked by `bisect <log> ['<query>']` on every recorded state.
     public static func main<State: Codable, Action: Decodable, Result>(
         reducer: @escaping (inout State, Action) -> Result,
         state: State.Type = State.self, action: Action.Type = Action.self,
+        invariants: [Invariant<State>] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         var streams = StandardStreams()
-        let status = run(arguments, replay: link(reducer), streams: &streams)
+        let status = run(arguments, replay: link(reducer), invariants: invariants.map(\.erased), streams: &streams)
         exit(streams.finish(status: status))
     }
 
-    /// ``main(reducer:state:action:arguments:)`` for a ReSwift reducer, `(Action, State?) -> State`:
+    /// ``main(reducer:state:action:invariants:arguments:)`` for a ReSwift reducer, `(Action, State?) -> State`:
     ///
     /// ```swift
     /// Inspector.main(reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self, ToggleTodo.self]))
@@ -38,14 +50,17 @@ public enum Inspector {
         reducer: ReSwiftReducer<State, Action>, arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         var streams = StandardStreams()
-        exit(run(arguments, replay: link(reducer), streams: &streams))
+        let status = run(arguments, replay: link(reducer), streams: &streams)
+        exit(streams.finish(status: status))
     }
 
     /// What `main` runs; tests capture the streams.
-    static func run(_ arguments: [String], replay: @escaping ReplayLink, streams: inout some TextStreams) -> Int32 {
+    static func run(_ arguments: [String], replay: @escaping ReplayLink, invariants: [StateInvariant] = [], streams: inout some TextStreams) -> Int32 {
         switch arguments.first {
         case "verify":
             return VerifyCommand.run(Array(arguments.dropFirst()), replay: replay, streams: &streams)
+        case "bisect" where !invariants.isEmpty:
+            return BisectCommand.run(Array(arguments.dropFirst()), invariants: invariants, streams: &streams)
         case "-h", "--help", "help":
             streams.output(RewindCommandLine.usage + "\n" + usage)
             return 0
@@ -55,6 +70,7 @@ public enum Inspector {
     }
 
     static let usage = """
+               bisect <log> ['<query>']     also checks the Swift invariants given to Inspector.main
                verify <log>                 replay every entry through the linked reducer: exit 0 when
                                             all states match, 1 with the first divergence
         """

@@ -14,6 +14,12 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(JSONPointerError) {
         if text.isEmpty { self.tokens = []; return }
         guard text.first == "/" else { throw JSONPointerError(pointer: text, reason: "a JSON Pointer must be empty or start with '/'") }
+        // Plain ASCII without escapes (what recorders write): split the bytes, the same
+        // tokens as the character loop below at a fraction of its cost (state scans parse a pointer per patch operation).
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) {
+            self.tokens = text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+            return
+        }
         var tokens: [String] = []
         for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             var token = ""

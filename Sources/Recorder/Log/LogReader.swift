@@ -314,6 +314,17 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// Where each entry of `positions` is, with its line number and index flags
+    /// (what a state scan needs to know whether a patch follows on); one hold of the lock.
+    func stateScanLocations(_ positions: Range<Int>) -> (ReadOnlyFile, [(location: LineLocation, lineNumber: Int, flags: LogIndex.EntryFlags)]) {
+        lock.withLock {
+            (file, positions.clamped(to: 0..<index.entryCount).map { position in
+                (LineLocation(offset: index.offsets[position], length: Int(index.lengths[position])),
+                 Int(index.lineNumbers[position]), index.flags[position])
+            })
+        }
+    }
+
     /// The line of the entry at `position` and its parsed record (state not parsed).
     private func parsedEntry(at position: Int) throws(LogReadError) -> (ParsedEntry, [UInt8]) {
         let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int, file: ReadOnlyFile)? in
@@ -371,7 +382,9 @@ public final class LogReader: @unchecked Sendable {
         let first = chain.cached == nil ? chain.start : chain.start + 1
         var state = chain.cached ?? .null
         if first <= target {
-            let lines = lock.withLock { (first...target).map { (offset: index.offsets[$0], length: Int(index.lengths[$0])) } }
+            let (file, lines) = lock.withLock { () -> (ReadOnlyFile, [(offset: Int64, length: Int)]) in
+                (self.file, (first...target).map { (offset: index.offsets[$0], length: Int(index.lengths[$0])) })
+            }
             let spanStart = lines[0].offset
             let spanLength = Int(lines[lines.count - 1].offset - spanStart) + lines[lines.count - 1].length
             var bytes: [UInt8] = []

@@ -53,7 +53,11 @@ package struct ScannedEntry: Sendable, Equatable {
     /// skimming (``JSONSkimmer``) what it parses and does not keep; a keyframe's
     /// state is only delimited, as there. Nil when skimming cannot decide
     /// (repeated or escaped keys, anything missing or invalid).
-    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields) -> ScannedEntry? {
+    ///
+    /// `stateMembers`, when given, receives where the `state`, `patch` and
+    /// `changed` members' values are (a state scan parses them next).
+    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
+                            stateMembers: UnsafeMutablePointer<StateMembers>? = nil) -> ScannedEntry? {
         var skimmer = JSONSkimmer(line)
         var seen: UInt16 = 0
         var actionType: String?
@@ -74,14 +78,20 @@ package struct ScannedEntry: Sendable, Equatable {
                 guard first(2) else { return false }
                 return skimAction(&skimmer, type: &actionType, payload: &payload)
             } else if key.equals("state") {
-                return first(4) && skimmer.skipUnchecked()
+                let start = skimmer.position
+                guard first(4) && skimmer.skipUnchecked() else { return false }
+                stateMembers?.pointee.state = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
+                return true
             } else if key.equals("patch") {
                 guard first(8) else { return false }
+                let start = skimmer.position
                 patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths))
+                stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
                 return patchPaths != nil
             } else if key.equals("changed") {
                 guard first(16), let value = skimmer.skimValue(depth: 0) else { return false }
                 changed = value.bytes
+                stateMembers?.pointee.changed = value.bytes
                 return true
             } else if key.equals("time") || key.equals("durationNs") || key.equals("effectOf") {
                 let member: UInt16 = key.equals("time") ? 32 : key.equals("durationNs") ? 64 : 128
@@ -145,6 +155,14 @@ package struct ScannedEntry: Sendable, Equatable {
         return skimmer.skipValue(depth: 0) && skimmer.position == bytes.count
             && !bytes.contains(UInt8(ascii: ".")) && !bytes.contains(UInt8(ascii: "e")) && !bytes.contains(UInt8(ascii: "E"))
     }
+}
+
+/// Where ``ScannedEntry/readLightly(_:fields:stateMembers:)`` found the
+/// members that hold an entry's state, for a state scan to parse.
+struct StateMembers {
+    var state: UnsafeBufferPointer<UInt8>?
+    var patch: UnsafeBufferPointer<UInt8>?
+    var changed: UnsafeBufferPointer<UInt8>?
 }
 
 /// The `path` of each operation of a JSON Patch, read without building the

@@ -1,0 +1,153 @@
+import Foundation
+import Recorder
+
+/// `rewind find <log|dir> '<query>' [--first] [--changes] [--count]`: the
+/// entries whose state satisfies a query (docs/QUERIES.md), one line each as
+/// `rewind log` prints them. Like grep: exit 0 when something matched, 1 when
+/// nothing did, 2 for bad input. A directory is searched recording by
+/// recording on all cores, results streaming in path order.
+enum FindCommand {
+    static let usage = "usage: rewind find <log|dir> '<query>' [--first] [--changes] [--count]"
+
+    static let help = """
+        \(usage)
+
+        Lists the entries whose state (after the action) satisfies the query.
+          --first     only the first matching entry (of each recording, for a directory)
+          --changes   only the entries where the query's truth flips, marked → true / → false
+          --count     only the number of entries listed (per recording for a directory)
+
+        Queries (docs/QUERIES.md):
+          /cart/total < 0            /user/name == "Ann"        exists /session
+          /items length > 3          /tags contains "work"      changed /cart
+          action == checkout.submit  action == cart.*           not (…) and (… or …)
+
+        Exit status: 0 something matched, 1 nothing matched, 2 bad input.
+        """
+
+    struct Options: Sendable {
+        var mode = QueryScan.Mode.matches
+        var countOnly = false
+    }
+
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+        let parsed: CommandArguments
+        switch CommandArguments.parse(arguments, flags: ["--first", "--changes", "--count"], options: []) {
+        case .success(let value): parsed = value
+        case .failure(let error):
+            streams.error("rewind find: \(error.description). \(usage)")
+            return 2
+        }
+        if parsed.wantsHelp {
+            streams.output(help)
+            return 0
+        }
+        guard parsed.positional.count == 2 else {
+            streams.error("rewind find: expected a log (or a directory) and a query. \(usage)")
+            return 2
+        }
+        if parsed.flags.contains("--first") && parsed.flags.contains("--changes") {
+            streams.error("rewind find: --first and --changes cannot be combined. \(usage)")
+            return 2
+        }
+        let query: Query
+        do {
+            query = try Query(parsing: parsed.positional[1])
+        } catch {
+            streams.error("rewind find: bad query at \(error.description)")
+            return 2
+        }
+        var options = Options()
+        if parsed.flags.contains("--first") { options.mode = .first }
+        if parsed.flags.contains("--changes") { options.mode = .changes }
+        options.countOnly = parsed.flags.contains("--count")
+
+        let path = parsed.positional[0]
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return FindInDirectory.run(directory: path, query: query, options: options, streams: &streams)
+        }
+        guard let timeline = openIndexingInBackground(path, streams: &streams) else { return 2 }
+        var output = BufferedOutput()
+        var listed = 0
+        let unavailable = search(timeline, query: query, options: options) { line in
+            listed += 1
+            if let line { output.append(line, to: &streams) }
+        }
+        output.flush(to: &streams)
+        if options.countOnly {
+            streams.output(String(listed))
+        } else if listed == 0 {
+            streams.output("No entry of \(timeline.name) matches \(query)")
+        }
+        if unavailable > 0 {
+            streams.error("rewind find: \(timeline.name): \(unavailable) entries skipped: their state cannot be rebuilt (a damaged record or a gap before them; see rewind stats)")
+        }
+        return listed > 0 ? 0 : 1
+    }
+
+    /// Runs the query over `timeline` and hands `found` each entry it lists:
+    /// its line (nil with `countOnly`), in log order. Returns the number of
+    /// entries skipped because their state is unavailable.
+    @discardableResult
+    static func search(_ timeline: LogTimeline, query: Query, options: Options, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                       prefix: String = "", found: (String?) -> Void) -> Int {
+        var scan = QueryScan(reader: timeline.reader, query: query, mode: options.mode)
+        scan.workers = workers
+        let numberWidth = numberWidth(for: timeline)
+        var unavailable = 0
+        scan.run { report in
+            unavailable += report.unavailable
+            for hit in report.hits {
+                found(options.countOnly ? nil : prefix + line(for: hit, in: timeline, mode: options.mode, numberWidth: numberWidth))
+            }
+            return true
+        }
+        return unavailable
+    }
+
+    /// The width of entry numbers in lines, as `rewind log` has it. The index
+    /// may still be growing: size them for the count it is heading for.
+    static func numberWidth(for timeline: LogTimeline) -> Int {
+        let expected = timeline.reader.isFullyIndexed ? timeline.count
+            : Int(Double(timeline.count) / max(0.001, timeline.reader.indexProgress) * 1.1)
+        return max(3, String(expected).count)
+    }
+
+    /// Opens `path` with only its start indexed: the rest is indexed on another
+    /// thread while the query scans what is indexed (QueryScan waits for each chunk).
+    static func openIndexingInBackground(_ path: String, streams: inout some TextStreams) -> LogTimeline? {
+        do {
+            return try LogTimeline(path: path, indexInBackground: true)
+        } catch {
+            streams.error("rewind: \(error.description)")
+            return nil
+        }
+    }
+
+    /// `  41  +2.125s  checkout.submit  → false` (the arrow only with `--changes`).
+    static func line(for hit: QueryScan.Hit, in timeline: LogTimeline, mode: QueryScan.Mode, numberWidth: Int) -> String {
+        var line = timeline.entry(at: hit.index).map { CommandSupport.entryLine($0, numberWidth: numberWidth) }
+            ?? String(hit.index + 1).leftPadded(toWidth: numberWidth) + "  (unreadable record)"
+        if mode == .changes { line += hit.truth ? "  → true" : "  → false" }
+        return line
+    }
+}
+
+/// Lines collected and written 64 kB at a time: a million matches do not
+/// sit in memory, nor cost a write each.
+struct BufferedOutput {
+    private var text = ""
+
+    mutating func append(_ line: String, to streams: inout some TextStreams) {
+        text += line
+        text += "\n"
+        if text.utf8.count > 1 << 16 { flush(to: &streams) }
+    }
+
+    mutating func flush(to streams: inout some TextStreams) {
+        guard !text.isEmpty else { return }
+        streams.output(String(text.dropLast()))
+        text = ""
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Recorder
+
+/// `rewind find <dir> '<query>'`: every recording under a directory, one per
+/// core at a time, results written in path order as soon as the recordings
+/// before them are done. Lines are `path  <entry line>`; with `--count`,
+/// `path: N` for each recording that has a match.
+enum FindInDirectory {
+    /// What one recording gave.
+    struct Result: Sendable {
+        var path: String
+        var lines: [String] = []
+        var count = 0
+        /// One line for a recording that could not be read (not for files that are not logs).
+        var error: String?
+        var unavailable = 0
+    }
+
+    static func run(directory: String, query: Query, options: FindCommand.Options, streams: inout some TextStreams) -> Int32 {
+        let paths = recordings(under: directory)
+        guard !paths.isEmpty else {
+            streams.error("rewind find: \(directory): no Rewind recordings in this directory")
+            return 2
+        }
+        var output = BufferedOutput()
+        var total = 0, matchingRecordings = 0
+        ParallelInOrder.run(count: paths.count, workers: ProcessInfo.processInfo.activeProcessorCount, work: { item in
+            search(paths[item], query: query, options: options)
+        }) { result in
+            if let error = result.error {
+                output.flush(to: &streams)
+                streams.error("rewind find: \(error)")
+            }
+            for line in result.lines { output.append(line, to: &streams) }
+            if options.countOnly, result.count > 0 { output.append("\(result.path): \(result.count)", to: &streams) }
+            if result.unavailable > 0 {
+                output.flush(to: &streams)
+                streams.error("rewind find: \(result.path): \(result.unavailable) entries skipped: their state cannot be rebuilt")
+            }
+            total += result.count
+            if result.count > 0 { matchingRecordings += 1 }
+            return true
+        }
+        output.flush(to: &streams)
+        if total == 0 && !options.countOnly {
+            streams.output("No entry in the \(paths.count) recordings under \(directory) matches \(query)")
+        }
+        return total > 0 ? 0 : 1
+    }
+
+    /// One recording, on a worker thread (its chunks are not split further: the recordings are).
+    static func search(_ path: String, query: Query, options: FindCommand.Options) -> Result {
+        var result = Result(path: path)
+        let timeline: LogTimeline
+        do {
+            timeline = try LogTimeline(path: path)
+        } catch {
+            result.error = error.description
+            return result
+        }
+        var lines: [String] = []
+        result.unavailable = FindCommand.search(timeline, query: query, options: options, workers: 1, prefix: path + "  ") { line in
+            result.count += 1
+            if let line { lines.append(line) }
+        }
+        result.lines = lines
+        return result
+    }
+
+    /// Files under `directory` (recursively, hidden folders skipped) that start like a Rewind log, sorted by path.
+    static func recordings(under directory: String) -> [String] {
+        let base = URL(fileURLWithPath: directory)
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var paths: [String] = []
+        for case let url as URL in enumerator {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true, startsLikeALog(url.path) else { continue }
+            let relative = url.path.hasPrefix(base.path + "/") ? String(url.path.dropFirst(base.path.count + 1)) : url.path
+            paths.append((directory as NSString).appendingPathComponent(relative))
+        }
+        return paths.sorted()
+    }
+
+    /// The first bytes of every log (its header record, `LogLine.headerPrefix`
+    /// in Recorder): other files in the directory are not recordings and are skipped quietly.
+    private static let headerStart = Array(#"{"kind":"header""#.utf8)
+
+    private static func startsLikeALog(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = (try? handle.read(upToCount: headerStart.count)) ?? Data()
+        return Array(bytes) == headerStart
+    }
+}

@@ -1,0 +1,142 @@
+import Recorder
+
+/// Recursive descent over the tokens; the grammar, loosest binding first:
+///
+/// ```
+/// query   := or
+/// or      := and ("or" and)*                      also ||
+/// and     := unary ("and" unary)*                 also &&
+/// unary   := "not" unary | primary                also !
+/// primary := "(" or ")" | "exists" POINTER | "changed" POINTER
+///          | "action" ("==" | "!=") NAME          NAME: a bare word or a string; ends in * for a prefix
+///          | operand ("==" | "!=" | "<" | "<=" | ">" | ">=" | "contains") operand
+/// operand := POINTER ["length"] | STRING | NUMBER | true | false | null
+/// ```
+struct QueryParser {
+    private let tokens: [QueryToken]
+    private var position = 0
+
+    static func parse(_ text: String) throws(QueryError) -> QueryNode {
+        var parser = QueryParser(tokens: try QueryLexer.tokens(text))
+        guard parser.current.kind != .end else {
+            throw QueryError(column: 1, reason: "the query is empty; try /path == value, exists /path or action == name")
+        }
+        let node = try parser.parseOr()
+        guard parser.current.kind == .end else {
+            throw parser.unexpected("after a complete condition; join conditions with 'and' or 'or'")
+        }
+        return node
+    }
+
+    private init(tokens: [QueryToken]) { self.tokens = tokens }
+
+    private var current: QueryToken { tokens[position] }
+    private mutating func advance() { if position < tokens.count - 1 { position += 1 } }
+
+    private func isWord(_ word: String) -> Bool { current.kind == .word(word) }
+    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+
+    private mutating func parseOr() throws(QueryError) -> QueryNode {
+        var node = try parseAnd()
+        while isWord("or") {
+            advance()
+            node = .or(node, try parseAnd())
+        }
+        return node
+    }
+
+    private mutating func parseAnd() throws(QueryError) -> QueryNode {
+        var node = try parseUnary()
+        while isWord("and") {
+            advance()
+            node = .and(node, try parseUnary())
+        }
+        return node
+    }
+
+    private mutating func parseUnary() throws(QueryError) -> QueryNode {
+        if isWord("not") || isSymbol("!") {
+            advance()
+            return .not(try parseUnary())
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws(QueryError) -> QueryNode {
+        let token = current
+        switch token.kind {
+        case .symbol("("):
+            advance()
+            let node = try parseOr()
+            guard isSymbol(")") else { throw unexpected("where ')' should close the '(' at column \(token.column)") }
+            advance()
+            return node
+        case .word("exists"):
+            advance()
+            return .exists(try pointer(after: "exists"))
+        case .word("changed"):
+            advance()
+            return .changed(try pointer(after: "changed"))
+        case .word("action"):
+            advance()
+            let negated: Bool
+            if isSymbol("==") { negated = false } else if isSymbol("!=") { negated = true } else {
+                throw unexpected("after 'action'; write action == name or action != name")
+            }
+            advance()
+            let name: String
+            switch current.kind {
+            case .word(let word): name = word
+            case .literal(.string(let text)): name = text
+            default: throw unexpected("where an action type should be (action == checkout.submit)")
+            }
+            advance()
+            return .action(name: name, negated: negated)
+        default:
+            let left = try operand()
+            if isWord("contains") {
+                advance()
+                return .contains(left, try operand())
+            }
+            guard case .symbol(let symbol) = current.kind, let comparison = QueryComparison(rawValue: symbol) else {
+                throw unexpected("after \(token.text); expected ==, !=, <, <=, >, >= or contains")
+            }
+            advance()
+            return .compare(left, comparison, try operand())
+        }
+    }
+
+    private mutating func pointer(after keyword: String) throws(QueryError) -> JSONPointer {
+        guard case .pointer(let pointer) = current.kind else {
+            throw unexpected("after '\(keyword)'; expected a path such as /user/name")
+        }
+        advance()
+        return pointer
+    }
+
+    private mutating func operand() throws(QueryError) -> QueryOperand {
+        switch current.kind {
+        case .pointer(let pointer):
+            advance()
+            if isWord("length") {
+                advance()
+                return .length(pointer)
+            }
+            return .path(pointer)
+        case .literal(let value):
+            advance()
+            return .literal(value)
+        case .word(let word) where !["and", "or", "not", "contains", "length", "exists", "changed", "action"].contains(word):
+            throw QueryError(column: current.column,
+                             reason: "'\(word)' is neither a path nor a value; paths start with '/', text goes in quotes (\"\(word)\")")
+        default:
+            throw unexpected("where a path or a value should be")
+        }
+    }
+
+    /// `found ')' where a path or a value should be`, naming the end of the query as such.
+    private func unexpected(_ context: String) -> QueryError {
+        let found = current.kind == .end ? "found the end of the query" : "found '\(current.text)'"
+        return QueryError(column: current.column, reason: "\(found) \(context)")
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+
+/// One entry of a state scan (``LogReader/scanStates(_:keepingPrevious:_:)``).
+package struct StateScanStep {
+    /// Position in the log, from 0.
+    package var index: Int
+    /// 1-based line number in the file.
+    package var lineNumber: Int
+    package var actionType: String
+    /// The paths the entry changed (the patch's paths, or a keyframe's `changed` list).
+    package var changedPaths: [JSONPointer]
+    /// The recorded patch; nil for a keyframe.
+    package var patch: JSONPatch?
+    /// The state after the entry; nil when a damaged record, a gap or a new
+    /// session makes it unavailable (as ``LogReader/state(at:)`` would throw).
+    package var state: JSONValue?
+    /// The state before the entry, when the scan keeps it (nil when unavailable).
+    package var previousState: JSONValue?
+    /// False when the entry's record could not be read (``LogReader/entry(at:)`` fails too).
+    package var isReadable: Bool
+
+    package init(index: Int, lineNumber: Int, actionType: String, changedPaths: [JSONPointer], patch: JSONPatch?,
+                 state: JSONValue?, previousState: JSONValue?, isReadable: Bool) {
+        self.index = index
+        self.lineNumber = lineNumber
+        self.actionType = actionType
+        self.changedPaths = changedPaths
+        self.patch = patch
+        self.state = state
+        self.previousState = previousState
+        self.isReadable = isReadable
+    }
+}
+
+extension LogReader {
+    /// Walks the entries in `range` in order, rebuilding each state from the
+    /// one before by applying its patch in place, and hands each to `body`
+    /// until it returns false.
+    ///
+    /// What `rewind find`, `bisect` and `tail` read: a query over every state
+    /// costs one patch per entry, where ``state(at:)`` per entry would replay
+    /// up to K patches from a keyframe each time. Records are read as
+    /// ``scanEntries(_:fields:_:)`` reads them (neighbours with one `pread`);
+    /// only the action type, the patch and a keyframe's state are parsed.
+    ///
+    /// With `keepingPrevious`, each step also holds the state before it; the
+    /// containers a patch edits are then copied once per entry (the previous
+    /// state keeps its own), so ask for it only when needed.
+    ///
+    /// ```swift
+    /// reader.scanStates(0..<reader.entryCount, keepingPrevious: false) { step in
+    ///     if step.state?[pointer: total]?.doubleValue ?? 0 < 0 { print(step.index) }
+    ///     return true
+    /// }
+    /// ```
+    package func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
+        let range = range.clamped(to: 0..<entryCount)
+        guard !range.isEmpty else { return }
+        var state: JSONValue? = range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1)
+        var buffer: [UInt8] = []
+        var batchStart = range.lowerBound
+        while batchStart < range.upperBound {
+            let batchEnd = min(range.upperBound, batchStart + Self.scanBatchEntries)
+            let (file, lines) = stateScanLocations(batchStart..<batchEnd)
+            var first = 0
+            while first < lines.count {
+                // One read for the following lines that fit in a window with this one.
+                var low = lines[first].location.offset, high = lines[first].location.end, end = first + 1
+                while end < lines.count, lines[end].location.end - low <= Int64(Self.scanWindowBytes) {
+                    high = lines[end].location.end
+                    end += 1
+                }
+                let read = file.read(into: &buffer, at: low, count: Int(high - low))
+                for position in first..<end {
+                    let line = lines[position]
+                    let start = Int(line.location.offset - low)
+                    let record: StateRecord? = start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                        StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
+                    } : nil
+                    let previous = keepingPrevious ? state : nil
+                    if let record {
+                        if let keyframe = record.state {
+                            state = keyframe
+                        } else if state != nil, let patch = record.patch,
+                                  line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
+                            // In place: the only other reference (`previous`) is kept only when asked for.
+                            // Operation by operation without undo steps: a patch that fails leaves no state anyway.
+                            do {
+                                for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                            } catch {
+                                state = nil
+                            }
+                        } else {
+                            state = nil
+                        }
+                    } else {
+                        state = nil
+                    }
+                    let step = StateScanStep(
+                        index: batchStart + position, lineNumber: line.lineNumber,
+                        actionType: record?.actionType ?? "", changedPaths: record?.changedPaths ?? [],
+                        patch: record?.patch, state: state, previousState: previous, isReadable: record != nil)
+                    if !body(step) { return }
+                }
+                first = end
+            }
+            batchStart = batchEnd
+        }
+    }
+}
+
+/// What a state scan parses of an entry line: the action type, and the patch
+/// or the keyframe's state. Nil when the line is not a readable entry.
+///
+/// Readable exactly when ``LogReader/entry(at:)`` reads it: the line is first
+/// skimmed as the batched scans skim it (``ScannedEntry``, which checks what
+/// ``ParsedEntry`` would parse, falling back to it where it cannot judge); only
+/// then are the patch or the state parsed.
+private struct StateRecord {
+    var actionType: String
+    var patch: JSONPatch?
+    var state: JSONValue?
+    /// A keyframe's `changed` list; a patch's paths are read from the patch.
+    var keyframeChanged: [JSONPointer] = []
+
+    var changedPaths: [JSONPointer] { patch.map { $0.operations.map(\.path) } ?? keyframeChanged }
+
+    init?(_ line: UnsafeBufferPointer<UInt8>) {
+        var members = StateMembers()
+        guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members) else {
+            // What the light reading does not judge: the full reading decides, and gives everything.
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
+            actionType = parsed.entry.action.name
+            patch = parsed.patch
+            keyframeChanged = parsed.entry.changedPaths
+            if let range = parsed.stateRange {
+                guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
+                self.state = state
+            }
+            return
+        }
+        actionType = light.actionType
+        let (stateBytes, patchBytes, changedBytes) = (members.state, members.patch, members.changed)
+        if let stateBytes {
+            guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
+            self.state = state
+            keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
+        } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes)
+                    ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
+            self.patch = patch
+        } else {
+            return nil
+        }
+    }
+}
+
+/// A recorder's patch read straight from its bytes: operations whose paths
+/// are plain ASCII and whose values are scalars (what most actions change)
+/// are built without the parser, which sets up per-document caches that cost
+/// more than a ten-byte value. Nil for anything else; the caller then parses.
+/// Only for bytes ``ScannedEntry`` has already checked as a valid patch.
+enum SkimmedPatch {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        readAsWritten(bytes) ?? readMembers(bytes)
+    }
+
+    /// The exact bytes a recorder writes, `[{"op":"replace","path":"/a/0","value":3},…]`
+    /// (members in that order, no spaces), matched without walking members; nil for anything else.
+    static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var position = 0
+        func expect(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard position + count <= bytes.count, UnsafeBufferPointer(rebasing: bytes[position..<(position + count)]).equals(text) else { return false }
+            position += count
+            return true
+        }
+        /// The bytes up to the next quote (a plain string's inside; nil at a backslash).
+        func plain() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                if bytes[position] == UInt8(ascii: "\\") { return nil }
+                position += 1
+            }
+            guard position < bytes.count else { return nil }
+            defer { position += 1 }
+            return UnsafeBufferPointer(rebasing: bytes[start..<position])
+        }
+        guard expect("[") else { return nil }
+        var operations: [JSONPatchOperation] = []
+        if expect("]") { return JSONPatch(operations) }
+        while true {
+            guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointer(pathText) else { return nil }
+            if op.equals("remove") {
+                operations.append(.remove(path: path))
+            } else {
+                guard expect(",\"value\":") else { return nil }
+                // A scalar runs to the operation's closing brace (a string to its closing quote).
+                let start = position
+                if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+                    position += 1
+                    guard plain() != nil else { return nil }
+                } else {
+                    while position < bytes.count, bytes[position] != UInt8(ascii: "}") { position += 1 }
+                }
+                guard let value = scalar(UnsafeBufferPointer(rebasing: bytes[start..<position])) else { return nil }
+                if op.equals("replace") {
+                    operations.append(.replace(path: path, value: value))
+                } else if op.equals("add") {
+                    operations.append(.add(path: path, value: value))
+                } else if op.equals("test") {
+                    operations.append(.test(path: path, value: value))
+                } else {
+                    return nil
+                }
+            }
+            guard expect("}") else { return nil }
+            if expect("]") { return position == bytes.count ? JSONPatch(operations) : nil }
+            guard expect(",") else { return nil }
+        }
+    }
+
+    /// Any member order and any scalar values, walking the members.
+    static func readMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var operations: [JSONPatchOperation] = []
+        var skimmer = JSONSkimmer(bytes)
+        let read = skimmer.skimElements(depth: 0) { skimmer in
+            var op: UnsafeBufferPointer<UInt8>?, path: JSONPointer?, from: JSONPointer?, value: JSONValue?
+            // The skim before checked every value: here they are only delimited.
+            let members = skimmer.walkMembers(depth: 1) { key, skimmer in
+                let start = skimmer.position
+                guard let key, skimmer.skipUnchecked() else { return false }
+                let member = UnsafeBufferPointer(rebasing: bytes[start..<skimmer.position])
+                if key.equals("op") {
+                    op = JSONSkimmer.plainText(member)
+                } else if key.equals("path") {
+                    path = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return path != nil
+                } else if key.equals("from") {
+                    from = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return from != nil
+                } else if key.equals("value") {
+                    value = scalar(member)
+                    return value != nil
+                }
+                return true
+            }
+            guard members, let op, let path else { return false }
+            if op.equals("replace"), let value {
+                operations.append(.replace(path: path, value: value))
+            } else if op.equals("add"), let value {
+                operations.append(.add(path: path, value: value))
+            } else if op.equals("remove") {
+                operations.append(.remove(path: path))
+            } else if op.equals("test"), let value {
+                operations.append(.test(path: path, value: value))
+            } else if op.equals("move"), let from {
+                operations.append(.move(from: from, path: path))
+            } else if op.equals("copy"), let from {
+                operations.append(.copy(from: from, path: path))
+            } else {
+                return false
+            }
+            return true
+        }
+        return read ? JSONPatch(operations) : nil
+    }
+
+    /// `/items/3/value` without escapes or non-ASCII bytes; nil otherwise.
+    private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
+        guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
+        if text.isEmpty { return JSONPointer() }
+        guard text.first == UInt8(ascii: "/") else { return nil }
+        return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
+    }
+
+    /// A small integer, a string without escapes, `true`, `false` or `null`; nil for anything the parser should read.
+    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            return JSONSkimmer.plainText(bytes).map { .string(String(decoding: $0, as: UTF8.self)) }
+        case UInt8(ascii: "t"): return bytes.equals("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return bytes.equals("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return bytes.equals("null") ? .null : nil
+        default:
+            // Up to 18 digits always fit in an Int64; a sign, a fraction or an exponent go to the parser.
+            guard bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || first != 0x30 else { return nil }
+            var number: Int64 = 0
+            for byte in bytes { number = number * 10 + Int64(byte - 0x30) }
+            return .integer(number)
+        }
+    }
+}

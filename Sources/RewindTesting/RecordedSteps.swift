@@ -1,0 +1,171 @@
+import Foundation
+import Recorder
+import Testing
+import XCTest
+
+/// Replays recorded actions through your reducer one at a time and checks,
+/// after each, the values the recording saw at the paths that action changed.
+/// Other state may differ (the check is not exhaustive), so a test keeps
+/// passing while unrelated features evolve. `rewind testgen` writes tests
+/// that use it:
+///
+/// ```swift
+/// @Test func checkoutRecording() throws {
+///     var steps = try RecordedSteps(fixture: "CheckoutTests.fixture.jsonl", reducer: CartDomain.reduce)
+///     // 1. cart.add sku: "A1"
+///     steps.send(#"{"add":{"sku":"A1"}}"#, expecting: ["/items/0/sku": #""A1""#, "/total": "12.5"])
+/// }
+/// ```
+///
+/// The fixture (a log slice, `rewind export --format jsonl`) gives the state
+/// the steps start from, and the recorded states that ``Expected/recorded``
+/// and ``skip(_:fileID:filePath:line:column:)`` refer to.
+public struct RecordedSteps<State: Codable, Action: Decodable> {
+    /// Which test library reports a failed step.
+    public enum Framework: Sendable {
+        case swiftTesting
+        case xctest
+    }
+
+    /// What the recording saw at a path after a step.
+    public enum Expected: Sendable, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+        /// This JSON (`"true"`, `#""Ann""#`, `"[1,2]"`).
+        case json(String)
+        /// The path did not exist (`nil` in the literal).
+        case absent
+        /// The value the fixture recorded there (for values too long to write inline).
+        case recorded
+
+        public init(stringLiteral value: String) { self = .json(value) }
+        public init(nilLiteral: ()) { self = .absent }
+    }
+
+    /// The state after the last step.
+    public private(set) var state: State
+    /// Steps sent so far.
+    public private(set) var stepCount = 0
+    private let reduce: (inout State, Action) -> Void
+    private let framework: Framework
+    private let fixture: LogReader
+
+    /// Starts from the state before the fixture's first entry.
+    ///
+    /// - Parameters:
+    ///   - fixture: the fixture's path; a relative path is looked up beside `filePath` (the test file).
+    ///   - reducer: your reducer; what it returns (effects) is ignored.
+    /// - Throws: when the fixture cannot be read or its starting state does not decode as `State`.
+    public init<Result>(fixture: String, reducer: @escaping (inout State, Action) -> Result,
+                        framework: Framework = .swiftTesting, filePath: String = #filePath) throws {
+        let path = fixture.hasPrefix("/") ? fixture
+            : URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(fixture).path
+        self.fixture = try LogReader(path: path)
+        guard let start = self.fixture.header.initialState else {
+            throw RecordedStepsError(description: "\(path) has no starting state (its header has no initialState)")
+        }
+        do {
+            state = try JSONValueDecoder().decode(State.self, from: start)
+        } catch {
+            throw RecordedStepsError(description: "the fixture's starting state does not decode as \(State.self): \(error)")
+        }
+        reduce = { state, action in _ = reducer(&state, action) }
+        self.framework = framework
+    }
+
+    /// Sends the next recorded action (its JSON, as recorded) and checks the
+    /// state at each `expecting` path. A failure names the step and the path,
+    /// and is reported at the call.
+    public mutating func send(_ action: String, expecting: KeyValuePairs<String, Expected> = [:],
+                              fileID: String = #fileID, filePath: StaticString = #filePath,
+                              line: UInt = #line, column: UInt = #column) {
+        stepCount += 1
+        let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let decoded: Action
+        do {
+            decoded = try JSONValueDecoder().decode(Action.self, from: try JSONParser.parse(action))
+        } catch {
+            fail("step \(stepCount): the action does not decode as \(Action.self): \(error); the recorded state is used from here", at: location)
+            adoptRecordedState()
+            return
+        }
+        reduce(&state, decoded)
+        let encoded: JSONValue
+        do {
+            encoded = try JSONEncoding.value(of: state)
+        } catch {
+            fail("step \(stepCount): the state does not encode: \(error)", at: location)
+            return
+        }
+        for (pathText, expected) in expecting {
+            guard let path = try? JSONPointer(parsing: pathText) else {
+                fail("step \(stepCount): \(pathText) is not a JSON Pointer", at: location)
+                continue
+            }
+            let wanted: JSONValue?
+            switch expected {
+            case .absent: wanted = nil
+            case .recorded: wanted = (try? fixture.state(at: stepCount - 1))?[pointer: path]
+            case .json(let text):
+                guard let value = try? JSONParser.parse(text) else {
+                    fail("step \(stepCount): the expected value at \(pathText) is not JSON: \(text)", at: location)
+                    continue
+                }
+                wanted = value
+            }
+            let actual = encoded[pointer: path]
+            if actual != wanted {
+                fail("step \(stepCount) (\(Self.actionName(action))): \(pathText) is \(Self.describe(actual)); the recording has \(Self.describe(wanted))", at: location)
+            }
+        }
+    }
+
+    /// Skips the next recorded action (one the reducer cannot replay, such as
+    /// an action recorded by reflection) by taking the state the fixture recorded after it.
+    public mutating func skip(_ reason: String = "", fileID: String = #fileID, filePath: StaticString = #filePath,
+                              line: UInt = #line, column: UInt = #column) {
+        stepCount += 1
+        adoptRecordedState(at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    private mutating func adoptRecordedState(at location: Location? = nil) {
+        do {
+            state = try JSONValueDecoder().decode(State.self, from: try fixture.state(at: stepCount - 1))
+        } catch {
+            if let location { fail("step \(stepCount): the recorded state cannot be used: \(error)", at: location) }
+        }
+    }
+
+    private struct Location {
+        var fileID: String
+        var filePath: StaticString
+        var line: UInt
+        var column: UInt
+    }
+
+    private func fail(_ message: String, at location: Location) {
+        switch framework {
+        case .swiftTesting:
+            Issue.record(Comment(rawValue: message), sourceLocation: SourceLocation(
+                fileID: location.fileID, filePath: "\(location.filePath)", line: Int(location.line), column: Int(location.column)))
+        case .xctest:
+            XCTFail(message, file: location.filePath, line: location.line)
+        }
+    }
+
+    /// `{"toggle":{"id":1}}` → `toggle`: the enum case of a Codable action, for messages.
+    private static func actionName(_ json: String) -> String {
+        guard let value = try? JSONParser.parse(json) else { return "action" }
+        if case .object(let object) = value, object.count == 1, let key = object.keys.first { return key }
+        return value.kindName
+    }
+
+    private static func describe(_ value: JSONValue?) -> String {
+        guard let value else { return "absent" }
+        let text = JSONWriter.compactString(value)
+        return text.count > 200 ? String(text.prefix(199)) + "…" : text
+    }
+}
+
+/// Why ``RecordedSteps`` could not start: the fixture is missing or its state does not decode.
+public struct RecordedStepsError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Inspector
+import Recorder
+
+// `rewind find` and `rewind bisect` on the inspector's benchmark log (1,000,000
+// entries, ~1.2 GB), run as the user runs them: the `rewind` executable built
+// beside this one, timed and measured (peak resident memory) as a child
+// process, against `jq` selecting the same entries.
+//
+//   swift build -c release && swift run -c release rewind-bench queries     (1,000,000 entries)
+//   swift run -c release rewind-bench --quick queries                       (5,000 entries)
+//   REWIND_BENCH_QUERY_ENTRIES=200000 swift run -c release rewind-bench queries
+func runQueryBenchmarks() {
+    print("\n## queries")
+    let rewind = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rewind").path
+    guard FileManager.default.isExecutableFile(atPath: rewind) else {
+        print("queries: \(rewind) is missing: build it first (swift build -c release)")
+        return
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-queries-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+
+    let entries = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_ENTRIES"].flatMap(Int.init) ?? (Benchmark.quick ? 5_000 : 1_000_000)
+    // REWIND_BENCH_QUERY_LOG=/tmp/q.jsonl keeps the log there (for a profiler, or to run rewind on it by hand).
+    let kept = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_LOG"]
+    let path = kept ?? directory.appendingPathComponent("huge.jsonl").path
+    var bytes: Int64 = 0
+    let writeSeconds = Benchmark.once {
+        bytes = BenchmarkLog.write(path: path, entries: entries, keyframeInterval: 32, items: 24, noteBytes: 860)
+    }
+    Benchmark.report("generate log (\(entries) entries, \(Benchmark.format3(Double(bytes) / 1e6)) MB)", Benchmark.format(seconds: writeSeconds))
+
+    // The log's entry n sets /counter to n - 1: the last entry is the one match.
+    let last = entries - 1
+    let jqSelect = #"select(.kind == "entry" and ((.state.counter // ([.patch[]? | select(.path == "/counter")][0].value)) == "# + "\(last)))"
+    let jq = ProcessInfo.processInfo.environment["REWIND_BENCH_NO_JQ"] != nil ? nil : ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect, path])
+    let rows: [(String, [String])] = [
+        ("find '/counter == \(last)' (one path, 1 match)", ["find", path, "/counter == \(last)"]),
+        ("find '/items/3/value > 0' --count", ["find", path, "/items/3/value > 0", "--count"]),
+        ("find 'changed /items/5' --count", ["find", path, "changed /items/5", "--count"]),
+        ("bisect '/counter < \(last)' (breaks at the end)", ["bisect", path, "/counter < \(last)"]),
+    ]
+    for (name, arguments) in rows {
+        guard let run = ChildRun.measure(rewind, arguments), run.status <= 1 else {
+            print("queries: rewind \(arguments.joined(separator: " ")) failed")
+            continue
+        }
+        Benchmark.report(name, Benchmark.format(seconds: run.seconds),
+                         baseline: jq.map { "jq " + Benchmark.format(seconds: $0.seconds) }, ratio: jq.map { $0.seconds / run.seconds })
+        Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB",
+                         baseline: jq.map { "jq " + Benchmark.format3(Double($0.peakResidentBytes) / 1e6) + " MB" })
+    }
+
+    // Many recordings: the same number of entries spread over 200 files, searched on every core.
+    let recordings = directory.appendingPathComponent("recordings")
+    try? FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+    let files = Benchmark.quick ? 10 : 200
+    var total: Int64 = 0
+    for file in 0..<files {
+        total += BenchmarkLog.write(path: recordings.appendingPathComponent("run-\(file).jsonl").path,
+                                    entries: max(1, entries / files), keyframeInterval: 32, items: 24, noteBytes: 860)
+    }
+    if let run = ChildRun.measure(rewind, ["find", recordings.path, "/counter == 7", "--count"]), run.status <= 1 {
+        Benchmark.report("find DIR (\(files) recordings, \(Benchmark.format3(Double(total) / 1e6)) MB)", Benchmark.format(seconds: run.seconds),
+                         baseline: Benchmark.format(bytesPerSecond: Double(total) / run.seconds))
+    }
+}
+
+/// One run of a child process: wall time, exit status and peak resident memory.
+///
+/// The memory comes from `/usr/bin/time -f %M` when it is installed: a child
+/// spawned straight from this process reports at least this process's own peak
+/// in `wait4`'s `ru_maxrss` (Linux folds the parent's peak in at `exec`), which
+/// would hide a smaller child. Without it, that upper bound is what is reported.
+struct ChildRun {
+    var seconds: Double
+    var status: Int32
+    var peakResidentBytes: Int
+
+    static func measure(_ executable: String, _ arguments: [String]) -> ChildRun? {
+        let timer = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: timer) else { return spawn(executable, arguments) }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-time-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        guard var run = spawn(timer, ["-f", "%M", "-o", report, executable] + arguments) else { return nil }
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        // The last line is the figure (time writes a "Command exited with non-zero status" line before it).
+        if let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            run.peakResidentBytes = kilobytes * 1024
+        }
+        return run
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String]) -> ChildRun? {
+        var pid: pid_t = 0
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let exited = status & 0x7f == 0
+        return ChildRun(seconds: seconds, status: exited ? (status >> 8) & 0xff : 128, peakResidentBytes: usage.ru_maxrss * 1024)
+    }
+}

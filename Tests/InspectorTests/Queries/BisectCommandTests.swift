@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import Recorder
+@testable import Inspector
+
+@Suite struct BisectCommandTests {
+    func bisect(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        var streams = CapturedStreams()
+        let status = RewindCommandLine.run(["bisect"] + arguments, streams: &streams)
+        return (status, streams.standardOutput, streams.standardError)
+    }
+
+    @Test func namesTheFirstBreakWithItsActionAndDiff() throws {
+        let log = try LogFixture.todoLog()
+        let result = bisect([log, #"/filter == "all""#])
+        #expect(result.status == 1)
+        #expect(result.output == """
+            /filter == "all" stops holding at entry 5 of todo.jsonl (it held for entries 1–4)
+              5   +3.500s  filter/set filter: "active"
+              {
+                … (1 unchanged)
+            -   "filter": "all"
+            +   "filter": "active"
+                … (1 unchanged)
+              }
+
+            """)
+    }
+
+    @Test func aBreakThatIsRepairedLaterIsStillTheFirst() throws {
+        // Holds, breaks at 3, holds again from 4: a binary search could land anywhere; bisect names 3.
+        let steps = [1, 2, -1, 4, 5, 6, 7, 8].map { LogFixture.Step(type: "set", payload: ["to": .integer(Int64($0))], state: ["total": .integer(Int64($0))]) }
+        let log = try LogFixture.write(steps, keyframeInterval: 3, initialState: ["total": 0])
+        let result = bisect([log, "/total >= 0"])
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("/total >= 0 stops holding at entry 3 of todo.jsonl (it held for entries 1–2)\n  3   +2.000s  set to: -1\n"))
+    }
+
+    @Test func anInvariantThatAlwaysHoldsExitsZero() throws {
+        let log = try LogFixture.todoLog()
+        let result = bisect([log, #"/user/name == "Ada""#])
+        #expect(result.status == 0)
+        #expect(result.output == #"/user/name == "Ada" holds at every entry of todo.jsonl (6 entries)"# + "\n")
+    }
+
+    @Test func badInputIsOneLineAndExitTwo() throws {
+        let log = try LogFixture.todoLog()
+        let cases: [([String], String)] = [
+            ([log, "/filter =="], "rewind bisect: bad invariant at column 11: found the end of the query where a path or a value should be\n"),
+            ([log], "rewind bisect: expected a log and an invariant. \(BisectCommand.usage)\n"),
+            ([log, "exists /a", "--fast"], "rewind bisect: unknown option '--fast'. \(BisectCommand.usage)\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = bisect(arguments)
+            #expect(result.status == 2)
+            #expect(result.error == message)
+        }
+    }
+
+    struct FixtureState: Codable {
+        struct Todo: Codable {
+            var title: String
+            var done: Bool
+        }
+        var todos: [Todo]
+        var filter: String
+    }
+
+    enum NoAction: String, Codable { case none }
+
+    @Test func swiftInvariantsInADebugExecutable() throws {
+        let log = try LogFixture.todoLog()
+        let invariants = [
+            Invariant("at most two todos") { (state: FixtureState) in state.todos.count <= 2 },
+            Invariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) },
+        ]
+        var streams = CapturedStreams()
+        let reducer: (inout FixtureState, NoAction) -> Void = { _, _ in }
+        let status = Inspector.run(["bisect", log], replay: Inspector.link(reducer), invariants: invariants.map(\.erased), streams: &streams)
+        #expect(status == 1)
+        #expect(streams.standardOutput.hasPrefix("no todo is done stops holding at entry 4 of todo.jsonl (it held for entries 1–3)\n  4   +2.000s  todo/toggle index: 0\n"))
+
+        // A query and the Swift invariants: whichever breaks first.
+        streams = CapturedStreams()
+        _ = Inspector.run(["bisect", log, "/todos length < 2"], replay: Inspector.link(reducer), invariants: invariants.map(\.erased), streams: &streams)
+        #expect(streams.standardOutput.hasPrefix("/todos length < 2 stops holding at entry 3 "))
+
+        // A state that does not decode is reported as the break, with the reason.
+        let wrong = [Invariant("decodes") { (_: [String]) in true }]
+        streams = CapturedStreams()
+        let wrongReducer: (inout [String], NoAction) -> Void = { _, _ in }
+        #expect(Inspector.run(["bisect", log], replay: Inspector.link(wrongReducer), invariants: wrong.map(\.erased), streams: &streams) == 1)
+        #expect(streams.standardOutput.hasPrefix("decodes (the state does not decode as Array<String>: "))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import Recorder
+@testable import Inspector
+
+/// `rewind find` over the todo recording (LogFixture.todoLog):
+///   1 app/launch · 2 todo/add "Buy milk" · 3 todo/add "Write tests" · 4 todo/toggle index 0
+///   5 filter/set "active" · 6 sync/loaded (3 todos).
+@Suite struct FindCommandTests {
+    func find(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        var streams = CapturedStreams()
+        let status = RewindCommandLine.run(["find"] + arguments, streams: &streams)
+        return (status, streams.standardOutput, streams.standardError)
+    }
+
+    /// Entry numbers at the start of each output line.
+    func numbers(_ output: String) -> [Int] {
+        output.split(separator: "\n").compactMap { Int($0.split(separator: " ").first ?? "") }
+    }
+
+    @Test func listsTheEntriesWhoseStateMatches() throws {
+        let log = try LogFixture.todoLog()
+        let result = find([log, "/todos length >= 2"])
+        #expect(result.status == 0)
+        #expect(result.output == """
+              3   +1.250s  todo/add title: "Write tests"
+              4   +2.000s  todo/toggle index: 0
+              5   +3.500s  filter/set filter: "active"
+              6   +4.125s  sync/loaded count: 3
+
+            """)
+        #expect(numbers(find([log, #"action == todo/* and /todos/0/title contains "milk""#]).output) == [2, 3, 4])
+        #expect(numbers(find([log, "changed /filter"]).output) == [5])
+    }
+
+    @Test func firstChangesAndCount() throws {
+        let log = try LogFixture.todoLog()
+        #expect(numbers(find([log, "/todos/0/done == true", "--first"]).output) == [4])
+        let changes = find([log, #"/filter == "active" or /todos length == 1"#, "--changes"])
+        #expect(changes.output == """
+              2   +0.500s  todo/add title: "Buy milk"  → true
+              3   +1.250s  todo/add title: "Write tests"  → false
+              5   +3.500s  filter/set filter: "active"  → true
+
+            """)
+        #expect(find([log, "exists /user", "--count"]).output == "6\n")
+    }
+
+    @Test func nothingMatchingExitsOne() throws {
+        let log = try LogFixture.todoLog()
+        let result = find([log, "/todos length > 10"])
+        #expect(result.status == 1)
+        #expect(result.output == "No entry of todo.jsonl matches /todos length > 10\n")
+        let count = find([log, "/todos length > 10", "--count"])
+        #expect(count.status == 1)
+        #expect(count.output == "0\n")
+    }
+
+    @Test func badInputIsOneLineAndExitTwo() throws {
+        let log = try LogFixture.todoLog()
+        let cases: [([String], String)] = [
+            ([log, "/todos length >"], "rewind find: bad query at column 16: found the end of the query where a path or a value should be\n"),
+            ([log], "rewind find: expected a log (or a directory) and a query. \(FindCommand.usage)\n"),
+            ([log, "exists /a", "--last"], "rewind find: unknown option '--last'. \(FindCommand.usage)\n"),
+            ([log, "exists /a", "--first", "--changes"], "rewind find: --first and --changes cannot be combined. \(FindCommand.usage)\n"),
+            (["/no/such.jsonl", "exists /a"], "rewind: /no/such.jsonl: no such file\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = find(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.error == message)
+            #expect(result.output.isEmpty)
+        }
+        #expect(find(["--help"]).output.hasPrefix(FindCommand.usage))
+    }
+
+    /// Chunks scanned on several threads (each starting from a rebuilt state)
+    /// find exactly what reading every state with `state(at:)` finds, damage included.
+    @Test func parallelChunksAgreeWithStateAtEveryEntry() throws {
+        var steps: [LogFixture.Step] = []
+        var state: JSONValue = ["count": 0, "items": []]
+        for index in 0..<300 {
+            var items = state["items"]!.arrayValue!
+            if index % 7 == 3, !items.isEmpty { items.removeFirst() } else { items.append(.integer(Int64(index))) }
+            state = ["count": .integer(Int64(index * 37 % 101)), "items": .array(items)]
+            steps.append(LogFixture.Step(type: index % 5 == 0 ? "tick/big" : "tick/small", payload: .null, state: state))
+        }
+        let log = try LogFixture.write(steps, keyframeInterval: 16, initialState: ["count": 0, "items": []], damageLine: 120, name: "counts.jsonl")
+        let reader = try LogReader(path: log)
+        for text in ["/count > 50 and /items length < 30", "changed /count and action == tick/big", "/items/0 == 12 or not exists /items/3"] {
+            let query = try Query(parsing: text)
+            var expected: [Int] = []
+            var unavailable = 0
+            for index in 0..<reader.entryCount {
+                guard let after = try? reader.state(at: index) else { unavailable += 1; continue }
+                let before = index == 0 ? reader.header.initialState : try? reader.state(at: index - 1)
+                let input = QueryInput(state: after, previousState: before, actionType: try reader.entry(at: index).action.name)
+                if query.matches(input) { expected.append(index) }
+            }
+            #expect(unavailable > 0, "the damaged line makes some states unavailable")
+            for (chunk, workers) in [(7, 3), (64, 2), (100_000, 1)] {
+                var scan = QueryScan(reader: reader, query: query, mode: .matches)
+                scan.chunkEntries = chunk
+                scan.workers = workers
+                var found: [Int] = []
+                var skipped = 0
+                scan.run { report in
+                    found += report.hits.map(\.index)
+                    skipped += report.unavailable
+                    return true
+                }
+                #expect(found == expected, "\(text), chunks of \(chunk)")
+                #expect(skipped == unavailable)
+            }
+        }
+    }
+
+    @Test func changesAreStitchedAcrossChunks() throws {
+        let steps = (0..<40).map { index in
+            LogFixture.Step(type: "set", payload: .null, state: ["on": .bool((index / 5) % 2 == 1)])
+        }
+        let log = try LogFixture.write(steps, keyframeInterval: 4, initialState: ["on": false])
+        let reader = try LogReader(path: log)
+        var scan = QueryScan(reader: reader, query: try Query(parsing: "/on == true"), mode: .changes)
+        scan.chunkEntries = 3
+        scan.workers = 2
+        var flips: [QueryScan.Hit] = []
+        scan.run { flips += $0.hits; return true }
+        let expected = stride(from: 5, to: 40, by: 5).map { QueryScan.Hit(index: $0, truth: ($0 / 5) % 2 == 1) }
+        #expect(flips == expected)
+    }
+
+    @Test func searchesEveryRecordingUnderADirectory() throws {
+        let first = try LogFixture.todoLog()
+        let directory = (first as NSString).deletingLastPathComponent
+        let nested = (directory as NSString).appendingPathComponent("ci/run-2")
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: first, toPath: (nested as NSString).appendingPathComponent("again.jsonl"))
+        try Data("not a log\n".utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("notes.txt")))
+        try Data(#"{"kind":"header","format":"rewind"}"#.utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("broken.jsonl")))
+
+        let result = find([directory, "/todos/0/done == true", "--first"])
+        #expect(result.status == 0)
+        #expect(result.output == """
+            \(directory)/ci/run-2/again.jsonl    4   +2.000s  todo/toggle index: 0
+            \(directory)/todo.jsonl    4   +2.000s  todo/toggle index: 0
+
+            """)
+        #expect(result.error.hasPrefix("rewind find: \(directory)/broken.jsonl: "))
+        #expect(result.error.split(separator: "\n").count == 1, "the file that is not a log is skipped quietly")
+        #expect(find([directory, "exists /todos/1", "--count"]).output == "\(directory)/ci/run-2/again.jsonl: 4\n\(directory)/todo.jsonl: 4\n")
+        let none = find([directory, "exists /nothing"])
+        #expect(none.status == 1)
+        #expect(none.output == "No entry in the 3 recordings under \(directory) matches exists /nothing\n")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let nothing = find([empty, "exists /a"])
+        #expect(nothing.status == 2)
+        #expect(nothing.error == "rewind find: \(empty): no Rewind recordings in this directory\n")
+    }
+}

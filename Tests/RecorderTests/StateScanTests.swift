@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+/// `LogReader.scanStates` (states rebuilt one patch at a time, in order) must
+/// give every entry the state `state(at:)` rebuilds from its keyframe, and be
+/// readable exactly where `entry(at:)` is.
+@Suite struct StateScanTests {
+    /// Each entry as the scan sees it, and as reading it alone does.
+    static func compare(_ reader: LogReader, range: Range<Int>? = nil, keepingPrevious: Bool = true) {
+        let range = range ?? 0..<reader.entryCount
+        var seen = 0
+        reader.scanStates(range, keepingPrevious: keepingPrevious) { step in
+            #expect(step.index == range.lowerBound + seen)
+            seen += 1
+            let entry = try? reader.entry(at: step.index)
+            #expect(step.isReadable == (entry != nil), "entry \(step.index)")
+            if let entry {
+                #expect(step.actionType == entry.action.name)
+                #expect(step.changedPaths == entry.changedPaths)
+            }
+            #expect(step.state == (try? reader.state(at: step.index)), "state \(step.index)")
+            if keepingPrevious {
+                let before = step.index == 0 ? reader.header.initialState : try? reader.state(at: step.index - 1)
+                #expect(step.previousState == before, "previous state \(step.index)")
+            } else {
+                #expect(step.previousState == nil)
+            }
+            return true
+        }
+        #expect(seen == range.clamped(to: 0..<reader.entryCount).count)
+    }
+
+    @Test func aRecordedLogScansToTheStatesItRebuilds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos(randomTodoActions(count: 300, seed: 5), to: path, options: testOptions(keyframeInterval: 7))
+        let reader = try LogReader(path: path)
+        Self.compare(reader)
+        Self.compare(reader, range: 45..<100, keepingPrevious: false)
+        Self.compare(reader, range: 299..<400)
+    }
+
+    @Test func damageGapsAndOddRecordsAgreeWithReadingEachEntry() throws {
+        let directory = TemporaryDirectory()
+        let reader = try LogReader(path: EntryScanReadingTests.writeLog(in: directory))
+        #expect(reader.damage.count == 1 && reader.gaps.count == 1)
+        Self.compare(reader)
+    }
+
+    @Test func stopsWhenTheBodySays() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos(randomTodoActions(count: 50, seed: 2), to: path, options: testOptions(keyframeInterval: 4))
+        var visited: [Int] = []
+        try LogReader(path: path).scanStates(10..<50, keepingPrevious: false) { step in
+            visited.append(step.index)
+            return step.index < 12
+        }
+        #expect(visited == [10, 11, 12])
+    }
+
+    @Test func skimmedPatchesAreThePatchesTheParserReads() throws {
+        let patches = [
+            #"[{"op":"replace","path":"/counter","value":12},{"op":"add","path":"/items/-","value":"x"}]"#,
+            #"[{"op":"remove","path":"/a/0"},{"op":"test","path":"","value":null},{"op":"move","from":"/a","path":"/b"},{"op":"copy","from":"/b","path":"/c"}]"#,
+            #"[{"op":"add","path":"/t","value":true},{"op":"add","path":"/f","value":false},{"op":"add","path":"/z","value":0}]"#,
+            #"[]"#,
+        ]
+        for text in patches {
+            var bytes = Array(text.utf8)
+            let skimmed = bytes.withUnsafeMutableBufferPointer { SkimmedPatch.read(UnsafeBufferPointer($0)) }
+            #expect(skimmed == (try JSONPatch(json: text)), "\(text)")
+        }
+        // As a recorder writes them, matched byte by byte; anything else is left to the member walk.
+        for (text, asWritten) in [(patches[0], true), (patches[1], false), (#"[{"op":"add","path":"/s","value":"a}b"}]"#, true),
+                                  (#"[{"path":"/a","op":"remove"}]"#, false), (#"[{"op":"add","path":"/a","value":[1,{"b":2}]}]"#, false)] {
+            var bytes = Array(text.utf8)
+            let read = bytes.withUnsafeMutableBufferPointer { SkimmedPatch.readAsWritten(UnsafeBufferPointer($0)) }
+            #expect((read != nil) == asWritten, "\(text)")
+            if let read { #expect(read == (try JSONPatch(json: text))) }
+        }
+        // What it leaves to the parser: values that are not small scalars, escapes, signs, fractions.
+        for text in [#"[{"op":"add","path":"/a","value":{"b":1}}]"#, #"[{"op":"add","path":"/a","value":-1}]"#,
+                     #"[{"op":"add","path":"/a","value":1.5}]"#, #"[{"op":"add","path":"/a~1b","value":1}]"#,
+                     #"[{"op":"add","path":"/a","value":"\n"}]"#, #"[{"op":"add","path":"/a","value":0123}]"#] {
+            var bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeMutableBufferPointer { SkimmedPatch.read(UnsafeBufferPointer($0)) } == nil, "\(text)")
+        }
+    }
+}
