@@ -4,7 +4,7 @@ import Foundation
 /// state against the previous one, and appends records to the log.
 /// Used by one thread only.
 final class LogWriter {
-    private let appender: LogAppender
+    private let appender: any RecordSink
     private let options: Recorder.Options
     private let clockBase: (wall: Double, nanoseconds: UInt64)
     private let keyframeInterval: Int
@@ -21,7 +21,7 @@ final class LogWriter {
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
 
-    init(appender: LogAppender, options: Recorder.Options) {
+    init(appender: any RecordSink, options: Recorder.Options) {
         self.appender = appender
         self.options = options
         keyframeInterval = max(1, options.keyframeInterval)
@@ -32,6 +32,8 @@ final class LogWriter {
     /// durability asks for it).
     func write(_ batch: [QueueItem]) throws(RecorderError) {
         buffer.removeAll(keepingCapacity: true)
+        // A live stream that dropped entries resumes at a keyframe.
+        if appender.takeKeyframeRequest() { forceKeyframe = true }
         for item in batch {
             switch item {
             case .entry(let entry):

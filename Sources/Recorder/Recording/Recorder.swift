@@ -15,12 +15,14 @@ import Foundation
 /// the app: recording stops, `Options.onError` is called once and `close()`
 /// throws the error.
 public final class Recorder: Sendable {
-    /// The log file being written.
+    /// The log file being written (when only streaming live, the listener's address).
     public let path: String
     private let options: Options
     private let queue: RecordingQueue
     private let status = Locked(Status())
     private let writerFinished = DispatchSemaphore(value: 0)
+    /// The stream to `rewind listen`, when recording live.
+    let live: LiveSink?
 
     private struct Status {
         var error: RecorderError?
@@ -32,13 +34,18 @@ public final class Recorder: Sendable {
     ///
     /// - Throws: ``RecorderError`` when the file cannot be opened (missing directory,
     ///   permission denied) or exists and is not a Rewind log.
-    public init(file path: String, options: Options = Options()) throws(RecorderError) {
+    public convenience init(file path: String, options: Options = Options()) throws(RecorderError) {
         // Open first: once every property is set, a throwing init would run deinit.
-        let appender = try LogAppender(path: path)
+        try self.init(path: path, sink: LogAppender(path: path), live: nil, options: options)
+    }
+
+    /// Starts the writer thread over `sink` (a file, a live stream or both; see Recorder+Live.swift).
+    init(path: String, sink: any RecordSink, live: LiveSink?, options: Options) {
         self.path = path
         self.options = options
+        self.live = live
         queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
-        let writer = WriterThreadState(LogWriter(appender: appender, options: options))
+        let writer = WriterThreadState(LogWriter(appender: sink, options: options))
         let thread = Thread { [queue, status, writerFinished] in
             Recorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
@@ -51,6 +58,7 @@ public final class Recorder: Sendable {
         if status.withLock({ status in defer { status.closed = true }; return !status.closed }) {
             queue.close()
             writerFinished.wait()
+            live?.close(patience: Recorder.livePatience)
         }
     }
 
@@ -122,6 +130,7 @@ public final class Recorder: Sendable {
     /// readers and safe from an app crash; see `Options.durability` for power cuts).
     public func flush() {
         queue.waitUntilWritten()
+        live?.waitUntilSent(patience: Recorder.livePatience)
     }
 
     /// Writes what is queued, stops the writer thread and closes the file.
@@ -136,8 +145,9 @@ public final class Recorder: Sendable {
         if wasOpen {
             queue.close()
             writerFinished.wait()
+            live?.close(patience: Recorder.livePatience)
         }
-        if let error = status.withLock({ $0.error }) { throw error }
+        if let error = status.withLock({ $0.error }) ?? live?.refusalError { throw error }
     }
 
     /// The error that stopped recording, if one has.
