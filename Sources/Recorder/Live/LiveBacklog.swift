@@ -5,9 +5,9 @@
 /// saying which sequence numbers are missing goes before that keyframe.
 ///
 /// Pure bookkeeping, no I/O: `LiveSink` guards it with a lock.
-struct LiveBacklog {
+package struct LiveBacklog {
     /// The kinds of record the backlog tells apart (see LogLine's prefixes).
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case header
         case entry(sequence: Int64, isKeyframe: Bool)
         case gap(first: Int64, count: Int64)
@@ -143,7 +143,7 @@ struct LiveBacklog {
 
     /// Classifies a record by its prefix; sequence numbers are read where the
     /// writer puts them (right after the prefix), else by parsing the record.
-    static func kind(of record: UnsafeRawBufferPointer) -> Kind {
+    package static func kind(of record: UnsafeRawBufferPointer) -> Kind {
         if LogLine.hasPrefix(record, LogLine.headerPrefix) { return .header }
         if LogLine.hasPrefix(record, LogLine.entryPrefix) {
             let isKeyframe = LogLine.hasPrefix(record, LogLine.keyframePrefix)

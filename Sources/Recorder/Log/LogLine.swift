@@ -14,7 +14,7 @@ package enum LogLine {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Records start with their kind, so the reader classifies a line without parsing it.
-    static let headerPrefix = Array(#"{"kind":"header""#.utf8)
+    package static let headerPrefix = Array(#"{"kind":"header""#.utf8)
     static let entryPrefix = Array(#"{"kind":"entry""#.utf8)
     /// Keyframe entries say so first, so the index knows them without parsing.
     package static let keyframePrefix = Array(#"{"kind":"entry","keyframe":true"#.utf8)
@@ -37,7 +37,7 @@ package enum LogLine {
 
     /// True when `line` (without its newline) ends with a checksum member that
     /// matches the bytes before it.
-    static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
         let count = line.count
         guard count > checksumSuffixLength + 1 else { return false }
         let suffixStart = count - checksumSuffixLength
@@ -57,7 +57,7 @@ package enum LogLine {
         return CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[..<suffixStart])) == stored
     }
 
-    static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
+    package static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
         guard line.count >= prefix.count else { return false }
         for (offset, byte) in prefix.enumerated() where line[offset] != byte { return false }
         return true
