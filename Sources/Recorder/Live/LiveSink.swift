@@ -21,6 +21,8 @@ final class LiveSink: RecordSink, @unchecked Sendable {
     /// The connection being sent on, so `close` can wake a blocked send.
     private var socket: LiveSocket?
     private var inFlight = false
+    /// True while connecting (from the start), so closing right away still delivers.
+    private var connecting = true
     /// Bumped whenever bytes were handed to the socket, so waiters see progress.
     private var sentBatches = 0
 
@@ -77,14 +79,14 @@ final class LiveSink: RecordSink, @unchecked Sendable {
     func waitUntilSent(patience: Double) {
         condition.lock()
         defer { condition.unlock() }
-        while socket != nil && (!backlog.isEmpty || inFlight) {
-            let before = sentBatches
-            if !condition.wait(until: Date(timeIntervalSinceNow: patience)) && sentBatches == before { return }
+        while (socket != nil || connecting) && (!backlog.isEmpty || inFlight) {
+            let before = (sentBatches, connecting)
+            if !condition.wait(until: Date(timeIntervalSinceNow: patience)) && before == (sentBatches, connecting) { return }
         }
     }
 
-    /// Sends what is queued (see `waitUntilSent`), then closes the connection.
-    /// Does not wait for a connection attempt in progress: that thread ends by itself.
+    /// Sends what is queued (see `waitUntilSent`: a connection attempt in progress
+    /// counts as progress), then closes the connection.
     func close(patience: Double) {
         waitUntilSent(patience: patience)
         condition.withLock {
@@ -99,13 +101,20 @@ final class LiveSink: RecordSink, @unchecked Sendable {
     private func run() {
         var delay = LiveSink.firstRetryDelay
         while !condition.withLock({ closing || refusal != nil }) {
-            switch connect() {
-            case .success(let (socket, lastSequence)):
-                delay = LiveSink.firstRetryDelay
-                condition.withLock {
+            condition.withLock { connecting = true }
+            let attempt = connect()
+            condition.withLock {
+                // In one step with `socket`, so a waiter never sees neither.
+                connecting = false
+                if case .success(let (socket, lastSequence)) = attempt {
                     if backlog.resume(listenerHolds: lastSequence) { keyframeRequested = true }
                     self.socket = socket
                 }
+                condition.broadcast()
+            }
+            switch attempt {
+            case .success(let (socket, _)):
+                delay = LiveSink.firstRetryDelay
                 send(on: socket)
                 condition.withLock {
                     self.socket = nil
