@@ -39,6 +39,8 @@ public enum RewindCommandLine {
             return ExportCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "import":
             return ImportCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "listen":
+            return ListenCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
@@ -62,6 +64,8 @@ public enum RewindCommandLine {
                                             a bug report, patch, diff, log slice or Redux DevTools file
                rewind import <export.json> -o <out.jsonl>
                                             a Redux DevTools export as a Rewind log
+               rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]
+                                            record apps live over TCP (Recorder(streamingTo:token:)), follow the first
                rewind diff A.json B.json [--format tree|patch|unified]
                                             differences between two JSON documents (exit 0 same, 1 different)
         """
