@@ -41,7 +41,14 @@ public enum RewindCommandLine {
             return ImportCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "listen":
             return ListenCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "ls":
+            return ListCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
+            // `rewind DIR`: the recordings under it (the list view in a terminal).
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), isDirectory.boolValue {
+                return ListCommand.run(arguments, streams: &streams, interactive: true)
+            }
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
                 return OpenCommand.run(arguments, streams: &streams, replay: replay)
@@ -53,6 +60,9 @@ public enum RewindCommandLine {
 
     static let usage = """
         usage: rewind <log>                 open a log in the inspector (prints the entry list when not a terminal)
+               rewind <directory>           the recordings under it: a list view, Enter opens one (text when not a terminal)
+               rewind ls <directory> [--format text|json] [--verify]
+                                            the recordings under it, failed tests first, then newest first
                rewind open <log>            the same
                rewind show <log> [--at N] [--path /json/pointer]
                                             the state after entry N (default: the last) as JSON
