@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|live|catalog ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
@@ -15,6 +15,8 @@ if wants("recorder") { runRecorderBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
+if wants("live") { runLiveBenchmarks() }
+if wants("catalog") { runCatalogBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

@@ -134,7 +134,7 @@ import SampleDomains
         let expected = "127.0.0.1:\(listener.address.port): the listener refused the stream: wrong token"
         #expect(throws: RecorderError.self) { try recorder.close() }
         do { try recorder.close() } catch { #expect(error.description == expected) }
-        #expect(errors.all.allSatisfy { $0.description == expected })
+        #expect(errors.all.map(\.description) == [expected])
         #expect(directory.logs.isEmpty)
     }
 

@@ -4,7 +4,7 @@ import Recorder
 /// Finds the recordings under a directory and summarises each from its first
 /// and last bytes, on every core. `verify` instead indexes each file fully
 /// (exact entry counts and damage, at disk speed).
-enum RecordingCatalog {
+package enum RecordingCatalog {
     /// Bytes read from each end of a file; a header or last record longer than
     /// this is read further, up to `maximumEdgeBytes`.
     static let edgeBytes = 16 << 10
@@ -12,7 +12,7 @@ enum RecordingCatalog {
 
     /// Every `*.jsonl` under `directory` (hidden folders included: RewindTesting writes
     /// to `.build/rewind-recordings`), summarised and in list order.
-    static func list(_ directory: String, verify: Bool = false) -> [RecordingSummary] {
+    package static func list(_ directory: String, verify: Bool = false) -> [RecordingSummary] {
         let paths = logFiles(under: directory)
         let results = SummarySlots(count: paths.count)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in

@@ -2,7 +2,7 @@ import Foundation
 
 /// One recording as `rewind ls` lists it, read from the header and the last
 /// records only (never the whole file), so thousands list in a moment.
-struct RecordingSummary: Equatable, Sendable {
+package struct RecordingSummary: Equatable, Sendable {
     /// The file, as found under the listed directory.
     var path: String
     /// `path` relative to the listed directory.

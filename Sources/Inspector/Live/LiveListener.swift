@@ -7,25 +7,31 @@ import Recorder
 /// `directory`. A reconnecting app continues its log where it stopped.
 ///
 /// ```swift
-/// let listener = try LiveListener(.init(address: LiveAddress(host: "127.0.0.1", port: 0)!, directory: dir, token: token))
+/// let listener = try LiveListener(.init(address: LiveAddress(host: "127.0.0.1", port: 0), directory: dir, token: token))
 /// print(listener.address)   // 127.0.0.1:43817
 /// listener.stop()
 /// ```
 ///
 /// `@unchecked Sendable`: mutable state is guarded by `condition`.
-final class LiveListener: @unchecked Sendable {
-    struct Configuration: Sendable {
-        var address: LiveAddress
-        var directory: String
-        var token: String
+package final class LiveListener: @unchecked Sendable {
+    package struct Configuration: Sendable {
+        package var address: LiveAddress
+        package var directory: String
+        package var token: String
         /// A record longer than this closes its connection (the log reader's limit by default).
-        var maximumRecordBytes = LogReader.maximumLineBytes
+        package var maximumRecordBytes = LogReader.maximumLineBytes
         /// How long an app has to say hello after connecting.
-        var helloTimeout = 5.0
+        package var helloTimeout = 5.0
+
+        package init(address: LiveAddress, directory: String, token: String) {
+            self.address = address
+            self.directory = directory
+            self.token = token
+        }
     }
 
     /// Something people watching the listener should know.
-    enum Event: Equatable, Sendable, CustomStringConvertible {
+    package enum Event: Equatable, Sendable, CustomStringConvertible {
         /// An app's recording started (or `resumed` after a reconnection) in `path`.
         case connected(peer: String, path: String, resumed: Bool)
         /// A connection was turned away before anything was written.
@@ -33,7 +39,7 @@ final class LiveListener: @unchecked Sendable {
         /// A connection ended: `reason` is nil when the app closed its recorder.
         case closed(peer: String, path: String?, reason: String?)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path)"
             case .refused(let peer, let reason): "refused \(peer): \(reason)"
@@ -44,15 +50,15 @@ final class LiveListener: @unchecked Sendable {
     }
 
     /// What the listener holds, for waiters.
-    struct Snapshot {
-        var events: [Event] = []
+    package struct Snapshot {
+        package var events: [Event] = []
         /// Each log written so far, with the last sequence number it holds.
-        var recordings: [String: Int64?] = [:]
+        package var recordings: [String: Int64?] = [:]
     }
 
-    let configuration: Configuration
+    package let configuration: Configuration
     /// The address bound (with the port the system chose for port 0).
-    var address: LiveAddress { socket.address }
+    package var address: LiveAddress { socket.address }
 
     private let socket: ListeningSocket
     private let onEvent: @Sendable (Event) -> Void
@@ -74,7 +80,7 @@ final class LiveListener: @unchecked Sendable {
     }
 
     /// Binds and starts accepting on a thread of its own.
-    init(_ configuration: Configuration, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(LiveListenError) {
+    package init(_ configuration: Configuration, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(LiveListenError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: configuration.directory, isDirectory: &isDirectory), isDirectory.boolValue,
               access(configuration.directory, W_OK) == 0 else {
@@ -94,7 +100,7 @@ final class LiveListener: @unchecked Sendable {
 
     /// Stops at once, as if killed: the listening socket and every connection are
     /// closed without waiting for apps. Returns when every thread has ended.
-    func stop() {
+    package func stop() {
         condition.withLock {
             stopped = true
             for connection in connections.values { connection.shutdownBoth() }
@@ -105,7 +111,7 @@ final class LiveListener: @unchecked Sendable {
 
     /// Waits until `predicate` holds for what the listener has done (or `timeout` seconds pass).
     @discardableResult
-    func waitUntil(timeout: Double, _ predicate: (Snapshot) -> Bool) -> Bool {
+    package func waitUntil(timeout: Double, _ predicate: (Snapshot) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -115,7 +121,7 @@ final class LiveListener: @unchecked Sendable {
         return true
     }
 
-    var current: Snapshot { condition.withLock { snapshot } }
+    package var current: Snapshot { condition.withLock { snapshot } }
 
     // MARK: Connections
 

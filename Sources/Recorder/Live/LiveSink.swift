@@ -17,6 +17,7 @@ final class LiveSink: RecordSink, @unchecked Sendable {
     private var backlog: LiveBacklog
     private var keyframeRequested = false
     private var refusal: RecorderError?
+    private var refusalHandler: (@Sendable (RecorderError) -> Void)?
     private var closing = false
     /// The connection being sent on, so `close` can wake a blocked send.
     private var socket: LiveSocket?
@@ -67,6 +68,15 @@ final class LiveSink: RecordSink, @unchecked Sendable {
 
     // MARK: The app's side
 
+    /// Calls `handler` once when the listener refuses the stream (at once if it already has).
+    func onRefusal(_ handler: @escaping @Sendable (RecorderError) -> Void) {
+        let refused: RecorderError? = condition.withLock {
+            refusalHandler = handler
+            return refusal
+        }
+        if let refused { handler(refused) }
+    }
+
     /// Entries dropped so far because the listener was slow or unreachable.
     var droppedEntries: Int { condition.withLock { backlog.droppedEntries } }
 
@@ -103,14 +113,22 @@ final class LiveSink: RecordSink, @unchecked Sendable {
         while !condition.withLock({ closing || refusal != nil }) {
             condition.withLock { connecting = true }
             let attempt = connect()
-            condition.withLock {
-                // In one step with `socket`, so a waiter never sees neither.
+            let refusedHandler: (@Sendable (RecorderError) -> Void)? = condition.withLock {
+                // In one step with `socket` and `refusal`, so a waiter never sees neither.
                 connecting = false
-                if case .success(let (socket, lastSequence)) = attempt {
+                defer { condition.broadcast() }
+                switch attempt {
+                case .success(let (socket, lastSequence)):
                     if backlog.resume(listenerHolds: lastSequence) { keyframeRequested = true }
                     self.socket = socket
+                case .failure(.refused(let reason)):
+                    refusal = RecorderError(path: address.description, reason: "the listener refused the stream: \(reason)")
+                    backlog = LiveBacklog(capacity: backlog.capacity)
+                    return refusalHandler
+                case .failure(.unreachable):
+                    break
                 }
-                condition.broadcast()
+                return nil
             }
             switch attempt {
             case .success(let (socket, _)):
@@ -121,12 +139,8 @@ final class LiveSink: RecordSink, @unchecked Sendable {
                     condition.broadcast()
                 }
                 socket.close()
-            case .failure(.refused(let reason)):
-                condition.withLock {
-                    refusal = RecorderError(path: address.description, reason: "the listener refused the stream: \(reason)")
-                    backlog = LiveBacklog(capacity: backlog.capacity)
-                    condition.broadcast()
-                }
+            case .failure(.refused):
+                if let refusedHandler, let refusal = refusalError { refusedHandler(refusal) }
             case .failure(.unreachable):
                 condition.lock()
                 if !closing { _ = condition.wait(until: Date(timeIntervalSinceNow: delay)) }

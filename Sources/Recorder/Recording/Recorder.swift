@@ -52,6 +52,8 @@ public final class Recorder: Sendable {
         }
         thread.name = "rewind-recorder"
         thread.start()
+        // A listener refusing the stream stops recording at once, not at the next batch.
+        live?.onRefusal { [queue, status] error in Recorder.stop(with: error, queue: queue, status: status, onError: options.onError) }
     }
 
     deinit {
@@ -146,24 +148,29 @@ public final class Recorder: Sendable {
             queue.close()
             writerFinished.wait()
             live?.close(patience: Recorder.livePatience)
+            // Reported here if the stream's thread has not yet done it (once either way).
+            if let refused = live?.refusalError { Recorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
         }
-        if let error = status.withLock({ $0.error }) ?? live?.refusalError { throw error }
+        if let error = status.withLock({ $0.error }) { throw error }
     }
 
     /// The error that stopped recording, if one has.
     public var error: RecorderError? { status.withLock { $0.error } }
 
+    /// Stops recording for `error`: the first error is kept and reported once.
+    private static func stop(with error: RecorderError, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?) {
+        let first = status.withLock { status in
+            defer { if status.error == nil { status.error = error } }
+            return status.error == nil
+        }
+        queue.stop()
+        if first { onError?(error) }
+    }
+
     private static func runWriter(
         _ writer: LogWriter, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?
     ) {
-        func fail(_ error: RecorderError) {
-            let first = status.withLock { status in
-                defer { if status.error == nil { status.error = error } }
-                return status.error == nil
-            }
-            queue.stop()
-            if first { onError?(error) }
-        }
+        func fail(_ error: RecorderError) { stop(with: error, queue: queue, status: status, onError: onError) }
         while let batch = queue.takeBatch() {
             do {
                 try writer.write(batch)
