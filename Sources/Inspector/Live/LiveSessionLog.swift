@@ -97,7 +97,7 @@ final class LiveSessionLog {
         if let metadata = header["metadata"]?.objectValue, metadata.count > 0 {
             let text = metadata["test"]?.stringValue
                 ?? Array(metadata.members).sorted { $0.0 < $1.0 }.compactMap { $0.1.stringValue }.joined(separator: "-")
-            let described = safe(text, limit: 40)
+            let described = safe(text, limit: 24)
             if !described.isEmpty { parts.append(described) }
         }
         parts.append(session)
