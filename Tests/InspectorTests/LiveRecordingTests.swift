@@ -202,6 +202,21 @@ import SampleDomains
         #expect(done)
     }
 
+    @Test func aConnectionThatSaysNothingIsRefusedAfterTheHelloTimeout() throws {
+        let directory = Directory()
+        var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: 0), directory: directory.path, token: Self.token)
+        configuration.helloTimeout = 0.2
+        let listener = try LiveListener(configuration)
+        defer { listener.stop() }
+        let socket = try LiveSocket.connect(to: listener.address, timeout: 5).get()
+        defer { socket.close() }
+        var reply: [UInt8] = []
+        while !reply.contains(0x0A), case .success(let count) = socket.receive(into: &reply, maximum: 4096, timeout: 30), count > 0 {}
+        #expect(String(decoding: reply, as: UTF8.self) == #"{"kind":"refused","reason":"no hello within 0.2 s"}"# + "\n")
+        #expect(listener.waitUntil(timeout: Self.patience) { $0.events.contains { if case .refused(_, "no hello within 0.2 s") = $0 { true } else { false } } })
+        #expect(directory.logs.isEmpty)
+    }
+
     @Test func aConnectionThatDoesNotSayHelloIsRefused() throws {
         let directory = Directory()
         let listener = try Self.listener(directory)

@@ -171,6 +171,13 @@ package final class LiveListener: @unchecked Sendable {
             _ = connection.send(LiveHandshake.line(.refused(reason: "wrong token")), timeout: 1)
             return report(.refused(peer: peer, reason: "wrong token"))
         }
+        // An ended recording's log is closed (one descriptor per live connection, not per
+        // recording ever seen); a reconnection finds it again on disk.
+        defer {
+            condition.withLock {
+                if sessions[hello.session]?.owner == number { sessions[hello.session] = nil }
+            }
+        }
         let resumed: Result<LiveSessionLog?, LiveListenError> = condition.withLock {
             if let session = sessions[hello.session] {
                 // The app reconnected before this side noticed the old connection died: the newest wins.
@@ -256,21 +263,21 @@ package final class LiveListener: @unchecked Sendable {
         }
     }
 
-    private func readHello(_ connection: LiveSocket, into buffer: inout [UInt8]) -> Result<LiveHandshake.Hello, LiveProtocolOrTimeout> {
+    private func readHello(_ connection: LiveSocket, into buffer: inout [UInt8]) -> Result<LiveHandshake.Hello, HelloProblem> {
         let deadline = Date(timeIntervalSinceNow: configuration.helloTimeout)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[..<newline]
                 defer { buffer.removeSubrange(...newline) }
-                return LiveHandshake.hello(from: line).mapError { LiveProtocolOrTimeout($0.description) }
+                return LiveHandshake.hello(from: line).mapError { HelloProblem($0.description) }
             }
-            guard buffer.count <= LiveHandshake.maximumLineBytes else { return .failure(LiveProtocolOrTimeout("the hello is too long")) }
+            guard buffer.count <= LiveHandshake.maximumLineBytes else { return .failure(HelloProblem("the hello is too long")) }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return .failure(LiveProtocolOrTimeout("no hello within \(configuration.helloTimeout) s")) }
+            guard left > 0 else { return .failure(HelloProblem("no hello within \(configuration.helloTimeout) s")) }
             switch connection.receive(into: &buffer, maximum: LiveHandshake.maximumLineBytes, timeout: left) {
-            case .success(0): return .failure(LiveProtocolOrTimeout("the connection closed before its hello"))
+            case .success(0): return .failure(HelloProblem("the connection closed before its hello"))
             case .success: continue
-            case .failure(let failure): return .failure(LiveProtocolOrTimeout(failure.description == "timed out" ? "no hello within \(configuration.helloTimeout) s" : failure.description))
+            case .failure(let failure): return .failure(HelloProblem(failure.isTimeout ? "no hello within \(configuration.helloTimeout) s" : failure.description))
             }
         }
     }
@@ -285,7 +292,8 @@ package final class LiveListener: @unchecked Sendable {
     }
 }
 
-struct LiveProtocolOrTimeout: Error, CustomStringConvertible {
+/// Why a connection's first line was not an acceptable hello.
+struct HelloProblem: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

@@ -60,9 +60,10 @@ struct RecordStream {
             pending.removeFirst(start)
             if !batch.records.isEmpty { return .records(batch) }
             if pending.count > maximumRecordBytes { return .failure(tooLong(recordsRead + 1)) }
-            switch connection.receive(into: &pending, maximum: RecordStream.readSize, timeout: 86_400 * 365) {
+            switch connection.receive(into: &pending, maximum: RecordStream.readSize, timeout: 86_400) {
             case .success(0): return pending.isEmpty ? .end : .failure("the stream ended inside record \(recordsRead + 1)")
             case .success: continue
+            case .failure(let failure) where failure.isTimeout: continue   // an idle app is fine
             case .failure(let failure): return .failure(failure.description)
             }
         }

@@ -19,7 +19,12 @@ package struct LiveSocket {
     /// Why a socket call failed, in words for a one-line report.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
-        package init(_ description: String) { self.description = description }
+        /// True when nothing happened within the timeout (the connection may be fine).
+        package var isTimeout = false
+        package init(_ description: String, isTimeout: Bool = false) {
+            self.description = description
+            self.isTimeout = isTimeout
+        }
         static func errno(_ what: String, _ code: Int32 = Foundation.errno) -> Failure {
             Failure("\(what): \(String(cString: strerror(code)))")
         }
@@ -108,7 +113,7 @@ package struct LiveSocket {
     /// Returns 0 at the end of the stream.
     package func receive(into buffer: inout [UInt8], maximum: Int, timeout: Double) -> Result<Int, Failure> {
         switch wait(for: Int16(POLLIN), timeout: timeout) {
-        case .timedOut: return .failure(Failure("timed out"))
+        case .timedOut: return .failure(Failure("timed out", isTimeout: true))
         case .failed(let failure): return .failure(failure)
         case .ready: break
         }
