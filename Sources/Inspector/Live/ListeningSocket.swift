@@ -114,8 +114,8 @@ final class ListeningSocket: @unchecked Sendable {
 }
 
 /// Why `rewind listen` could not start: one line, `cannot listen on 127.0.0.1:80: Permission denied`.
-public struct LiveListenError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+package struct LiveListenError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
