@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries|live|catalog ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
@@ -19,6 +19,8 @@ if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
 if wants("trace") { runTraceBenchmarks() }
 if wants("queries") { runQueryBenchmarks() }
+if wants("live") { runLiveBenchmarks() }
+if wants("catalog") { runCatalogBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

@@ -61,6 +61,8 @@ import Testing
         for (name, path) in files.all {
             // To `rewind diff` any valid JSON is good input, whatever it holds.
             if command.first == "diff" && (path == files.notALog || path == files.futureVersion) { continue }
+            // `rewind DIR` lists the recordings under it (RecordingListTests).
+            if command == ["FILE"] && path == files.folder { continue }
             let arguments = command.map { argument in
                 switch argument {
                 case "FILE": path

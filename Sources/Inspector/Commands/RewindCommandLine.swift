@@ -57,7 +57,16 @@ public enum RewindCommandLine {
             return TestgenCommand.run(Array(arguments.dropFirst()), streams: &streams)
         case "tail":
             return TailCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "listen":
+            return ListenCommand.run(Array(arguments.dropFirst()), streams: &streams)
+        case "ls":
+            return ListCommand.run(Array(arguments.dropFirst()), streams: &streams)
         default:
+            // `rewind DIR`: the recordings under it (the list view in a terminal).
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), isDirectory.boolValue {
+                return ListCommand.run(arguments, streams: &streams, interactive: true)
+            }
             // `rewind app.jsonl`: anything that looks like a path is a log to open.
             if looksLikePath(first) {
                 return OpenCommand.run(arguments, streams: &streams, replay: replay)
@@ -69,6 +78,9 @@ public enum RewindCommandLine {
 
     static let usage = """
         usage: rewind <log>                 open a log in the inspector (prints the entry list when not a terminal)
+               rewind <directory>           the recordings under it: a list view, Enter opens one (text when not a terminal)
+               rewind ls <directory> [--format text|json] [--verify]
+                                            the recordings under it, failed tests first, then newest first
                rewind open <log>            the same
                rewind show <log> [--at N] [--path /json/pointer]
                                             the state after entry N (default: the last) as JSON
@@ -80,6 +92,8 @@ public enum RewindCommandLine {
                                             a bug report, patch, diff, log slice or Redux DevTools file
                rewind import <export.json> -o <out.jsonl>
                                             a Redux DevTools export as a Rewind log
+               rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]
+                                            record apps live over TCP (Recorder(streamingTo:token:)), follow the first
                rewind diff A.json B.json [--format tree|patch|unified]
                                             differences between two JSON documents (exit 0 same, 1 different)
                rewind find <log|dir> '<query>' [--first] [--changes] [--count]

@@ -21,7 +21,7 @@ package enum LogLine {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Records start with their kind, so the reader classifies a line without parsing it.
-    static let headerPrefix = Array(#"{"kind":"header""#.utf8)
+    package static let headerPrefix = Array(#"{"kind":"header""#.utf8)
     static let entryPrefix = Array(#"{"kind":"entry""#.utf8)
     /// Keyframe entries say so first, so the index knows them without parsing.
     package static let keyframePrefix = Array(#"{"kind":"entry","keyframe":true"#.utf8)
@@ -68,20 +68,20 @@ package enum LogLine {
     }
 
     /// What a line's framing says, before knowing its session.
-    struct Seal: Equatable {
+    package struct Seal: Equatable {
         /// The stored checksum XOR the CRC-32 of the bytes it covers: 0 for a header
         /// and for unchained (format 1) records, the session's key for chained ones;
         /// anything else means the bytes changed (or belong to another session).
-        var key: UInt32
+        package var key: UInt32
         /// The stored checksum.
-        var stored: UInt32
+        package var stored: UInt32
         /// `"n"`: the record's number in its session (nil for format 1 records).
-        var number: Int64?
+        package var number: Int64?
     }
 
     /// Reads a line's framing (without its newline); nil when it does not end
     /// with a well-formed checksum member (an incomplete or mangled record).
-    static func unseal(_ line: UnsafeRawBufferPointer) -> Seal? {
+    package static func unseal(_ line: UnsafeRawBufferPointer) -> Seal? {
         let count = line.count
         guard count > checksumSuffixLength + 1 else { return nil }
         let suffixStart = count - checksumSuffixLength
@@ -102,6 +102,23 @@ package enum LogLine {
         return Seal(key: stored ^ crc, stored: stored, number: number(line, before: suffixStart))
     }
 
+    /// Appends `line` (a verified record without its newline) sealed anew in `chain`:
+    /// its framing (`"n"` and `"crc"`) replaced. For a writer that stores records
+    /// another writer sealed, as `rewind listen` stores what an app streams: its file
+    /// is then one chain of its own, whatever the stream dropped or added.
+    package static func reseal(_ line: UnsafeRawBufferPointer, into buffer: inout [UInt8], chain: inout LogChain) {
+        var end = line.count - checksumSuffixLength
+        var digits = end
+        while digits > 0, line[digits - 1] >= UInt8(ascii: "0"), line[digits - 1] <= UInt8(ascii: "9") { digits -= 1 }
+        if digits < end, digits >= numberMarker.count,
+            numberMarker.enumerated().allSatisfy({ line[digits - numberMarker.count + $0.offset] == $0.element }) {
+            end = digits - numberMarker.count
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: line[..<end])
+        seal(&buffer, recordStart: start, chain: &chain)
+    }
+
     /// The `"n":N` member that ends at `end`, read backwards; nil when absent.
     private static func number(_ line: UnsafeRawBufferPointer, before end: Int) -> Int64? {
         var start = end
@@ -120,11 +137,11 @@ package enum LogLine {
 
     /// True when `line` (without its newline) ends with a checksum member that
     /// matches the bytes before it, unchained (a header or a format 1 record).
-    static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
         unseal(line)?.key == 0
     }
 
-    static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
+    package static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
         guard line.count >= prefix.count else { return false }
         for (offset, byte) in prefix.enumerated() where line[offset] != byte { return false }
         return true

@@ -9,7 +9,7 @@ import Foundation
 /// while the other writes the new state, so the diff (``_ByteDiff``) compares
 /// the two without copying or parsing either.
 final class LogWriter {
-    private let appender: LogAppender
+    private let appender: any RecordSink
     private let options: Recorder.Options
     private let clockBase: (wall: Double, nanoseconds: UInt64)
     private let keyframePolicy: KeyframePolicy
@@ -31,7 +31,7 @@ final class LogWriter {
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
 
-    init(appender: LogAppender, options: Recorder.Options) {
+    init(appender: any RecordSink, options: Recorder.Options) {
         self.appender = appender
         self.options = options
         keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval), byCost: options.keyframesByCost)
@@ -43,6 +43,8 @@ final class LogWriter {
     /// durability asks for it).
     func write(_ batch: [QueueItem]) throws(RecorderError) {
         buffer.removeAll(keepingCapacity: true)
+        // A live stream that dropped entries resumes at a keyframe.
+        if appender.takeKeyframeRequest() { forceKeyframe = true }
         for item in batch {
             switch item {
             case .entry(let entry):
@@ -59,6 +61,8 @@ final class LogWriter {
             }
         }
         if !buffer.isEmpty { try appender.write(buffer) }
+        // A listener that refused the stream stops recording (a file checks itself as it writes).
+        try appender.checkStillLinked()
         if case .fsync(let interval) = options.durability {
             let now = options.clock.nanoseconds()
             if Double(now &- lastSync) / 1e9 >= interval {

@@ -15,13 +15,15 @@ import Foundation
 /// the app: recording stops, `Options.onError` is called once and `flush()` and
 /// `close()` throw the error. One recorder writes a log at a time.
 public final class Recorder: Sendable {
-    /// The log file being written.
+    /// The log file being written (when only streaming live, the listener's address).
     public let path: String
     private let options: Options
     private let queue: RecordingQueue
     private let status = Locked(Status())
     private let writerFinished = DispatchSemaphore(value: 0)
     private let callerThreadEncoding = CallerThreadEncoding()
+    /// The stream to `rewind listen`, when recording live.
+    let live: LiveSink?
 
     private struct Status {
         var error: RecorderError?
@@ -35,25 +37,33 @@ public final class Recorder: Sendable {
     ///   permission denied), exists and is not a Rewind log, is not a regular file
     ///   (FIFOs and sockets are refused; devices such as `/dev/null` are written as
     ///   they are), or another recorder, in this process or another, is writing it.
-    public init(file path: String, options: Options = Options()) throws(RecorderError) {
+    public convenience init(file path: String, options: Options = Options()) throws(RecorderError) {
         // Open first: once every property is set, a throwing init would run deinit.
-        let appender = try LogAppender(path: path)
+        try self.init(path: path, sink: LogAppender(path: path), live: nil, options: options)
+    }
+
+    /// Starts the writer thread over `sink` (a file, a live stream or both; see Recorder+Live.swift).
+    init(path: String, sink: any RecordSink, live: LiveSink?, options: Options) {
         self.path = path
         self.options = options
+        self.live = live
         queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
-        let writer = WriterThreadState(LogWriter(appender: appender, options: options))
+        let writer = WriterThreadState(LogWriter(appender: sink, options: options))
         let thread = Thread { [queue, status, writerFinished] in
             Recorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
         }
         thread.name = "rewind-recorder"
         thread.start()
+        // A listener refusing the stream stops recording at once, not at the next batch.
+        live?.onRefusal { [queue, status] error in Recorder.stop(with: error, queue: queue, status: status, onError: options.onError) }
     }
 
     deinit {
         if status.withLock({ status in defer { status.closed = true }; return !status.closed }) {
             queue.close()
             writerFinished.wait()
+            live?.close(patience: Recorder.livePatience)
         }
     }
 
@@ -150,6 +160,7 @@ public final class Recorder: Sendable {
     ///   what was recorded since is not in the file.
     public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
+        live?.waitUntilSent(patience: Recorder.livePatience)
         if let error = status.withLock({ $0.error }) { throw error }
     }
 
@@ -165,6 +176,9 @@ public final class Recorder: Sendable {
         if wasOpen {
             queue.close()
             writerFinished.wait()
+            live?.close(patience: Recorder.livePatience)
+            // Reported here if the stream's thread has not yet done it (once either way).
+            if let refused = live?.refusalError { Recorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
         }
         if let error = status.withLock({ $0.error }) { throw error }
     }
@@ -172,19 +186,22 @@ public final class Recorder: Sendable {
     /// The error that stopped recording, if one has.
     public var error: RecorderError? { status.withLock { $0.error } }
 
+    /// Stops recording for `error`: the first error is kept and reported once.
+    private static func stop(with error: RecorderError, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?) {
+        let first = status.withLock { status in
+            defer { if status.error == nil { status.error = error } }
+            return status.error == nil
+        }
+        queue.stop()
+        if first { onError?(error) }
+    }
+
     private static func runWriter(
         _ writer: LogWriter, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?
     ) {
         // The file is closed before `close()` returns, so its lock is released by then.
         defer { writer.closeFile() }
-        func fail(_ error: RecorderError) {
-            let first = status.withLock { status in
-                defer { if status.error == nil { status.error = error } }
-                return status.error == nil
-            }
-            queue.stop()
-            if first { onError?(error) }
-        }
+        func fail(_ error: RecorderError) { stop(with: error, queue: queue, status: status, onError: onError) }
         while let batch = queue.takeBatch() {
             do {
                 try writer.write(batch)

@@ -52,6 +52,11 @@ extension Recorder {
         /// need keyframes at fixed positions turn it off.
         package var keyframesByCost = true
 
+        /// When recording live (``Recorder/init(streamingTo:token:file:options:)``): bytes of
+        /// records waiting for the listener, at most. Beyond that, entries are dropped and a
+        /// gap record says how many; the app never waits for the network.
+        public var liveQueueBytes = 8 << 20
+
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
         package var clock = RecorderClock.system
 

@@ -1,0 +1,162 @@
+import Foundation
+import Recorder
+
+/// Finds the recordings under a directory and summarises each from its first
+/// and last bytes, on every core. `verify` instead indexes each file fully
+/// (exact entry counts and damage, at disk speed).
+package enum RecordingCatalog {
+    /// Bytes read from each end of a file; a header or last record longer than
+    /// this is read further, up to `maximumEdgeBytes`.
+    static let edgeBytes = 16 << 10
+    static let maximumEdgeBytes = 4 << 20
+
+    /// Every `*.jsonl` under `directory` (hidden folders included: RewindTesting writes
+    /// to `.build/rewind-recordings`), summarised and in list order.
+    package static func list(_ directory: String, verify: Bool = false) -> [RecordingSummary] {
+        let paths = logFiles(under: directory)
+        let results = SummarySlots(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let (path, relative) = paths[index]
+            results.set(index, verify ? verified(path, relativePath: relative) : summary(path, relativePath: relative))
+        }
+        return results.values.sorted(by: RecordingSummary.listOrder)
+    }
+
+    static func logFiles(under directory: String) -> [(path: String, relative: String)] {
+        let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
+        var files: [(String, String)] = []
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".jsonl") else { continue }
+            let path = (base as NSString).appendingPathComponent(relative)
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { files.append((path, relative)) }
+        }
+        return files
+    }
+
+    /// Header and tail only.
+    static func summary(_ path: String, relativePath: String) -> RecordingSummary {
+        var summary = RecordingSummary(path: path, relativePath: relativePath, bytes: 0, created: Date(timeIntervalSince1970: 0),
+                                       failed: false, isLog: false)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            summary.damage = "cannot read: \(String(cString: strerror(errno)))"
+            return summary
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        fstat(descriptor, &status)
+        summary.bytes = Int64(status.st_size)
+        #if canImport(Darwin)
+        summary.created = Date(timeIntervalSince1970: Double(status.st_mtimespec.tv_sec))
+        #else
+        summary.created = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
+        #endif
+        guard let header = firstLine(descriptor, size: summary.bytes) else {
+            summary.damage = summary.bytes == 0 ? "empty file" : "not a Rewind log"
+            return summary
+        }
+        let verified = header.withUnsafeBytes { LogLine.hasPrefix($0, LogLine.headerPrefix) && LogLine.verify($0) }
+        guard verified, let fields = try? JSONParser.parse(header), fields["format"]?.stringValue == "rewind" else {
+            summary.damage = header.starts(with: LogLine.headerPrefix) ? "damaged header" : "not a Rewind log"
+            return summary
+        }
+        summary.isLog = true
+        if let created = fields["created"]?.doubleValue { summary.created = Date(timeIntervalSince1970: created) }
+        summary.processName = fields["process"]?.stringValue
+        let metadata = fields["metadata"]?.objectValue
+        summary.testName = metadata?["test"]?.stringValue
+        summary.failed = metadata?["outcome"]?.stringValue == "failed"
+        let tail = lastRecords(descriptor, size: summary.bytes)
+        summary.entries = tail.lastSequence.map { Int($0) + 1 } ?? (tail.sawHeaderOnly ? 0 : nil)
+        if tail.torn { summary.damage = "torn last line" }
+        return summary
+    }
+
+    /// The whole file indexed: exact entries and every damaged line.
+    static func verified(_ path: String, relativePath: String) -> RecordingSummary {
+        var summary = self.summary(path, relativePath: relativePath)
+        guard summary.isLog else { return summary }
+        do {
+            let reader = try LogReader(path: path)
+            summary.entries = reader.entryCount
+            var problems: [String] = []
+            if !reader.damage.isEmpty { problems.append("\(reader.damage.count) damaged record\(reader.damage.count == 1 ? "" : "s")") }
+            if reader.tornTail != nil { problems.append("torn last line") }
+            summary.damage = problems.isEmpty ? nil : problems.joined(separator: ", ")
+        } catch {
+            summary.damage = error.description
+        }
+        return summary
+    }
+
+    /// The first line without its newline; nil when there is none within the limit.
+    private static func firstLine(_ descriptor: Int32, size: Int64) -> [UInt8]? {
+        var length = edgeBytes
+        while true {
+            let bytes = read(descriptor, at: 0, count: Int(min(Int64(length), size)))
+            if let newline = bytes.firstIndex(of: 0x0A) { return Array(bytes[..<newline]) }
+            guard Int64(bytes.count) < size, length < maximumEdgeBytes else { return nil }
+            length *= 4
+        }
+    }
+
+    /// The last entry's (or gap's) sequence number and whether the last line is torn,
+    /// from the end of the file.
+    private static func lastRecords(_ descriptor: Int32, size: Int64) -> (lastSequence: Int64?, torn: Bool, sawHeaderOnly: Bool) {
+        var length = Int64(edgeBytes)
+        while true {
+            let start = max(0, size - length)
+            let bytes = read(descriptor, at: start, count: Int(size - start))
+            var torn = bytes.last != 0x0A
+            // Lines wholly inside the window: after its first newline, unless it starts the file.
+            var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            if bytes.last == 0x0A { lines.removeLast() }
+            let firstIsWhole = start == 0
+            var sawHeader = false
+            for (offset, line) in lines.enumerated().reversed() {
+                if offset == 0 && !firstIsWhole { break }
+                let isLast = offset == lines.count - 1
+                let kind: LiveBacklog.Kind? = line.withUnsafeBytes { raw in
+                    guard LogLine.verify(raw) else { return nil }
+                    return LiveBacklog.kind(of: raw)
+                }
+                guard let kind else {
+                    if isLast { torn = true }
+                    continue
+                }
+                switch kind {
+                case .entry(let sequence, _): return (sequence, torn, false)
+                case .gap(let first, let count): return (first + count - 1, torn, false)
+                case .header: sawHeader = true
+                case .other: continue
+                }
+                if sawHeader { return (nil, torn, true) }
+            }
+            if start == 0 || length >= Int64(maximumEdgeBytes) { return (nil, torn, false) }
+            length *= 4
+        }
+    }
+
+    private static func read(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let result = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if result > 0 { done += result } else if result < 0 && errno == EINTR { continue } else { break }
+        }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+}
+
+/// Slots written by `concurrentPerform`'s iterations, each its own index.
+/// `@unchecked Sendable`: the slots are guarded by `lock`.
+private final class SummarySlots: @unchecked Sendable {
+    private var slots: [RecordingSummary?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: RecordingSummary) { lock.withLock { slots[index] = value } }
+    var values: [RecordingSummary] { slots.compactMap { $0 } }
+}

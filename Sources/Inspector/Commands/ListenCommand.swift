@@ -1,0 +1,162 @@
+import Foundation
+import Recorder
+
+/// `rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]`:
+/// waits for apps recording with `Recorder(streamingTo:token:)`, writes each
+/// recording to a log in DIR, and opens the inspector following the first one
+/// (`--no-ui`, or no terminal: prints what happens and only writes).
+///
+/// The token is kept in `DIR/.rewind-listen-token` (owner-only), so a
+/// restarted listener takes its apps back without them changing anything.
+enum ListenCommand {
+    static let usage = "usage: rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]"
+    static let defaultPort: UInt16 = 7777
+    static let defaultDirectory = "rewind-live"
+    static let tokenFileName = ".rewind-listen-token"
+
+    /// `whileListening` (tests) runs on a thread of its own once the listener is up;
+    /// the command stops when it returns. Without it the command runs until killed.
+    static func run(_ arguments: [String], streams: inout some TextStreams,
+                    whileListening: (@Sendable (LiveListener) -> Void)? = nil) -> Int32 {
+        func fail(_ message: String) -> Int32 {
+            streams.error("rewind listen: \(message)")
+            return 2
+        }
+        var rest = arguments
+        let noUI = rest.contains("--no-ui")
+        rest.removeAll { $0 == "--no-ui" }
+        let options: [String: String]
+        switch CommandSupport.takeRepeated(["--port", "--bind", "-o", "--output", "--token"], from: &rest) {
+        case .failure(let error): return fail("\(error.description) (\(usage))")
+        case .success(let taken): options = Dictionary(taken.map { ($0.name == "--output" ? "-o" : $0.name, $0.value) }, uniquingKeysWith: { $1 })
+        }
+        guard rest.isEmpty else { return fail("unexpected '\(rest[0])' (\(usage))") }
+        var port = defaultPort
+        if let text = options["--port"] {
+            guard let value = UInt16(text) else { return fail("--port wants a number from 0 to 65535, not '\(text)'") }
+            port = value
+        }
+        let host = options["--bind"] ?? "127.0.0.1"
+        guard !host.isEmpty else { return fail("--bind wants an address such as 127.0.0.1 or 0.0.0.0") }
+        let directory = options["-o"] ?? defaultDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            return fail("cannot create the directory \(directory): \(reason(of: error))")
+        }
+        let token: String
+        switch self.token(given: options["--token"], directory: directory) {
+        case .success(let value): token = value
+        case .failure(let error): return fail(error.description)
+        }
+
+        let listener: LiveListener
+        do {
+            listener = try LiveListener(.init(address: LiveAddress(host: host, port: port), directory: directory, token: token))
+        } catch {
+            return fail(error.description)
+        }
+        defer { listener.stop() }
+        streams.output(instructions(address: listener.address, token: token, directory: directory))
+
+        if !noUI && whileListening == nil && streams.isTerminal {
+            return followFirstRecording(of: listener, streams: &streams)
+        }
+        // Prints events as they come, on this thread (the listener's threads only record them).
+        let done = DispatchSemaphore(value: 0)
+        let finished = DoneFlag()
+        if let whileListening {
+            let thread = Thread {
+                whileListening(listener)
+                finished.set()
+                done.signal()
+            }
+            thread.start()
+        }
+        var printed = 0
+        while true {
+            listener.waitUntil(timeout: 0.5) { $0.events.count > printed }
+            let events = listener.current.events
+            for event in events[printed...] { streams.output(event.description) }
+            printed = events.count
+            if finished.isSet { break }
+        }
+        done.wait()
+        return 0
+    }
+
+    /// What the user sees first: where logs go, and the two lines an app needs.
+    static func instructions(address: LiveAddress, token: String, directory: String) -> String {
+        var lines = ["rewind listen: waiting on \(address), writing logs to \(directory)/"]
+        if address.host == "0.0.0.0" || address.host == "::" {
+            lines.append("(listening on every interface: from a device, use this machine's address instead of \(address.host))")
+        }
+        lines += [
+            "In the app:",
+            "    let recorder = try Recorder(streamingTo: \"\(address)\", token: \"\(token)\")",
+            "    let reducer = recorder.recording(appReducer)",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// The given token, else the directory's saved one, else a new random one (then saved).
+    static func token(given: String?, directory: String) -> Result<String, UsageError> {
+        if let given {
+            guard !given.isEmpty, given.utf8.count <= 256 else { return .failure(UsageError("--token wants 1 to 256 characters")) }
+            return .success(given)
+        }
+        let path = (directory as NSString).appendingPathComponent(tokenFileName)
+        if let saved = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !saved.isEmpty {
+            return .success(saved)
+        }
+        let token = LiveHandshake.randomHex()
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(errno)))"))
+        }
+        return .success(token)
+    }
+
+    /// Waits for the first recording, then follows it in the inspector until the user quits.
+    private static func followFirstRecording(of listener: LiveListener, streams: inout some TextStreams) -> Int32 {
+        var path: String?
+        var printed = 0
+        while path == nil {
+            listener.waitUntil(timeout: 3600) { $0.events.count > printed }
+            let events = listener.current.events
+            for event in events[printed...] {
+                streams.output(event.description)
+                if case .connected(_, let connected, _) = event, path == nil { path = connected }
+            }
+            printed = events.count
+        }
+        guard let path else { return 0 }
+        let timeline: LogTimeline
+        do {
+            timeline = try LogTimeline(path: path, indexInBackground: true)
+        } catch {
+            streams.error("rewind listen: \(error.description)")
+            return 2
+        }
+        guard var terminal = CursesTerminal() else {
+            streams.error("rewind listen: cannot drive this terminal; rerun with --no-ui (logs are in \((path as NSString).deletingLastPathComponent))")
+            return 2
+        }
+        var model = InspectorModel(source: timeline, size: terminal.size)
+        model.toggleFollow()
+        let status = InspectorSession.run(model: &model, terminal: &terminal)
+        for event in listener.current.events[printed...] { streams.output(event.description) }
+        return status
+    }
+
+    private static func reason(of error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
+
+/// Set once by the thread running `whileListening`, read by the printing loop.
+private final class DoneFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import Recorder
+
+/// What `rewind listen` runs: accepts apps recording with
+/// `Recorder(streamingTo:token:)`, checks their token, and writes each
+/// recording's records, checked exactly as a log file's are, to its own log in
+/// `directory`. A reconnecting app continues its log where it stopped.
+///
+/// ```swift
+/// let listener = try LiveListener(.init(address: LiveAddress(host: "127.0.0.1", port: 0), directory: dir, token: token))
+/// print(listener.address)   // 127.0.0.1:43817
+/// listener.stop()
+/// ```
+///
+/// `@unchecked Sendable`: mutable state is guarded by `condition`.
+package final class LiveListener: @unchecked Sendable {
+    package struct Configuration: Sendable {
+        package var address: LiveAddress
+        package var directory: String
+        package var token: String
+        /// A record longer than this closes its connection (the log reader's limit by default).
+        package var maximumRecordBytes = LogReader.maximumLineBytes
+        /// How long an app has to say hello after connecting.
+        package var helloTimeout = 5.0
+
+        package init(address: LiveAddress, directory: String, token: String) {
+            self.address = address
+            self.directory = directory
+            self.token = token
+        }
+    }
+
+    /// Something people watching the listener should know.
+    package enum Event: Equatable, Sendable, CustomStringConvertible {
+        /// An app's recording started (or `resumed` after a reconnection) in `path`.
+        case connected(peer: String, path: String, resumed: Bool)
+        /// A connection was turned away before anything was written.
+        case refused(peer: String, reason: String)
+        /// A connection ended: `reason` is nil when the app closed its recorder.
+        case closed(peer: String, path: String?, reason: String?)
+
+        package var description: String {
+            switch self {
+            case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path)"
+            case .refused(let peer, let reason): "refused \(peer): \(reason)"
+            case .closed(let peer, let path, nil): "finished \(path ?? "(no log)") (\(peer))"
+            case .closed(let peer, let path, let reason?): "closed \(peer)\(path.map { " (\($0))" } ?? ""): \(reason)"
+            }
+        }
+    }
+
+    /// What the listener holds, for waiters.
+    package struct Snapshot {
+        package var events: [Event] = []
+        /// Each log written so far, with the last sequence number it holds.
+        package var recordings: [String: Int64?] = [:]
+    }
+
+    package let configuration: Configuration
+    /// The address bound (with the port the system chose for port 0).
+    package var address: LiveAddress { socket.address }
+
+    private let socket: ListeningSocket
+    private let onEvent: @Sendable (Event) -> Void
+    private let condition = NSCondition()
+    private var snapshot = Snapshot()
+    private var sessions: [String: Session] = [:]
+    private var connections: [Int: LiveSocket] = [:]
+    private var nextConnection = 0
+    private var stopped = false
+    private let threads = DispatchGroup()
+
+    private final class Session {
+        let log: LiveSessionLog
+        var owner: Int
+        init(log: LiveSessionLog, owner: Int) {
+            self.log = log
+            self.owner = owner
+        }
+    }
+
+    /// Binds and starts accepting on a thread of its own.
+    package init(_ configuration: Configuration, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(LiveListenError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.directory, isDirectory: &isDirectory), isDirectory.boolValue,
+              access(configuration.directory, W_OK) == 0 else {
+            throw LiveListenError("\(configuration.directory): not a writable directory")
+        }
+        self.configuration = configuration
+        self.onEvent = onEvent
+        socket = try ListeningSocket(binding: configuration.address)
+        threads.enter()
+        let thread = Thread { [self] in
+            acceptConnections()
+            threads.leave()
+        }
+        thread.name = "rewind-listen"
+        thread.start()
+    }
+
+    /// Stops at once, as if killed: the listening socket and every connection are
+    /// closed without waiting for apps. Returns when every thread has ended.
+    package func stop() {
+        condition.withLock {
+            stopped = true
+            for connection in connections.values { connection.shutdownBoth() }
+        }
+        socket.close()
+        threads.wait()
+    }
+
+    /// Waits until `predicate` holds for what the listener has done (or `timeout` seconds pass).
+    @discardableResult
+    package func waitUntil(timeout: Double, _ predicate: (Snapshot) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(snapshot) {
+            if !condition.wait(until: deadline) { return predicate(snapshot) }
+        }
+        return true
+    }
+
+    package var current: Snapshot { condition.withLock { snapshot } }
+
+    // MARK: Connections
+
+    private func acceptConnections() {
+        while let (connection, peer) = socket.accept() {
+            let number: Int? = condition.withLock {
+                guard !stopped else { return nil }
+                nextConnection += 1
+                connections[nextConnection] = connection
+                return nextConnection
+            }
+            guard let number else {
+                connection.close()
+                break
+            }
+            threads.enter()
+            let thread = Thread { [self] in
+                serve(connection, number: number, peer: peer)
+                condition.withLock { _ = connections.removeValue(forKey: number) }
+                connection.close()
+                threads.leave()
+            }
+            thread.name = "rewind-listen-connection"
+            thread.start()
+        }
+    }
+
+    private func report(_ event: Event) {
+        condition.withLock {
+            snapshot.events.append(event)
+            condition.broadcast()
+        }
+        onEvent(event)
+    }
+
+    private func serve(_ connection: LiveSocket, number: Int, peer: String) {
+        var buffer: [UInt8] = []
+        let hello: LiveHandshake.Hello
+        switch readHello(connection, into: &buffer) {
+        case .failure(let error):
+            _ = connection.send(LiveHandshake.line(.refused(reason: error.description)), timeout: 1)
+            return report(.refused(peer: peer, reason: error.description))
+        case .success(let received):
+            hello = received
+        }
+        guard LiveListener.tokensMatch(hello.token, configuration.token) else {
+            _ = connection.send(LiveHandshake.line(.refused(reason: "wrong token")), timeout: 1)
+            return report(.refused(peer: peer, reason: "wrong token"))
+        }
+        // An ended recording's log is closed (one descriptor per live connection, not per
+        // recording ever seen); a reconnection finds it again on disk.
+        defer {
+            condition.withLock {
+                if sessions[hello.session]?.owner == number { sessions[hello.session] = nil }
+            }
+        }
+        let resumed: Result<LiveSessionLog?, LiveListenError> = condition.withLock {
+            if let session = sessions[hello.session] {
+                // The app reconnected before this side noticed the old connection died: the newest wins.
+                connections[session.owner]?.shutdownBoth()
+                session.owner = number
+                return .success(session.log)
+            }
+            do throws(LiveListenError) {
+                let log = try LiveSessionLog.existing(session: hello.session, in: configuration.directory)
+                if let log { sessions[hello.session] = Session(log: log, owner: number) }
+                return .success(log)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let existing: LiveSessionLog?
+        switch resumed {
+        case .failure(let error):
+            _ = connection.send(LiveHandshake.line(.refused(reason: error.description)), timeout: 1)
+            return report(.refused(peer: peer, reason: error.description))
+        case .success(let log):
+            existing = log
+        }
+        let lastSequence = condition.withLock { existing?.lastSequence }
+        guard connection.send(LiveHandshake.line(.welcome(lastSequence: lastSequence)), timeout: 5) == nil else {
+            return report(.closed(peer: peer, path: existing?.path, reason: "the app went away during the handshake"))
+        }
+        var stream = RecordStream(connection: connection, buffer: buffer, maximumRecordBytes: configuration.maximumRecordBytes)
+        var log = existing
+        if let log { report(.connected(peer: peer, path: log.path, resumed: true)) }
+        while true {
+            let batch: RecordStream.Batch
+            switch stream.next() {
+            case .end:
+                return report(.closed(peer: peer, path: log?.path, reason: stream.recordsRead == 0 && log == nil ? "the app sent no records" : nil))
+            case .failure(let reason):
+                return report(.closed(peer: peer, path: log?.path, reason: reason))
+            case .records(let records):
+                batch = records
+            }
+            // Written under the lock, so a takeover (see above) is exact.
+            let outcome: Result<Event?, LiveListenError> = condition.withLock {
+                if stopped { return .failure(LiveListenError("the listener stopped")) }
+                var skip: Range<Int>?
+                var created: Event?
+                if let first = batch.records.first, first.isFirstOfStream {
+                    guard first.kind == .header else { return .failure(LiveListenError("the stream does not start with a Rewind header")) }
+                    // A resuming app sends its header again; the log has it already.
+                    skip = first.range
+                    if log == nil {
+                        do throws(LiveListenError) {
+                            let made = try LiveSessionLog.create(header: Array(batch.bytes[first.range]), session: hello.session, in: configuration.directory)
+                            sessions[hello.session] = Session(log: made, owner: number)
+                            log = made
+                            created = .connected(peer: peer, path: made.path, resumed: false)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                guard let log, sessions[hello.session]?.owner == number else {
+                    return .failure(LiveListenError("the app reconnected on another connection"))
+                }
+                do throws(LiveListenError) {
+                    if let skip {
+                        if skip.upperBound < batch.bytes.count { try log.append(Array(batch.bytes[skip.upperBound...])) }
+                    } else {
+                        try log.append(batch.bytes)
+                    }
+                } catch {
+                    return .failure(error)
+                }
+                for record in batch.records where record.range != skip { log.noteStored(record.kind) }
+                snapshot.recordings[log.path] = log.lastSequence
+                condition.broadcast()
+                return .success(created)
+            }
+            switch outcome {
+            case .failure(let error): return report(.closed(peer: peer, path: log?.path, reason: error.description))
+            case .success(let event?): report(event)
+            case .success(nil): break
+            }
+        }
+    }
+
+    private func readHello(_ connection: LiveSocket, into buffer: inout [UInt8]) -> Result<LiveHandshake.Hello, HelloProblem> {
+        let deadline = Date(timeIntervalSinceNow: configuration.helloTimeout)
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[..<newline]
+                defer { buffer.removeSubrange(...newline) }
+                return LiveHandshake.hello(from: line).mapError { HelloProblem($0.description) }
+            }
+            guard buffer.count <= LiveHandshake.maximumLineBytes else { return .failure(HelloProblem("the hello is too long")) }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return .failure(HelloProblem("no hello within \(configuration.helloTimeout) s")) }
+            switch connection.receive(into: &buffer, maximum: LiveHandshake.maximumLineBytes, timeout: left) {
+            case .success(0): return .failure(HelloProblem("the connection closed before its hello"))
+            case .success: continue
+            case .failure(let failure): return .failure(HelloProblem(failure.isTimeout ? "no hello within \(configuration.helloTimeout) s" : failure.description))
+            }
+        }
+    }
+
+    /// Compares every byte, so the time taken says nothing about how much of a guess was right.
+    static func tokensMatch(_ given: String, _ expected: String) -> Bool {
+        let given = Array(given.utf8)
+        let expected = Array(expected.utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in 0..<expected.count { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
+    }
+}
+
+/// Why a connection's first line was not an acceptable hello.
+struct HelloProblem: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

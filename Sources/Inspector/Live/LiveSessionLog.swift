@@ -1,0 +1,155 @@
+import Foundation
+import Recorder
+
+/// One live recording's log in the listener's directory. A reconnecting app
+/// (or a restarted listener) finds it again by its session name, which ends
+/// the file name: `checkout-20260301-101500-3f2a…9c.jsonl`.
+///
+/// Used under `LiveListener`'s lock only.
+final class LiveSessionLog {
+    let path: String
+    /// The last sequence number held, as an entry or inside a gap; nil before the first.
+    private(set) var lastSequence: Int64?
+    private let descriptor: Int32
+    /// The file's own chain (format 2): records are sealed anew as they are stored, so the
+    /// file is one unbroken chain whatever the stream dropped (docs/LIVE.md).
+    private var chain: LogChain
+
+    private init(path: String, descriptor: Int32, lastSequence: Int64?, chain: LogChain = LogChain()) {
+        self.path = path
+        self.descriptor = descriptor
+        self.lastSequence = lastSequence
+        self.chain = chain
+    }
+
+    deinit { close(descriptor) }
+
+    /// The log an earlier connection (or an earlier run of the listener) wrote for `session`,
+    /// with a torn final line cut away; nil when there is none.
+    static func existing(session: String, in directory: String) throws(LiveListenError) -> LiveSessionLog? {
+        let suffix = "-\(session).jsonl"
+        guard let name = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first(where: { $0.hasSuffix(suffix) }) else {
+            return nil
+        }
+        let path = (directory as NSString).appendingPathComponent(name)
+        let reader: LogReader
+        do {
+            reader = try LogReader(path: path)
+        } catch {
+            throw LiveListenError("cannot resume \(path): \(error.description)")
+        }
+        var last: Int64?
+        if reader.entryCount > 0, let entry = try? reader.entry(at: reader.entryCount - 1) { last = entry.sequence }
+        if let gap = reader.gaps.last { last = max(last ?? -1, gap.firstSequence + Int64(gap.droppedCount) - 1) }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw LiveListenError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        // A listener killed while writing leaves a partial line: new records start on a fresh one.
+        if let torn = reader.tornTail, ftruncate(descriptor, off_t(torn.offset)) != 0 {
+            let code = errno
+            close(descriptor)
+            throw LiveListenError("cannot cut the torn last line of \(path): \(String(cString: strerror(code)))")
+        }
+        return LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(path, keptBytes: reader.tornTail?.offset))
+    }
+
+    /// Creates the log for a new session from its header record (with its newline),
+    /// and reads it back as the inspector would, so a header no reader accepts is refused.
+    static func create(header: [UInt8], session: String, in directory: String) throws(LiveListenError) -> LiveSessionLog {
+        let fields = (try? JSONParser.parse(header.dropLast())) ?? [:]
+        let path = (directory as NSString).appendingPathComponent(fileName(header: fields, session: session))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw LiveListenError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: nil)
+        do {
+            try log.append(header)
+            _ = try LogReader(path: path)
+        } catch let error as LogReadError {
+            unlink(path)
+            throw LiveListenError(error.description)
+        } catch {
+            unlink(path)
+            throw error as? LiveListenError ?? LiveListenError("\(error)")
+        }
+        return log
+    }
+
+    /// The chain of the log at `path` (its first `keptBytes` bytes): the header's key, and the number after the last record's.
+    private static func resumedChain(_ path: String, keptBytes: Int64?) -> LogChain {
+        guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return LogChain() }
+        if let keptBytes { bytes = Array(bytes.prefix(Int(keptBytes))) }
+        let lines = bytes.split(separator: 0x0A)
+        var chain = LogChain()
+        guard let first = lines.first, let last = lines.last else { return chain }
+        guard let header = Array(first).withUnsafeBytes({ LogLine.unseal($0) }), header.number == 0 else { return chain }
+        chain.key = header.stored
+        chain.nextNumber = (Array(last).withUnsafeBytes({ LogLine.unseal($0)?.number }) ?? 0) + 1
+        return chain
+    }
+
+    /// Appends whole, verified records (each with its newline), sealed anew in this file's chain.
+    func append(_ records: [UInt8]) throws(LiveListenError) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.count + 64)
+        records.withUnsafeBytes { all in
+            var start = 0
+            while start < all.count, let newline = all[start...].firstIndex(of: 0x0A) {
+                LogLine.reseal(UnsafeRawBufferPointer(rebasing: all[start..<newline]), into: &bytes, chain: &chain)
+                start = newline + 1
+            }
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result > 0 { written += result; continue }
+            if result < 0 && errno == EINTR { continue }
+            throw LiveListenError("cannot write \(path): \(String(cString: strerror(result < 0 ? errno : ENOSPC)))")
+        }
+    }
+
+    func noteStored(_ kind: LiveBacklog.Kind) {
+        switch kind {
+        case .entry(let sequence, _): lastSequence = max(lastSequence ?? -1, sequence)
+        case .gap(let first, let count): lastSequence = max(lastSequence ?? -1, first + count - 1)
+        case .header: lastSequence = nil
+        case .other: break
+        }
+    }
+
+    /// `<process>-<yyyyMMdd-HHmmss>[-<test or metadata>]-<session>.jsonl`, in UTC, file-name-safe.
+    static func fileName(header: JSONValue, session: String) -> String {
+        let process = safe(header["process"]?.stringValue ?? "app", limit: 40)
+        let created = Date(timeIntervalSince1970: header["created"]?.doubleValue ?? Date().timeIntervalSince1970)
+        var parts = [process.isEmpty ? "app" : process, timestamp(created)]
+        if let metadata = header["metadata"]?.objectValue, metadata.count > 0 {
+            let text = metadata["test"]?.stringValue
+                ?? Array(metadata.members).sorted { $0.0 < $1.0 }.compactMap { $0.1.stringValue }.joined(separator: "-")
+            let described = safe(text, limit: 24)
+            if !described.isEmpty { parts.append(described) }
+        }
+        parts.append(session)
+        return parts.joined(separator: "-") + ".jsonl"
+    }
+
+    private static func safe(_ text: String, limit: Int) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", ".": result.unicodeScalars.append(scalar)
+            default: if !result.hasSuffix("_") { result += "_" }
+            }
+            if result.count >= limit { break }
+        }
+        while result.hasPrefix(".") || result.hasPrefix("_") { result.removeFirst() }
+        while result.hasSuffix("_") { result.removeLast() }
+        return result
+    }
+
+    /// `20260301-101500` (UTC).
+    static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// The app's end of live recording: takes the writer thread's records into a
+/// bounded ``LiveBacklog`` and sends them to `rewind listen` from a thread of
+/// its own, so neither the app nor the writer ever waits for the network.
+/// When the listener is slow or gone, the backlog fills and then drops entries
+/// (a gap record says which); this thread reconnects by itself, with backoff.
+///
+/// `@unchecked Sendable`: every mutable property is guarded by `condition`.
+final class LiveSink: RecordSink, @unchecked Sendable {
+    let address: LiveAddress
+    /// Names this recording across reconnections (the listener appends to the same log).
+    let session = LiveHandshake.randomHex()
+    private let token: String
+
+    private let condition = NSCondition()
+    private var backlog: LiveBacklog
+    private var keyframeRequested = false
+    private var refusal: RecorderError?
+    private var refusalHandler: (@Sendable (RecorderError) -> Void)?
+    private var closing = false
+    /// The connection being sent on, so `close` can wake a blocked send.
+    private var socket: LiveSocket?
+    private var inFlight = false
+    /// True while connecting (from the start), so closing right away still delivers.
+    private var connecting = true
+    /// Bumped whenever bytes were handed to the socket, so waiters see progress.
+    private var sentBatches = 0
+
+    /// Waits between reconnection attempts: from 50 ms, doubling up to 1 s.
+    static let firstRetryDelay = 0.05
+    static let longestRetryDelay = 1.0
+    static let connectTimeout = 1.0
+    /// A listener that accepts nothing for this long is treated as gone.
+    static let sendTimeout = 5.0
+
+    init(address: LiveAddress, token: String, capacity: Int) {
+        self.address = address
+        self.token = token
+        backlog = LiveBacklog(capacity: capacity)
+        let thread = Thread { [self] in run() }
+        thread.name = "rewind-live"
+        thread.start()
+    }
+
+    // MARK: The writer thread's side
+
+    func write(_ bytes: [UInt8]) throws(RecorderError) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing, refusal == nil else { return }
+        if backlog.admit(bytes) { keyframeRequested = true }
+        condition.broadcast()
+    }
+
+    func synchronize() throws(RecorderError) {}
+
+    /// The listener's address, for errors.
+    var path: String { address.description }
+
+    /// The stream is closed by ``close(patience:)``, which waits for what is queued.
+    func closeFile() {}
+
+    func checkStillLinked() throws(RecorderError) {
+        if let refusal = condition.withLock({ refusal }) { throw refusal }
+    }
+
+    func takeKeyframeRequest() -> Bool {
+        condition.withLock {
+            defer { keyframeRequested = false }
+            return keyframeRequested
+        }
+    }
+
+    // MARK: The app's side
+
+    /// Calls `handler` once when the listener refuses the stream (at once if it already has).
+    func onRefusal(_ handler: @escaping @Sendable (RecorderError) -> Void) {
+        let refused: RecorderError? = condition.withLock {
+            refusalHandler = handler
+            return refusal
+        }
+        if let refused { handler(refused) }
+    }
+
+    /// Entries dropped so far because the listener was slow or unreachable.
+    var droppedEntries: Int { condition.withLock { backlog.droppedEntries } }
+
+    /// Why the listener refused the stream (a wrong token), once it has.
+    var refusalError: RecorderError? { condition.withLock { refusal } }
+
+    /// Waits until what is queued has been sent, as long as the connection keeps
+    /// taking bytes: returns at once when disconnected, or after `patience`
+    /// seconds without progress.
+    func waitUntilSent(patience: Double) {
+        condition.lock()
+        defer { condition.unlock() }
+        while (socket != nil || connecting) && (!backlog.isEmpty || inFlight) {
+            let before = (sentBatches, connecting)
+            if !condition.wait(until: Date(timeIntervalSinceNow: patience)) && before == (sentBatches, connecting) { return }
+        }
+    }
+
+    /// Sends what is queued (see `waitUntilSent`: a connection attempt in progress
+    /// counts as progress), then closes the connection.
+    func close(patience: Double) {
+        waitUntilSent(patience: patience)
+        condition.withLock {
+            closing = true
+            if inFlight { socket?.shutdownBoth() }
+            condition.broadcast()
+        }
+    }
+
+    // MARK: The sending thread
+
+    private func run() {
+        var delay = LiveSink.firstRetryDelay
+        while !condition.withLock({ closing || refusal != nil }) {
+            condition.withLock { connecting = true }
+            let attempt = connect()
+            let refusedHandler: (@Sendable (RecorderError) -> Void)? = condition.withLock {
+                // In one step with `socket` and `refusal`, so a waiter never sees neither.
+                connecting = false
+                defer { condition.broadcast() }
+                switch attempt {
+                case .success(let (socket, lastSequence)):
+                    if backlog.resume(listenerHolds: lastSequence) { keyframeRequested = true }
+                    self.socket = socket
+                case .failure(.refused(let reason)):
+                    refusal = RecorderError(path: address.description, reason: "the listener refused the stream: \(reason)")
+                    backlog = LiveBacklog(capacity: backlog.capacity)
+                    return refusalHandler
+                case .failure(.unreachable):
+                    break
+                }
+                return nil
+            }
+            switch attempt {
+            case .success(let (socket, _)):
+                delay = LiveSink.firstRetryDelay
+                send(on: socket)
+                condition.withLock {
+                    self.socket = nil
+                    condition.broadcast()
+                }
+                socket.close()
+            case .failure(.refused):
+                if let refusedHandler, let refusal = refusalError { refusedHandler(refusal) }
+            case .failure(.unreachable):
+                condition.lock()
+                if !closing { _ = condition.wait(until: Date(timeIntervalSinceNow: delay)) }
+                condition.unlock()
+                delay = min(delay * 2, LiveSink.longestRetryDelay)
+            }
+        }
+    }
+
+    private enum ConnectFailure: Error {
+        case unreachable
+        case refused(String)
+    }
+
+    /// Connects, says hello and reads the listener's reply.
+    private func connect() -> Result<(LiveSocket, Int64?), ConnectFailure> {
+        guard case .success(let socket) = LiveSocket.connect(to: address, timeout: LiveSink.connectTimeout) else {
+            return .failure(.unreachable)
+        }
+        guard socket.send(LiveHandshake.line(LiveHandshake.Hello(token: token, session: session)), timeout: LiveSink.sendTimeout) == nil else {
+            socket.close()
+            return .failure(.unreachable)
+        }
+        var reply: [UInt8] = []
+        while !reply.contains(0x0A) && reply.count < LiveHandshake.maximumLineBytes {
+            guard case .success(let count) = socket.receive(into: &reply, maximum: LiveHandshake.maximumLineBytes, timeout: LiveSink.sendTimeout),
+                  count > 0 else { break }
+        }
+        guard let newline = reply.firstIndex(of: 0x0A) else {
+            socket.close()
+            return .failure(.unreachable)
+        }
+        switch LiveHandshake.reply(from: reply[..<newline]) {
+        case .success(.welcome(let lastSequence)):
+            return .success((socket, lastSequence))
+        case .success(.refused(let reason)):
+            socket.close()
+            return .failure(.refused(reason))
+        case .failure(let error):
+            socket.close()
+            return .failure(.refused(error.description))
+        }
+    }
+
+    /// Sends batches until the connection fails or the sink closes with nothing left.
+    private func send(on socket: LiveSocket) {
+        while true {
+            condition.lock()
+            while backlog.isEmpty && !closing { condition.wait() }
+            if backlog.isEmpty {
+                condition.unlock()
+                return
+            }
+            let bytes = backlog.takeAll()
+            inFlight = true
+            condition.unlock()
+            // The listener never speaks after its reply: anything readable is its end of the stream.
+            let failure = socket.peerHasHungUp ? LiveSocket.Failure("closed by the listener") : socket.send(bytes, timeout: LiveSink.sendTimeout)
+            condition.withLock {
+                inFlight = false
+                sentBatches += 1
+                condition.broadcast()
+            }
+            if failure != nil { return }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import Inspector
+@testable import Recorder
+import SampleDomains
+
+/// `rewind listen` as a user runs it, on an ephemeral loopback port; the app
+/// records from another thread while the command runs.
+@Suite(.serialized) struct ListenCommandTests {
+    @Test func listenPrintsWhatAnAppNeedsThenEachRecordingAndKeepsItsToken() throws {
+        let directory = LiveRecordingTests.Directory()
+        var streams = CapturedStreams()
+        let status = ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &streams) { listener in
+            guard let recorder = try? Recorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
+            var state = TodoState()
+            LiveRecordingTests.record(4, with: recorder, from: &state)
+            try? recorder.close()
+            listener.waitUntil(timeout: LiveRecordingTests.patience, LiveRecordingTests.finished)
+        }
+        #expect(status == 0)
+        #expect(streams.standardError == "")
+        let token = try String(contentsOfFile: directory.path + "/.rewind-listen-token", encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(token.count == 32)
+        let permissions = try FileManager.default.attributesOfItem(atPath: directory.path + "/.rewind-listen-token")[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        let log = try #require(directory.logs.first)
+        let lines = streams.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[0].hasPrefix("rewind listen: waiting on 127.0.0.1:") && lines[0].hasSuffix(", writing logs to \(directory.path)/"))
+        let port = lines[0].dropFirst("rewind listen: waiting on 127.0.0.1:".count).prefix { $0.isNumber }
+        #expect(Array(lines[1...3]) == [
+            "In the app:",
+            "    let recorder = try Recorder(streamingTo: \"127.0.0.1:\(port)\", token: \"\(token)\")",
+            "    let reducer = recorder.recording(appReducer)",
+        ])
+        #expect(lines[4].hasPrefix("recording 127.0.0.1:") && lines[4].hasSuffix(" → \(log)"))
+        #expect(lines[5].hasPrefix("finished \(log) (127.0.0.1:"))
+        #expect(try LogReader(path: log).entryCount == 4)
+
+        // A restart in the same directory keeps the token, so running apps reconnect.
+        var again = CapturedStreams()
+        #expect(ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &again) { _ in } == 0)
+        #expect(again.standardOutput.contains("token: \"\(token)\""))
+    }
+
+    @Test(arguments: [
+        (["--port", "seven"], "rewind listen: --port wants a number from 0 to 65535, not 'seven'"),
+        (["--port", "70000"], "rewind listen: --port wants a number from 0 to 65535, not '70000'"),
+        (["--port"], "rewind listen: option '--port' needs a value (\(ListenCommand.usage))"),
+        (["--bind", "no such host.invalid", "--port", "0"], "rewind listen: cannot listen on no such host.invalid:0: "),
+        (["extra"], "rewind listen: unexpected 'extra' (\(ListenCommand.usage))"),
+        (["-o", "/proc/rewind-cannot-be-here"], "rewind listen: cannot create the directory /proc/rewind-cannot-be-here: "),
+        (["--token", "", "--port", "0"], "rewind listen: --token wants 1 to 256 characters"),
+    ])
+    func badArgumentsGiveOneLineAndStatus2(arguments: [String], message: String) {
+        let directory = LiveRecordingTests.Directory()
+        var streams = CapturedStreams()
+        let withDirectory = arguments.contains("-o") ? arguments : ["-o", directory.path] + arguments
+        let status = RewindCommandLine.run(["listen", "--no-ui"] + withDirectory, streams: &streams)
+        #expect(status == 2)
+        #expect(streams.standardOutput == "")
+        #expect(streams.standardError.hasPrefix(message))
+        #expect(streams.standardError.split(separator: "\n").count == 1)
+    }
+}
