@@ -1,0 +1,60 @@
+import Foundation  // memcmp
+
+// JSON strings are sequences of Unicode scalars: "é" (U+00E9) and "e\u{301}"
+// are different strings and different keys. Swift's `String ==`, `Set<String>`
+// and `Dictionary<String, …>` use canonical equivalence instead, under which
+// they are equal, so a change from one to the other would diff as nothing
+// and two such keys would merge. Everything in the JSON engine that compares
+// strings or keys goes through these.
+
+extension String {
+    /// Whether the two strings are the same Unicode scalars (the same UTF-8),
+    /// not merely canonically equivalent as `==` decides.
+    @inline(__always)
+    func hasSameScalars(as other: String) -> Bool {
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
+        if count == 0 { return true }
+        let same = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                memcmp(left.baseAddress!, right.baseAddress!, count) == 0
+            }
+        }
+        if let same, let same { return same }
+        return utf8.elementsEqual(other.utf8)
+    }
+
+    /// Feeds the string's UTF-8 to `hasher`: agrees with ``hasSameScalars(as:)``.
+    @inline(__always)
+    func hashScalars(into hasher: inout Hasher) {
+        let hashed = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return true
+        }
+        if hashed == nil {
+            // A bridged string: the same bytes, hashed the same way.
+            Array(utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        hasher.combine(utf8.count)
+    }
+}
+
+extension Array where Element == String {
+    /// Element by element, by Unicode scalars.
+    func haveSameScalars(as other: [String]) -> Bool {
+        guard count == other.count else { return false }
+        for index in indices where !self[index].hasSameScalars(as: other[index]) { return false }
+        return true
+    }
+}
+
+/// A `String` as a dictionary or set key compared by its Unicode scalars.
+struct _ScalarKey: Hashable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: _ScalarKey, rhs: _ScalarKey) -> Bool { lhs.string.hasSameScalars(as: rhs.string) }
+
+    func hash(into hasher: inout Hasher) { string.hashScalars(into: &hasher) }
+}
