@@ -12,6 +12,17 @@ extension String {
     /// not merely canonically equivalent as `==` decides.
     @inline(__always)
     func hasSameScalars(as other: String) -> Bool {
+        // The same representation is the same string: one shared storage, or
+        // equal small strings (the parser hands out one String per key of a shape).
+        if MemoryLayout<String>.size == 16 {
+            let identical = withUnsafeBytes(of: self) { left in
+                withUnsafeBytes(of: other) { right in
+                    left.loadUnaligned(as: UInt64.self) == right.loadUnaligned(as: UInt64.self)
+                        && left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                }
+            }
+            if identical { return true }
+        }
         let count = utf8.count
         guard count == other.utf8.count else { return false }
         if count == 0 { return true }

@@ -61,12 +61,19 @@ extension JSONNumber: Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(doubleValue) }
 }
 
-/// A number's exact value: ±digits × 10^exponent, the digits without leading
-/// or trailing zeros (none for zero, whose sign is kept: -0 is not 0).
+/// A number's exact value, in a form where equal values are equal:
+/// ±(leading · 10^rest.count + rest) · 10^exponent, with no leading or
+/// trailing zeros; `leading` holds the first 19 significant digits, so up to
+/// 19 digits take no allocation. Zero keeps its sign: -0 is not 0.
 struct _DecimalValue: Equatable {
     var isNegative: Bool
-    var digits: [UInt8]
-    var exponent: Int
+    var leading: UInt64 = 0
+    var leadingCount = 0
+    /// Digits (ASCII) after the first 19.
+    var rest: [UInt8] = []
+    var exponent = 0
+
+    var digitCount: Int { leadingCount + rest.count }
 
     /// The value of valid JSON number text; nil when the exponent has more
     /// than 17 significant digits (no arithmetic on it would be exact).
@@ -74,16 +81,22 @@ struct _DecimalValue: Equatable {
         var index = 0
         isNegative = !bytes.isEmpty && bytes[0] == UInt8(ascii: "-")
         if isNegative { index = 1 }
-        digits = []
         var fractionDigits = 0
+        var pendingZeros = 0  // zeros after the last non-zero digit: trailing unless another digit comes
         var seenPoint = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ".") {
                 seenPoint = true
             } else if byte >= 0x30 && byte <= 0x39 {
-                if !digits.isEmpty || byte != 0x30 { digits.append(byte) }
                 if seenPoint { fractionDigits += 1 }
+                if byte == 0x30 {
+                    if digitCount > 0 { pendingZeros += 1 }  // leading zeros count for nothing
+                } else {
+                    for _ in 0..<pendingZeros { append(0) }
+                    pendingZeros = 0
+                    append(byte &- 0x30)
+                }
             } else {
                 break
             }
@@ -108,21 +121,31 @@ struct _DecimalValue: Equatable {
             }
             if negativeExponent { written = -written }
         }
-        exponent = written - fractionDigits
-        if digits.isEmpty {
-            exponent = 0
-            return
-        }
-        // Leading zeros were never appended ("0.05" is 5 × 10^-2); trailing ones move the exponent.
-        while digits.last == UInt8(ascii: "0") {
-            digits.removeLast()
-            exponent += 1
+        exponent = digitCount == 0 ? 0 : written - fractionDigits + pendingZeros
+    }
+
+    private mutating func append(_ digit: UInt8) {
+        if leadingCount < 19 {
+            leading = leading * 10 + UInt64(digit)
+            leadingCount += 1
+        } else {
+            rest.append(digit + 0x30)
         }
     }
 
     init(_ integer: Int64) {
-        var text = String(integer)
-        self = text.withUTF8 { _DecimalValue(jsonNumber: $0)! }
+        isNegative = integer < 0
+        var magnitude = integer.magnitude
+        while magnitude != 0 && magnitude % 10 == 0 {
+            magnitude /= 10
+            exponent += 1
+        }
+        leading = magnitude
+        var remaining = magnitude
+        while remaining != 0 {
+            leadingCount += 1
+            remaining /= 10
+        }
     }
 
     /// The value of a finite double's shortest text, which is what

@@ -327,9 +327,13 @@ struct _Parser {
     /// the normal range (subnormal, rounded to zero or to infinity); otherwise
     /// its shortest text is compared with `text`.
     private static func isFaithful(_ double: Double, to text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard double.isFinite, let exact = _DecimalValue(jsonNumber: text) else { return false }
-        if exact.digits.count <= 15 && (double.isNormal || (double == 0 && exact.digits.isEmpty)) { return true }
-        return exact.digits.count <= 17 && _DecimalValue(double) == exact
+        guard double.isFinite else { return false }
+        // What Rewind (and most writers) write for a double is its shortest text.
+        var shortest = double.description
+        if shortest.withUTF8({ $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) { return true }
+        guard let exact = _DecimalValue(jsonNumber: text) else { return false }
+        if exact.digitCount <= 15 && (double.isNormal || (double == 0 && exact.digitCount == 0)) { return true }
+        return exact.digitCount <= 17 && shortest.withUTF8 { _DecimalValue(jsonNumber: $0) } == exact
     }
 
     private static let exactPowersOfTen: [Double] = (0...22).map { (power: Int) -> Double in
@@ -630,12 +634,17 @@ struct ObjectShapes {
     /// A shape at `depth` whose keys are the first `count` keys of shape `id`
     /// followed by `key`, and possibly more; without `key`, exactly those keys.
     func find(atDepth depth: Int, prefixOf id: Int, count: Int, then key: String? = nil) -> Int? {
-        let prefix = entries[id].shape.keys[..<count]
-        for slot in 0..<Int(used[depth]) {
+        let prefix = entries[id].shape.keys
+        search: for slot in 0..<Int(used[depth]) {
             let candidate = depth * Self.perDepth + slot
             let keys = entries[candidate].shape.keys
-            let continues = key.map { keys.count > count && keys[count].hasSameScalars(as: $0) } ?? (keys.count == count)
-            if continues && keys[..<count].elementsEqual(prefix, by: { $0.hasSameScalars(as: $1) }) { return candidate }
+            if let key {
+                guard keys.count > count && keys[count].hasSameScalars(as: key) else { continue }
+            } else {
+                guard keys.count == count else { continue }
+            }
+            for index in 0..<count where !keys[index].hasSameScalars(as: prefix[index]) { continue search }
+            return candidate
         }
         return nil
     }
