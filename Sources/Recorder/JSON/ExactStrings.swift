@@ -23,8 +23,14 @@ extension String {
             }
             if identical { return true }
         }
+        return utf8.count == other.utf8.count && hasSameUTF8(as: other)
+    }
+
+    /// The byte comparison of two strings of one length, out of line: most
+    /// comparisons end at the identity or the length check.
+    @inline(never)
+    private func hasSameUTF8(as other: String) -> Bool {
         let count = utf8.count
-        guard count == other.utf8.count else { return false }
         if count == 0 { return true }
         let same = utf8.withContiguousStorageIfAvailable { left in
             other.utf8.withContiguousStorageIfAvailable { right in
@@ -54,6 +60,8 @@ extension Array where Element == String {
     /// Element by element, by Unicode scalars.
     func haveSameScalars(as other: [String]) -> Bool {
         guard count == other.count else { return false }
+        // One buffer (an object's keys copied from another's): nothing to compare.
+        if withUnsafeBufferPointer({ mine in other.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress } }) { return true }
         for index in indices where !self[index].hasSameScalars(as: other[index]) { return false }
         return true
     }

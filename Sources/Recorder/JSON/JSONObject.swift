@@ -38,7 +38,9 @@ public struct JSONObject: Sendable {
 
     static func hasRepeatedKeys(_ keys: [String]) -> Bool {
         if keys.count <= 16 {
-            for index in keys.indices.dropFirst() where firstIndex(of: keys[index], in: keys[..<index]) != nil { return true }
+            for index in keys.indices.dropFirst() {
+                for earlier in 0..<index where keys[earlier].hasSameScalars(as: keys[index]) { return true }
+            }
             return false
         }
         return Set(keys.map(_ScalarKey.init)).count != keys.count
@@ -82,10 +84,14 @@ public struct JSONObject: Sendable {
             positions = keys.count > JSONObject.indexThreshold ? JSONObject.index(of: keys) : nil
         }
 
+        @inline(__always)
         func index(of key: String) -> Int? {
-            if let positions { return positions[_ScalarKey(key)] }
-            return JSONObject.firstIndex(of: key, in: keys[...])
+            if positions != nil { return indexedPosition(of: key) }
+            for index in keys.indices where keys[index].hasSameScalars(as: key) { return index }
+            return nil
         }
+
+        private func indexedPosition(of key: String) -> Int? { positions?[_ScalarKey(key)] }
 
         func append(_ key: String) {
             keys.append(key)
@@ -118,6 +124,7 @@ public struct JSONObject: Sendable {
     /// The members in order.
     public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
 
+    /// The position of `key` among the keys, comparing Unicode scalars.
     public func index(of key: String) -> Int? { shape.index(of: key) }
 
     /// Reads, replaces, appends (new keys go last) or removes (assign `nil`) a member.

@@ -124,22 +124,33 @@ extension JSONValue {
 // value is that of the shortest text that reads back to it, which is what is
 // written: exactly what a `.number` holding that text equals.
 extension JSONValue: Equatable {
+    // Values of different kinds (numbers of different cases, a non-finite
+    // double and a string) are rare: compared out of line, so this stays small.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.integer(let a), .integer(let b)): a == b
-        case (.double(let a), .double(let b)): a == b ? a.sign == b.sign : a.isNaN && b.isNaN
-        case (.string(let a), .string(let b)): a.hasSameScalars(as: b)
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a == b
-        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)): Self.integer(a, equals: b)
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b ? a.sign == b.sign : a.isNaN && b.isNaN
+        case (.string(let a), .string(let b)): return a.hasSameScalars(as: b)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        case (.null, _), (.bool, _), (.array, _), (.object, _): return false
+        default: break
+        }
+        return mixedKinds(lhs, rhs)
+    }
+
+    /// Two values of different cases, or two `.number`s.
+    @inline(never)
+    private static func mixedKinds(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)): integer(a, equals: b)
         case (.number(let a), .number(let b)): a == b
         case (.number(let a), .integer(let b)), (.integer(let b), .number(let a)): a.decimal == _DecimalValue(b)
         case (.number(let a), .double(let b)), (.double(let b), .number(let a)):
             b.isFinite && a.doubleValue == b && a.decimal == _DecimalValue(b)
-        case (.double(let a), .string(let b)), (.string(let b), .double(let a)):
-            Self.nonFiniteName(a).map { b.hasSameScalars(as: $0) } ?? false
+        case (.double(let a), .string(let b)), (.string(let b), .double(let a)): nonFinite(a, isNamed: b)
         default: false
         }
     }
@@ -150,6 +161,11 @@ extension JSONValue: Equatable {
         // Below 2^53 a whole double is its own shortest text; -0.0 is not 0.
         if double.magnitude < 0x1p53 { return integer != 0 || double.sign == .plus }
         return _DecimalValue(integer) == _DecimalValue(double)
+    }
+
+    /// Whether `double` is written as the string `name`.
+    private static func nonFinite(_ double: Double, isNamed name: String) -> Bool {
+        nonFiniteName(double).map { name.hasSameScalars(as: $0) } ?? false
     }
 
     /// The string a non-finite double is written as; nil for a finite one.
