@@ -25,8 +25,8 @@ public enum JSONValue: Sendable {
     case bool(Bool)
     /// A whole number that fits in 64 bits, signed.
     case integer(Int64)
-    /// Any other number a `Double` holds exactly as written (`0.1`, `-0.0`,
-    /// `1e300`), or a non-finite one, written as a string.
+    /// A number whose `Double` writes back with the value read (`0.1`,
+    /// `-0.0`, `1e300`), or a non-finite double (written as a string).
     case double(Double)
     /// A number neither of the above holds exactly, kept as its JSON text.
     case number(JSONNumber)
@@ -104,16 +104,6 @@ extension JSONValue {
         case .integer(let value): value
         case .double(let value) where value.rounded() == value && abs(value) < 9.2e18: Int64(value)
         case .number(let value): value.isIntegerLiteral ? Int64(value.text) : nil
-        default: nil
-        }
-    }
-
-    /// A number that is a whole number in `UInt64`'s range, otherwise `nil`.
-    var uint64Value: UInt64? {
-        switch self {
-        case .integer(let value): UInt64(exactly: value)
-        case .double(let value): UInt64(exactly: value)
-        case .number(let value): value.isIntegerLiteral ? UInt64(value.text) : nil
         default: nil
         }
     }
