@@ -2,7 +2,9 @@
 ///
 /// Lookups are O(1) for large objects (a key index is kept once the object
 /// grows past a few members) and a linear scan for small ones, which is faster
-/// there. Equality ignores order, as JSON does.
+/// there. Equality ignores order, as JSON does. Keys are compared by their
+/// Unicode scalars, as JSON compares them, not by canonical equivalence as
+/// `String ==` does: `"é"` (U+00E9) and `"e\u{301}"` are two keys.
 public struct JSONObject: Sendable {
     /// The keys and their lookup index, shared copy-on-write: the objects of
     /// an array of structs all hold one. Keeping both behind one reference
@@ -36,10 +38,18 @@ public struct JSONObject: Sendable {
 
     static func hasRepeatedKeys(_ keys: [String]) -> Bool {
         if keys.count <= 16 {
-            for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) { return true }
+            for index in keys.indices.dropFirst() {
+                for earlier in 0..<index where keys[earlier].hasSameScalars(as: keys[index]) { return true }
+            }
             return false
         }
-        return Set(keys).count != keys.count
+        return Set(keys.map(_ScalarKey.init)).count != keys.count
+    }
+
+    /// Where `key` is among `keys`, comparing Unicode scalars.
+    @inline(__always)
+    static func firstIndex(of key: String, in keys: ArraySlice<String>) -> Int? {
+        keys.firstIndex { $0.hasSameScalars(as: key) }
     }
 
     /// Members whose keys are known to be distinct (the parser checks).
@@ -64,7 +74,7 @@ public struct JSONObject: Sendable {
         // data races nor overlapping accesses can happen; dynamic
         // exclusivity checks on every read of the keys cost a fifth of parsing.
         @exclusivity(unchecked) private(set) var keys: [String]
-        @exclusivity(unchecked) private(set) var positions: [String: Int]?
+        @exclusivity(unchecked) private(set) var positions: [_ScalarKey: Int]?
 
         static let empty = Shape(uniqueKeys: [])
 
@@ -74,15 +84,19 @@ public struct JSONObject: Sendable {
             positions = keys.count > JSONObject.indexThreshold ? JSONObject.index(of: keys) : nil
         }
 
+        @inline(__always)
         func index(of key: String) -> Int? {
-            if let positions { return positions[key] }
-            return keys.firstIndex(of: key)
+            if positions != nil { return indexedPosition(of: key) }
+            for index in keys.indices where keys[index].hasSameScalars(as: key) { return index }
+            return nil
         }
+
+        private func indexedPosition(of key: String) -> Int? { positions?[_ScalarKey(key)] }
 
         func append(_ key: String) {
             keys.append(key)
             if positions != nil {
-                positions![key] = keys.count - 1
+                positions![_ScalarKey(key)] = keys.count - 1
             } else if keys.count > JSONObject.indexThreshold {
                 positions = JSONObject.index(of: keys)
             }
@@ -110,6 +124,7 @@ public struct JSONObject: Sendable {
     /// The members in order.
     public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
 
+    /// The position of `key` among the keys, comparing Unicode scalars.
     public func index(of key: String) -> Int? { shape.index(of: key) }
 
     /// Reads, replaces, appends (new keys go last) or removes (assign `nil`) a member.
@@ -159,9 +174,9 @@ public struct JSONObject: Sendable {
         values.remove(at: position)
     }
 
-    fileprivate static func index(of keys: [String]) -> [String: Int] {
-        var index = [String: Int](minimumCapacity: keys.count)
-        for (position, key) in keys.enumerated() { index[key] = position }
+    fileprivate static func index(of keys: [String]) -> [_ScalarKey: Int] {
+        var index = [_ScalarKey: Int](minimumCapacity: keys.count)
+        for (position, key) in keys.enumerated() { index[_ScalarKey(key)] = position }
         return index
     }
 }
@@ -169,7 +184,7 @@ public struct JSONObject: Sendable {
 extension JSONObject: Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.shape === rhs.shape || lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.shape === rhs.shape || lhs.keys.haveSameScalars(as: rhs.keys) { return lhs.values == rhs.values }
         for (key, value) in lhs.members {
             guard let other = rhs[key], other == value else { return false }
         }
@@ -183,7 +198,7 @@ extension JSONObject: Hashable {
         var combined = 0
         for (key, value) in members {
             var member = Hasher()
-            member.combine(key)
+            key.hashScalars(into: &member)
             member.combine(value)
             combined ^= member.finalize()
         }

@@ -257,7 +257,7 @@ struct _Parser {
         keyStack.removeSubrange(keyBase...)
         if JSONObject.hasRepeatedKeys(keys) {
             if rejectsDuplicateKeys {
-                let repeated = keys.indices.first { keys[..<$0].contains(keys[$0]) }.map { keys[$0] } ?? ""
+                let repeated = keys.indices.first { JSONObject.firstIndex(of: keys[$0], in: keys[..<$0]) != nil }.map { keys[$0] } ?? ""
                 throw error("the key \"\(repeated)\" appears twice in one object", at: objectStart)
             }
             // A repeated key keeps its first position and its last value.
@@ -301,14 +301,39 @@ struct _Parser {
         if syntax.isInteger && syntax.integerDigitCount <= 18 {
             // The common case: an integer that cannot overflow, converted while scanning.
             let magnitude = Int64(syntax.integerMagnitude)
+            if syntax.isNegative && magnitude == 0 { return .double(-0.0) }  // -0 is a number an integer cannot hold
             return .integer(syntax.isNegative ? -magnitude : magnitude)
         }
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
-        if syntax.isInteger, let value = parseInt64(text) { return .integer(value) }
-        if let value = Self.exactDouble(text) { return .double(value) }
+        return Self.exactValue(ofNumber: UnsafeBufferPointer(rebasing: bytes[start..<position]), isInteger: syntax.isInteger)
+    }
+
+    /// The value of valid number text, exactly: an `Int64`, else a `Double`
+    /// whose shortest text has the same value (so writing it loses nothing),
+    /// else the text itself. Integers beyond `Int64` keep their text (a
+    /// `UInt64` stays `18446744073709551615`, not `1.8446744073709552e+19`).
+    static func exactValue(ofNumber text: UnsafeBufferPointer<UInt8>, isInteger: Bool) -> JSONValue {
+        if isInteger {
+            if let value = parseInt64(text) { return value == 0 && text[0] == UInt8(ascii: "-") ? .double(-0.0) : .integer(value) }
+            return .number(JSONNumber(validated: String(decoding: text, as: UTF8.self)))
+        }
+        if let value = exactDouble(text) { return .double(value) }
         let string = String(decoding: text, as: UTF8.self)
-        guard let value = Double(string) else { throw error("number out of range", at: start) }
-        return .double(value)
+        if let value = Double(string), isFaithful(value, to: text) { return .double(value) }
+        return .number(JSONNumber(validated: string))
+    }
+
+    /// Whether `double`, read from `text`, writes back as the same value.
+    /// At most 15 significant digits always do, unless the double is out of
+    /// the normal range (subnormal, rounded to zero or to infinity); otherwise
+    /// its shortest text is compared with `text`.
+    private static func isFaithful(_ double: Double, to text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard double.isFinite else { return false }
+        // What Rewind (and most writers) write for a double is its shortest text.
+        var shortest = double.description
+        if shortest.withUTF8({ $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) { return true }
+        guard let exact = _DecimalValue(jsonNumber: text) else { return false }
+        if exact.digitCount <= 15 && (double.isNormal || (double == 0 && exact.digitCount == 0)) { return true }
+        return exact.digitCount <= 17 && shortest.withUTF8 { _DecimalValue(jsonNumber: $0) } == exact
     }
 
     private static let exactPowersOfTen: [Double] = (0...22).map { (power: Int) -> Double in
@@ -364,7 +389,7 @@ struct _Parser {
         return negative ? -value : value
     }
 
-    private func parseInt64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    private static func parseInt64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         let negative = text[0] == UInt8(ascii: "-")
         if negative { index = 1 }
@@ -567,7 +592,7 @@ struct ObjectShapes {
     @inline(__always)
     func matches(_ id: Int, key: String, at index: Int) -> Bool {
         let keys = entries[id].shape.keys
-        return index < keys.count && keys[index] == key
+        return index < keys.count && keys[index].hasSameScalars(as: key)
     }
 
     /// Whether the string starting at `quote` in `bytes` is, byte for byte,
@@ -609,12 +634,17 @@ struct ObjectShapes {
     /// A shape at `depth` whose keys are the first `count` keys of shape `id`
     /// followed by `key`, and possibly more; without `key`, exactly those keys.
     func find(atDepth depth: Int, prefixOf id: Int, count: Int, then key: String? = nil) -> Int? {
-        let prefix = entries[id].shape.keys[..<count]
-        for slot in 0..<Int(used[depth]) {
+        let prefix = entries[id].shape.keys
+        search: for slot in 0..<Int(used[depth]) {
             let candidate = depth * Self.perDepth + slot
             let keys = entries[candidate].shape.keys
-            let continues = key.map { keys.count > count && keys[count] == $0 } ?? (keys.count == count)
-            if continues && keys[..<count].elementsEqual(prefix) { return candidate }
+            if let key {
+                guard keys.count > count && keys[count].hasSameScalars(as: key) else { continue }
+            } else {
+                guard keys.count == count else { continue }
+            }
+            for index in 0..<count where !keys[index].hasSameScalars(as: prefix[index]) { continue search }
+            return candidate
         }
         return nil
     }

@@ -4,6 +4,8 @@
 /// let pointer = try JSONPointer(parsing: "/a~1b/0")   // tokens ["a/b", "0"]
 /// pointer.description                                  // "/a~1b/0"
 /// ```
+///
+/// Tokens compare by their Unicode scalars, as object keys do.
 public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// The unescaped reference tokens; empty for the whole document.
     public var tokens: [String]
@@ -52,7 +54,16 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
 
     /// True when `self` equals `other` or lies inside it.
-    public func hasPrefix(_ other: JSONPointer) -> Bool { tokens.starts(with: other.tokens) }
+    public func hasPrefix(_ other: JSONPointer) -> Bool {
+        other.tokens.count <= tokens.count && tokens[..<other.tokens.count].elementsEqual(other.tokens) { $0.hasSameScalars(as: $1) }
+    }
+
+    public static func == (lhs: JSONPointer, rhs: JSONPointer) -> Bool { lhs.tokens.haveSameScalars(as: rhs.tokens) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tokens.count)
+        for token in tokens { token.hashScalars(into: &hasher) }
+    }
 }
 
 public struct JSONPointerError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `JSONValue` encodes as the JSON it is and decodes from any JSON, so states
 /// and actions can hold values whose type is only known at run time (the
 /// contents of a settings storage, an untyped payload) and still be recorded
@@ -17,6 +19,14 @@ extension JSONValue: Codable {
         case .double(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
+        case .number(let number):
+            // Codable has no raw number: a Decimal keeps up to 38 digits (Rewind's encoders write every one).
+            var container = encoder.singleValueContainer()
+            if let decimal = Decimal(string: number.text, locale: Locale(identifier: "en_US_POSIX")) {
+                try container.encode(decimal)
+            } else {
+                try container.encode(number.doubleValue)
+            }
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

@@ -8,7 +8,8 @@
 /// Floating-point numbers are written with the shortest text that parses
 /// back to the same `Double` (whole numbers below 10^15 without ".0").
 /// JSON has no NaN or infinity, so those are written as the strings `"NaN"`,
-/// `"Infinity"` and `"-Infinity"` (see docs/JSON.md).
+/// `"Infinity"` and `"-Infinity"` (see docs/JSON.md). A ``JSONNumber`` is
+/// written as its text, so every number reads back with the same value.
 public enum JSONWriter {
     /// Compact JSON (no spaces or newlines), as recorded in logs.
     public static func compact(_ value: JSONValue) -> [UInt8] {
@@ -64,6 +65,7 @@ public enum JSONWriter {
         case .bool(let flag): writeBool(flag, to: output)
         case .integer(let number): writeInt64(number, to: output)
         case .double(let number): writeDouble(number, to: output)
+        case .number(let number): writeASCII(number.text, to: output)
         case .string(let string): writeString(string, to: output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))

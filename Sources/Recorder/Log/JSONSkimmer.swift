@@ -173,8 +173,7 @@ struct JSONSkimmer {
         guard let syntax = try? JSONNumberSyntax.scan(bytes, from: start) else { return false }
         position = syntax.end
         if syntax.isInteger {
-            // `-0` parses as the integer 0, written `0`.
-            if syntax.isNegative && syntax.integerDigitCount == 1 && syntax.integerMagnitude == 0 { isCompactAsWritten = false }
+            // `-0` parses as the double -0.0, written `-0`: compact as written too.
             return syntax.integerDigitCount <= 18
         }
         isCompactAsWritten = false

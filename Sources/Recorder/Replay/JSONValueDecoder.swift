@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Reads what ``JSONEncoding`` writes (and `JSONEncoder`'s defaults):
 /// `Date` as seconds since 2001, `Data` as base64, `URL` as a string,
-/// non-finite numbers as `"NaN"`, `"Infinity"`, `"-Infinity"`. Errors are a
+/// non-finite numbers as `"NaN"`, `"Infinity"`, `"-Infinity"`. Numbers come
+/// back exactly: every `UInt64`, every digit a `Decimal` holds, `-0.0`. Errors are a
 /// ``JSONValueDecodingError`` that names the field: `todos[2].title: expected a string, found 3`.
 public struct JSONValueDecoder: Sendable {
     public init() {}
@@ -133,17 +134,24 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
             guard let url = URL(string: try decode(String.self)) else { throw corrupted("expected a URL") }
             return url as! T
         }
-        if T.self == Decimal.self {
-            let text: String
-            switch value {
-            case .integer(let integer): text = String(integer)
-            case .double(let double): text = "\(double)"
-            default: throw mismatch("a number")
-            }
-            guard let decimal = Decimal(string: text) else { throw corrupted("expected a decimal number") }
-            return decimal as! T
-        }
+        if T.self == Decimal.self { return try decodeDecimal() as! T }
         return try T(from: self)
+    }
+
+    /// From the number's text (a double's shortest one, so 0.1 is 0.1, not
+    /// 0.1000000000000000055…); `"NaN"` is `Decimal.nan`.
+    private func decodeDecimal() throws -> Decimal {
+        let text: String
+        switch value {
+        case .integer(let integer): text = String(integer)
+        case .double(let double) where double.isFinite: text = "\(double)"
+        case .double(let double) where double.isNaN: return .nan
+        case .number(let number): text = number.text
+        case .string("NaN"): return .nan
+        default: throw mismatch("a number")
+        }
+        guard let decimal = Decimal(string: text) else { throw corrupted("\(text) does not fit in Decimal") }
+        return decimal
     }
 
     func decodeNil() -> Bool { value == .null }
@@ -162,6 +170,11 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
         switch value {
         case .double(let double): return double
         case .integer(let integer): return Double(integer)
+        case .number(let number):
+            // The nearest double; one beyond Double's range would silently become infinity.
+            let double = number.doubleValue
+            guard double.isFinite else { throw corrupted("\(number.text) does not fit in Double") }
+            return double
         case .string("NaN"): return .nan
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
@@ -184,7 +197,7 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(T.self) }
 
-    /// Whole numbers, also when written as a double (`3.0`, or a `UInt64` above `Int64.max`).
+    /// Whole numbers, also when written as a double (`3.0`) or beyond `Int64` (`UInt64.max`).
     private func integer<T: FixedWidthInteger>() throws -> T {
         switch value {
         case .integer(let integer):
@@ -192,6 +205,11 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
             return exact
         case .double(let double):
             guard let exact = T(exactly: double) else { throw corrupted("\(double) is not a whole number that fits in \(T.self)") }
+            return exact
+        case .number(let number):
+            guard number.isIntegerLiteral, let exact = T(number.text) else {
+                throw corrupted("\(number.text) is not a whole number that fits in \(T.self)")
+            }
             return exact
         default:
             throw mismatch("a whole number")

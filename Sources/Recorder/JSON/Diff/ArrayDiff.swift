@@ -36,7 +36,7 @@ struct _ArrayDiff {
 
     private static func hasScalar(_ element: JSONValue, _ field: String) -> Bool {
         switch element[field] {
-        case .string?, .integer?, .double?: true
+        case .string?, .integer?, .double?, .number?: true
         default: false
         }
     }

@@ -21,10 +21,12 @@ extension JSONDiff {
         if old == new { return nil }
         let oldLines = JSONWriter.prettyString(old).split(separator: "\n", omittingEmptySubsequences: false)
         let newLines = JSONWriter.prettyString(new).split(separator: "\n", omittingEmptySubsequences: false)
-        var classes: [Substring: Int] = [:]
+        // Lines are told apart by their Unicode scalars: "é" in NFC and NFD are two lines.
+        var classes: [_ScalarKey: Int] = [:]
         func classify(_ line: Substring) -> Int {
-            if let existing = classes[line] { return existing }
-            classes[line] = classes.count
+            let key = _ScalarKey(String(line))
+            if let existing = classes[key] { return existing }
+            classes[key] = classes.count
             return classes.count - 1
         }
         let a = oldLines.map(classify)

@@ -14,11 +14,18 @@ enum _SpecialEncodable {
         return nil
     }
 
-    /// Decimals that fit in 64 bits stay exact; others become the nearest `Double`.
+    /// Every digit of a decimal: an `.integer` when it fits, a `.double` when
+    /// that writes back the same digits (0.1), else its text (a `.number`).
+    /// `Decimal.nan` is a `Double`'s NaN, written `"NaN"`.
     static func decimal(_ value: Decimal) -> JSONValue {
-        let text = value.description
-        if let integer = Int64(text) { return .integer(integer) }
-        return .double(Double(text) ?? .nan)
+        if value.isNaN { return .double(.nan) }
+        var text = value.description
+        return text.withUTF8 { bytes in
+            guard !bytes.isEmpty, let syntax = try? JSONNumberSyntax.scan(bytes, from: 0), syntax.end == bytes.count else {
+                return .double(.nan)  // not a number Decimal writes
+            }
+            return _Parser.exactValue(ofNumber: bytes, isInteger: syntax.isInteger)
+        }
     }
 
     /// A `Float` as the `Double` with the same shortest decimal text, so 0.1 stays "0.1".
@@ -27,8 +34,8 @@ enum _SpecialEncodable {
         return .double(Double(value.description) ?? Double(value))
     }
 
-    /// `JSONValue` has no unsigned case: values above `Int64.max` become the nearest `Double`.
+    /// Values above `Int64.max` keep their digits as a `.number`.
     static func unsigned(_ value: UInt64) -> JSONValue {
-        value <= UInt64(Int64.max) ? .integer(Int64(value)) : .double(Double(value))
+        value <= UInt64(Int64.max) ? .integer(Int64(value)) : .number(JSONNumber(validated: String(value)))
     }
 }
