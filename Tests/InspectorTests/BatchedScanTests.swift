@@ -100,7 +100,7 @@ import Testing
         #expect(models.batched.cursorRow?.path.description == "/todos/10/done")
         Self.typeIntoBoth("w", &models)
         guard case .pathHistory(let history) = models.batched.overlay else { Issue.record("no history"); return }
-        #expect(history.entries == [40])                      // toggled (entry 39 added the item at /todos/-)
+        #expect(history.entries == [39, 40])                  // entry 40 appended the item at /todos/-, 41 toggled it
         Self.typeIntoBoth("\u{1b}gw", &models)                // the first node: /note, changed by every note/edit
         guard case .pathHistory(let noteHistory) = models.batched.overlay else { Issue.record("no history"); return }
         #expect(noteHistory.entries.count > 10)

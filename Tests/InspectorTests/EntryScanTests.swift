@@ -101,16 +101,14 @@ import Recorder
         var model = Self.model()
         model.type(":72\n\tj")                      // entry 72; the state pane, on /label
         #expect(model.cursorRow?.path.description == "/label")
-        model.type("w")
-        #expect(model.screenText.contains("History of /label — 0 changes so far, scanning… 20%"))
-        for _ in 0..<2 { reduce(&model, .tick) }
-        #expect(model.screenText.contains("History of /label — 0 changes so far, scanning… 60%"))
-        reduce(&model, .tick)                       // entries 61–80: the change at 71
-        #expect(model.screenText.contains("History of /label — 1 changes so far, scanning… 80%"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set"))
+        model.type("w")                             // walks back from entry 72 first: 72…53, the change at 71
+        #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 20%"))
+        #expect(model.screenText.contains("│     71 +70.000s  label/set  \"\" → \"set\""))
+        for _ in 0..<3 { reduce(&model, .tick) }    // back to entry 1, then forward from 73
+        #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 80%"))
         reduce(&model, .tick)
         #expect(!model.hasPendingScan)
-        #expect(model.screenText.contains("History of /label — 1 changes (j/k jump, Enter/Esc close)"))
+        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, Enter/Esc close)"))
     }
 
     @Test func escStopsThePathHistoryScan() {

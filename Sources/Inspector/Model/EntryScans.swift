@@ -66,7 +66,7 @@ extension InspectorModel {
         if let filter, filter.scanned < count { return true }
         switch overlay {
         case .filterPicker(let picker): return picker.scanned < count
-        case .pathHistory(let history): return history.scanned < count
+        case .pathHistory(let history): return !history.history.isDone(count: count)
         default: return false
         }
     }
@@ -87,7 +87,7 @@ extension InspectorModel {
         case .pathHistory(var history):
             overlay = nil
             collectChanges(into: &history, allowance: &allowance)
-            if history.scanned >= count && history.entries.isEmpty {
+            if history.history.isDone(count: count) && history.history.count == 0 {
                 overlay = nil
                 message = "No entry changed \(history.path)"
             } else {
@@ -166,17 +166,17 @@ extension InspectorModel {
     // MARK: Path history
 
     private mutating func collectChanges(into history: inout PathHistory, allowance: inout ScanAllowance) {
-        let path = history.path
-        let before = history.entries.count
-        var entries: [Int] = []
-        swap(&entries, &history.entries)   // appended to in place, not copied
-        history.scanned = scanEntries(from: history.scanned, fields: .changedPaths, allowance: &allowance) { index, entry in
-            guard let entry else { return }
-            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { entries.append(index) }
+        let before = history.history.count
+        let earlierBefore = history.history.earlierCount
+        history.history.advance(source: source, allowance: &allowance)
+        guard history.history.count != before else { return }
+        if history.cursorMoved {
+            // Changes found before the origin come in at the top: keep the cursor on its change.
+            history.cursor += history.history.earlierCount - earlierBefore
+        } else {
+            // The cursor rests on the last change at or before the selection (moving it moves the selection).
+            history.cursor = max(0, history.history.earlierCount - 1)
         }
-        history.entries = entries
-        // The cursor rests on the last change at or before the selection (moving it moves the selection).
-        if history.entries.count != before { history.cursor = history.entries.lastIndex { $0 <= selection } ?? 0 }
     }
 
     // MARK: Timeline search

@@ -48,13 +48,21 @@ struct InspectorModel {
         var scanned = 0
     }
 
-    /// Entries that changed one state path (found so far), and which of them is selected.
+    /// The history of one value (`w`): the changes found so far and which of them is selected.
     struct PathHistory: Equatable, Sendable {
-        var path: JSONPointer
-        var entries: [Int] = []
+        var history: ValueHistory
+        /// Position of the selected change (oldest first).
         var cursor = 0
-        /// Entries examined so far.
-        var scanned = 0
+        /// First row on screen.
+        var top = 0
+        /// True once the user moved the cursor: changes found earlier then keep it on its change.
+        var cursorMoved = false
+        /// `old → new` of the changes on screen, by entry (worked out in `reduce`, not `render`).
+        var details: [Int: String] = [:]
+
+        var path: JSONPointer { history.path }
+        /// Every entry found (tests; the screen reads only the rows it shows).
+        var entries: [Int] { history.entries }
     }
 
     /// The timeline restricted to one action type.

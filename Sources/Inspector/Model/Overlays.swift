@@ -31,10 +31,11 @@ extension InspectorModel {
             picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: picker.choices.count)
             self.overlay = .filterPicker(picker)
         case .pathHistory(var history):
-            history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.entries.count)
+            history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.history.count)
+            history.cursorMoved = true
             self.overlay = .pathHistory(history)
             // Moving through the history moves the selection, so the panes behind follow.
-            if !history.entries.isEmpty { selectKeepingFilter(history.entries[history.cursor]) }
+            if history.history.count > 0 { selectKeepingFilter(history.history[history.cursor].entry) }
         }
     }
 
@@ -48,7 +49,7 @@ extension InspectorModel {
             applyFilter(picker.choices[picker.cursor].actionType)
         case .pathHistory(let history):
             overlay = nil
-            if history.entries.indices.contains(history.cursor) { selectKeepingFilter(history.entries[history.cursor]) }
+            if history.cursor < history.history.count { selectKeepingFilter(history.history[history.cursor].entry) }
         default:
             overlay = nil
         }
@@ -103,7 +104,23 @@ extension InspectorModel {
     mutating func openPathHistory() {
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         // Filled in by `advanceScans`, a slice per event.
-        overlay = .pathHistory(PathHistory(path: row.path))
+        overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: selection, source: source)))
+    }
+
+    /// Works out `old → new` for the history rows on screen (the renderer only draws them).
+    mutating func refreshHistoryDetails() {
+        guard case .pathHistory(var history) = overlay else { return }
+        overlay = nil
+        let visible = max(1, layout.overlay.height - 2)
+        Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
+        let shown = history.top..<min(history.history.count, history.top + visible)
+        var details: [Int: String] = [:]
+        for position in shown {
+            let change = history.history[position]
+            details[change.entry] = history.details[change.entry] ?? ValueChangeText.describe(change, source: source)
+        }
+        history.details = details
+        overlay = .pathHistory(history)
     }
 
     // MARK: Damage

@@ -34,6 +34,7 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.message = "Export failed: \(reason)"
     }
     model.advanceScans()
+    model.refreshHistoryDetails()
     model.refreshView()
     model.keepTimelineSelectionVisible()
     return effects

@@ -15,15 +15,23 @@ extension ScreenPainter {
             let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
             drawBox(title: "Filter by action type\(progress) (Enter picks, Esc cancels)", lines: lines, cursor: picker.cursor, top: nil)
         case .pathHistory(let history):
-            let lines = history.entries.map { index -> (String, CellStyle) in
-                let entry = model.source.entry(at: index)
+            let changes = history.history
+            let source = model.source
+            let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
+            let noun = changes.count == 1 ? "change" : "changes"
+            // Only the rows on screen are built: a history can hold a million changes.
+            drawBox(title: "History of \(history.path) — \(changes.count) \(noun)\(progress) (j/k jump, Enter/Esc close)",
+                    count: changes.count, cursor: history.cursor, top: history.top) { position in
+                let change = changes[position]
+                let entry = source.entry(at: change.entry)
                 let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
-                let action = entry.map { $0.actionType + " " + ValueFormatting.payloadSummary($0.payload, actionType: $0.actionType) } ?? "(unreadable)"
-                return (String(index + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
+                var action = entry.map { entry in
+                    let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+                    return payload.isEmpty ? entry.actionType : entry.actionType + " " + payload
+                } ?? "(unreadable)"
+                if let detail = history.details[change.entry] { action += "  " + detail }
+                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
             }
-            let progress = model.scanProgress(history.scanned).map { " so far, scanning… \($0)" } ?? ""
-            drawBox(title: "History of \(history.path) — \(history.entries.count) changes\(progress) (j/k jump, Enter/Esc close)",
-                    lines: lines, cursor: history.cursor, top: nil)
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }
@@ -32,13 +40,18 @@ extension ScreenPainter {
     }
 
     private mutating func drawBox(title: String, lines: [(String, CellStyle)], cursor: Int?, top: Int?) {
+        drawBox(title: title, count: lines.count, cursor: cursor, top: top) { lines[$0] }
+    }
+
+    /// A box of `count` lines, of which only those on screen are asked of `line`.
+    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, line: (Int) -> (String, CellStyle)) {
         let box = layout.overlay
         let inner = box.width - 2
         let visible = max(1, box.height - 2)
-        let height = min(box.height, lines.count + 2)
+        let height = min(box.height, count + 2)
         var first = top ?? 0
-        if let cursor { InspectorModel.keepVisible(&first, cursor: cursor, height: visible, total: lines.count) }
-        first = max(0, min(first, max(0, lines.count - visible)))
+        if let cursor { InspectorModel.keepVisible(&first, cursor: cursor, height: visible, total: count) }
+        first = max(0, min(first, max(0, count - visible)))
         let border = CellStyle.colored(.accent, bold: true)
         screen.fill(rows: box.row..<(box.row + height), columns: box.columns)
         let titleText = " " + title.truncated(toWidth: inner - 2) + " "
@@ -49,15 +62,15 @@ extension ScreenPainter {
             screen.write("│", row: y, column: box.column, style: border)
             screen.write("│", row: y, column: box.column + box.width - 1, style: border)
             let index = first + offset
-            guard index < lines.count else { continue }
-            let (text, style) = lines[index]
+            guard index < count else { continue }
+            let (text, style) = line(index)
             var lineStyle = style
             if index == cursor { lineStyle.reverse = true }
             screen.write(" " + text.padded(toWidth: inner - 1), row: y, column: box.column + 1, style: lineStyle, limit: box.column + box.width - 1)
         }
         var bottom = String(repeating: "─", count: inner)
-        if lines.count > visible {
-            let position = " \(first + 1)–\(min(lines.count, first + visible)) of \(lines.count) "
+        if count > visible {
+            let position = " \(first + 1)–\(min(count, first + visible)) of \(count) "
             bottom = String(repeating: "─", count: max(0, inner - position.count - 1)) + position + "─"
         }
         screen.write("└" + bottom + "┘", row: box.row + height - 1, column: box.column, style: border)
