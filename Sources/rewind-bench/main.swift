@@ -15,6 +15,7 @@ if wants("recorder") { runRecorderBenchmarks() }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
+if wants("history") { runPathHistoryBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

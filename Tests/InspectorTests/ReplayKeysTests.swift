@@ -118,4 +118,17 @@ import Testing
         #expect(reader.entryCount == 4)
         #expect(try reader.state(at: 3) == JSONEncoding.value(of: expected))
     }
+
+    @Test func aBranchEntrysDiffNamesTheForkAndTheTimelineMarksIt() throws {
+        var (model, _) = try Self.model()
+        model.type("jja")                    // entry 3: dispatch its action again, as is
+        _ = model.send(.enter)
+        #expect(model.selection == 12)
+        // The base is the fork (entry 3), not the log's last entry (12).
+        #expect(model.screenText.contains("│ Diff  3 → 13  (the branch forks after entry 3)"), "\(model.screenText)")
+        #expect(Self.lines(model)[3].hasPrefix("┬  3 "), "\(Self.lines(model)[3])")
+        #expect(Self.lines(model)[22].contains("│  branch forks after 3"))
+        model.type("k")                      // the log's last entry: its own diff, 11 → 12
+        #expect(model.screenText.contains("│ Diff  11 → 12"))
+    }
 }

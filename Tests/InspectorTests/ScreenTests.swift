@@ -225,6 +225,16 @@ import Recorder
         #expect(model.comparingWithMark == false)
     }
 
+    @Test func diffingAnEntryAgainstItsOwnMarkSaysNoDifferences() {
+        var model = InspectorFixtures.model()
+        model.type("jjjmd")
+        #expect(model.comparingWithMark)
+        #expect(model.view.diffLines.isEmpty)
+        #expect(model.screenText.contains("│ Diff  4 → 4"))
+        #expect(model.screenText.contains("│ (no differences: same entry)"))
+        #expect(!model.screenText.contains("@ /todos/0/done"))
+    }
+
     @Test func pathHistoryListsEntriesThatChangedANodeAndJumpsThroughThem() {
         var model = InspectorFixtures.model()
         model.type("G\t")                // last entry: the cursor waits on the node it changed

@@ -201,7 +201,10 @@ struct InspectorModel {
                 } catch {
                     next.stateError = "\(error)"
                 }
-                if let compared, compared != selection {
+                if let compared, compared == selection {
+                    // The mark against itself: nothing differs (not the action's own diff).
+                    next.changedPaths = []
+                } else if let compared {
                     let base = try? source.state(at: compared)
                     var paths = [JSONPointer()]
                     if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }

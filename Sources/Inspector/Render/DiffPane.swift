@@ -8,7 +8,9 @@ extension ScreenPainter {
         if model.comparingWithMark, let mark = model.mark {
             title += "  \(mark + 1) → \(model.selection + 1)"
         } else if model.count > 0 {
-            title += "  \(model.selection) → \(model.selection + 1)"
+            let base = model.diffBase(of: model.selection)
+            title += "  \(base + 1) → \(model.selection + 1)"
+            if base != model.selection - 1 { title += "  (the branch forks after entry \(base + 1))" }
         }
         if !model.comparingWithMark, model.replayDivergence(at: model.selection) != nil {
             title = "Diff  entry \(model.selection + 1): recorded (-) → recomputed (+)"
@@ -16,7 +18,9 @@ extension ScreenPainter {
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
         if lines.isEmpty {
-            if model.view.entry != nil {
+            if model.comparingWithMark, model.mark == model.selection {
+                screen.write(" (no differences: same entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            } else if model.view.entry != nil {
                 screen.write(" (no changes)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             }
             return

@@ -11,6 +11,7 @@ extension ScreenPainter {
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append("FOLLOW") }
         if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
+        if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
         if let filter = model.filter {
             parts.append("filter: \(filter.actionType)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }

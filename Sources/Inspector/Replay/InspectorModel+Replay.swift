@@ -14,7 +14,19 @@ extension InspectorModel {
     /// How an entry shows in the timeline after replay work.
     enum ReplayMarker: Equatable {
         case divergent, cannotReplay, skipped, branch
+        /// The entry a branch was dispatched on.
+        case forkPoint
     }
+
+    /// The entry whose state entry `index`'s diff starts from: the previous one,
+    /// or for a branch's first entry the entry it forks from; -1 for the initial state.
+    func diffBase(of index: Int) -> Int {
+        if let replay, let branch = replay.engine.branch, index == replay.branchStart { return branch.forkIndex }
+        return index - 1
+    }
+
+    /// The entry the branch forks from, when there is a branch.
+    var forkIndex: Int? { replay?.engine.branch?.forkIndex }
 
     func replayMarker(for index: Int) -> ReplayMarker? {
         guard let replay else { return nil }
@@ -23,7 +35,7 @@ extension InspectorModel {
         switch replayRun?.check(at: index) {
         case .diverges?: return .divergent
         case .cannotReplay?: return .cannotReplay
-        default: return nil
+        default: return index == replay.engine.branch?.forkIndex ? .forkPoint : nil
         }
     }
 

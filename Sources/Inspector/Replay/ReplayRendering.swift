@@ -8,6 +8,7 @@ extension InspectorModel.ReplayMarker {
         case .cannotReplay: "?"
         case .skipped: "-"
         case .branch: "⎇"
+        case .forkPoint: "┬"
         }
     }
 
@@ -16,7 +17,7 @@ extension InspectorModel.ReplayMarker {
         case .divergent: .colored(.removed, bold: true)
         case .cannotReplay: .colored(.warning, bold: true)
         case .skipped: .dim
-        case .branch: .colored(.accent, bold: true)
+        case .branch, .forkPoint: .colored(.accent, bold: true)
         }
     }
 }

@@ -14,6 +14,11 @@ struct CursesTerminal: TerminalDevice {
         // UTF-8 and wide characters need the user's locale before curses starts.
         _ = CNcurses_setlocale_all()
         guard CNcurses_start_on_standard_streams() != nil, let window = CNcurses_stdscr() else { return nil }
+        // A terminal without cursor addressing (TERM=dumb) would get garbage: refuse it like an unknown TERM.
+        guard CNcurses_can_address_cursor() != 0 else {
+            endwin()
+            return nil
+        }
         self.window = window
         // Esc must not wait the default second for a possible escape sequence.
         if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { _ = CNcurses_set_escdelay(25) }
