@@ -94,8 +94,8 @@ import Recorder
         #expect(model.selection == 2)
         #expect(model.screenText.contains("entry 3/6"))
         model.type(":99\n")
-        #expect(model.selection == 2)
-        #expect(model.screenText.hasSuffix("No entry 99 (entries are 1–6)"))
+        #expect(model.screenText.hasSuffix("Entry 99 is past the end: showing the last, 6"))
+        #expect(model.selection == 5)
     }
 
     @Test func treeNodesCollapseAndExpandWithEnterArrowsAndHL() {
@@ -409,6 +409,26 @@ import Recorder
         timeline.indexing = .complete
         reduce(&model, .tick)
         #expect(!model.screenText.contains("indexing"))
+    }
+
+    /// The cells ncurses advances for each (its wcwidth per code point, zero-width ones joined to the cell before).
+    @Test func emojiTakeTheCellsTheTerminalLibraryGivesThem() {
+        #expect(TerminalWidth.of("🇯🇵" as Character) == 2)        // two regional indicators, one column each
+        #expect(TerminalWidth.of("👨‍👩‍👧" as Character) == 6)        // a ZWJ family: three people side by side
+        #expect(TerminalWidth.of("❤️" as Character) == 1)         // VS16 adds no column to the heart
+        #expect(TerminalWidth.of("1️⃣" as Character) == 1)         // a keycap: the digit
+        #expect(TerminalWidth.of("👍🏻" as Character) == 4)         // a skin tone modifier is a wide code point of its own
+        #expect(TerminalWidth.of("日" as Character) == 2)
+        #expect(TerminalWidth.of("é" as Character) == 1)
+
+        var screen = ScreenBuffer(size: ScreenSize(columns: 20, rows: 1))
+        let end = screen.write("a👨‍👩‍👧b🇯🇵c❤️d1️⃣e", row: 0, column: 0)
+        #expect(end == 15)
+        #expect(screen[0, 7].text == "b" && screen[0, 10].text == "c" && screen[0, 12].text == "d" && screen[0, 14].text == "e")
+        #expect(screen.plainText == "a👨‍👩‍👧b🇯🇵c❤️d1️⃣e")
+        // Drawing over the middle of the family blanks all of it, not just one cell.
+        screen.write("x", row: 0, column: 3)
+        #expect(screen.plainText == "a  x   b🇯🇵c❤️d1️⃣e")
     }
 
     @Test func wideCharactersTakeTwoCellsAndKeepColumnsAligned() {

@@ -3,7 +3,9 @@ enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
     case home, end, pageUp, pageDown
-    case enter, tab, backTab, escape, backspace
+    case enter, tab, backTab, escape, backspace, delete
+    /// Ctrl with a letter, lowercased: `.control("l")` is Ctrl-L.
+    case control(Character)
 
     /// How the help overlay spells the key.
     var label: String {
@@ -23,6 +25,8 @@ enum Key: Hashable, Sendable {
         case .backTab: "S-Tab"
         case .escape: "Esc"
         case .backspace: "Bksp"
+        case .delete: "Del"
+        case .control(let letter): "C-" + String(letter)
         }
     }
 }

@@ -19,12 +19,26 @@ struct InspectorModel {
         }
     }
 
-    /// A line being typed at the bottom of the screen.
-    enum Prompt: Equatable, Sendable {
-        case search(String)
-        case jump(String)
-        /// The action editor (`a`, with a linked reducer): the action's JSON being edited.
-        case editAction(String)
+    /// A line being typed at the bottom of the screen, in a line editor.
+    struct Prompt: Equatable, Sendable {
+        enum Kind: Hashable, Sendable {
+            case search, jump
+            /// The action editor (`a`, with a linked reducer): the action's JSON being edited.
+            case editAction
+        }
+
+        var kind: Kind
+        var editor: LineEditor
+        /// Where Up/Down is in this kind's history (0 = the newest); nil on the line being typed.
+        var historyPosition: Int?
+        /// The line being typed when Up was first pressed, back with Down.
+        var draft = ""
+
+        var text: String { editor.text }
+
+        static func search(_ text: String) -> Prompt { Prompt(kind: .search, editor: LineEditor(text)) }
+        static func jump(_ text: String) -> Prompt { Prompt(kind: .jump, editor: LineEditor(text)) }
+        static func editAction(_ text: String) -> Prompt { Prompt(kind: .editAction, editor: LineEditor(text)) }
     }
 
     /// A window drawn over the panes; Esc closes it.
@@ -116,12 +130,16 @@ struct InspectorModel {
     /// How many entries one event may examine in scans.
     var scanBudget = ScanBudget.interactive
     var prompt: Prompt?
+    /// Lines entered in each kind of prompt, newest last (Up/Down in the prompt).
+    var promptHistory: [Prompt.Kind: [String]] = [:]
     var overlay: Overlay?
     var follow = false
     /// A one-off message shown instead of the key hints until the next key.
     var message: String?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
+    /// A question on the hint line (saving a branch) waiting for `y`.
+    var confirmation: Confirmation?
     /// Why the edited action did not decode, shown while the editor stays open.
     var editError: String?
 

@@ -13,7 +13,9 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     switch event {
     case .key(let key):
         model.message = nil
-        if model.prompt != nil {
+        if model.confirmation != nil {
+            model.answerConfirmation(key)
+        } else if model.prompt != nil {
             model.handlePromptKey(key)
         } else if model.overlay != nil {
             model.handleOverlayKey(key)
@@ -149,55 +151,70 @@ extension InspectorModel {
 
     // MARK: Prompt
 
+    /// Every key goes to the prompt while it is open: editing keys edit, Enter
+    /// submits, Esc cancels, Up/Down walk the history; nothing else happens, so
+    /// keys typed into a prompt never run as commands.
     mutating func handlePromptKey(_ key: Key) {
-        guard let current = prompt else { return }
-        var text: String
-        switch current {
-        case .search(let typed), .jump(let typed), .editAction(let typed): text = typed
-        }
+        guard var current = prompt else { return }
         switch key {
         case .escape:
             prompt = nil
+            if current.kind == .editAction { editError = nil; message = "Edit cancelled: nothing was dispatched" }
             return
         case .enter:
             prompt = nil
+            if !current.text.isEmpty {
+                var history = promptHistory[current.kind, default: []]
+                if history.last != current.text { history.append(current.text) }
+                promptHistory[current.kind] = Array(history.suffix(100))
+            }
             submit(current)
             return
-        case .backspace:
-            if text.isEmpty { prompt = nil; return }
-            text.removeLast()
-        case .character(let character):
-            text.append(character)
+        case .up, .down:
+            let history = promptHistory[current.kind, default: []]
+            guard !history.isEmpty else { return }
+            let position: Int? = key == .up
+                ? min(history.count - 1, (current.historyPosition ?? -1) + 1)
+                : current.historyPosition.flatMap { $0 > 0 ? $0 - 1 : nil }
+            if current.historyPosition == nil { current.draft = current.text }
+            current.historyPosition = position
+            current.editor.replace(with: position.map { history[history.count - 1 - $0] } ?? current.draft)
         default:
-            return
+            _ = current.editor.handle(key)
         }
-        switch current {
-        case .search: prompt = .search(text)
-        case .jump: prompt = .jump(text)
-        case .editAction: prompt = .editAction(text)
-        }
+        prompt = current
     }
 
     private mutating func submit(_ prompt: Prompt) {
-        switch prompt {
-        case .search(let query):
-            guard !query.isEmpty else { return }
+        switch prompt.kind {
+        case .search:
+            // An empty search repeats the last one (as in less and vim).
+            guard let query = prompt.text.isEmpty ? lastSearch : prompt.text else { message = "No search yet: type what to look for"; return }
             lastSearch = query
             search(query, forward: true)
-        case .jump(let text):
-            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1, number <= count else {
-                message = "No entry \(text) (entries are 1–\(count))"
-                return
-            }
-            if let filter, !filter.entries.contains(number - 1) {
-                self.filter = nil
-                message = "Filter cleared to show entry \(number)"
-            }
-            select(entry: number - 1)
-            focus = .timeline
-        case .editAction(let text):
-            submitEditedAction(text)
+        case .jump:
+            jump(to: prompt.text)
+        case .editAction:
+            submitEditedAction(prompt.text)
         }
+    }
+
+    /// `:N`: entry N; `:0` the initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
+    mutating func jump(to text: String) {
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+            message = "No entry \(text) (entries are 1–\(count))"
+            return
+        }
+        guard count > 0 else { message = "No entries yet"; return }
+        let target = min(number, count)
+        if number > count { message = "Entry \(number) is past the end: showing the last, \(count)" }
+        let index = max(0, target - 1)
+        if let filter, !filter.entries.contains(index) {
+            self.filter = nil
+            message = "Filter cleared to show entry \(target)"
+        }
+        select(entry: index)
+        focus = .timeline
     }
 
     // MARK: Mouse

@@ -74,7 +74,7 @@ struct ScreenBuffer: Equatable, Sendable {
             if x >= 0 {
                 let shown: Character = character.isControlCharacter ? "?" : character
                 set(row, x, ScreenCell(text: shown, style: style))
-                if width == 2 { set(row, x + 1, ScreenCell(text: " ", style: style, isContinuation: true)) }
+                for extra in 1..<max(1, width) { set(row, x + extra, ScreenCell(text: " ", style: style, isContinuation: true)) }
             }
             x += width
         }
@@ -96,11 +96,21 @@ struct ScreenBuffer: Equatable, Sendable {
 
     private mutating func set(_ row: Int, _ column: Int, _ cell: ScreenCell) {
         guard column >= 0, column < size.columns else { return }
-        // Overwriting half of a wide character blanks the other half.
         let index = row * size.columns + column
-        if cells[index].isContinuation, column > 0 { cells[index - 1].text = " " }
-        if !cell.isContinuation, column + 1 < size.columns, cells[index + 1].isContinuation, !cells[index].isContinuation {
-            cells[index + 1] = ScreenCell(text: " ", style: cells[index + 1].style)
+        // Overwriting part of a wide character blanks the rest of it.
+        if cells[index].isContinuation {
+            var lead = column - 1
+            while lead > 0, cells[row * size.columns + lead].isContinuation { lead -= 1 }
+            for position in (row * size.columns + max(0, lead))..<index {
+                cells[position] = ScreenCell(text: " ", style: cells[position].style)
+            }
+        }
+        if !cell.isContinuation {
+            var next = column + 1
+            while next < size.columns, cells[row * size.columns + next].isContinuation {
+                cells[row * size.columns + next] = ScreenCell(text: " ", style: cells[row * size.columns + next].style)
+                next += 1
+            }
         }
         cells[index] = cell
     }

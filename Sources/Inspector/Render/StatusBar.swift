@@ -32,20 +32,17 @@ extension ScreenPainter {
     mutating func drawHintLine() {
         let row = layout.hintRow
         let width = layout.size.columns
-        switch model.prompt {
-        case .search(let text):
-            let x = screen.write("/" + text, row: row, column: 0, style: .bold, limit: width)
-            screen.write("█", row: row, column: x, limit: width)
+        if let prompt = model.prompt {
+            switch prompt.kind {
+            case .search: drawPrompt("/", prompt.editor)
+            case .jump: drawPrompt(":", prompt.editor)
+            case .editAction: drawActionEditor(prompt.editor)
+            }
             return
-        case .editAction(let text):
-            drawActionEditor(text)
+        }
+        if let question = model.confirmation?.question {
+            screen.write(question, row: row, column: 0, style: .colored(.warning, bold: true), limit: width)
             return
-        case .jump(let text):
-            let x = screen.write(":" + text, row: row, column: 0, style: .bold, limit: width)
-            screen.write("█", row: row, column: x, limit: width)
-            return
-        case nil:
-            break
         }
         if let message = model.message {
             screen.write(message, row: row, column: 0, style: .colored(.accent, bold: true), limit: width)
@@ -57,6 +54,21 @@ extension ScreenPainter {
             if x + needed > width { break }
             x = screen.write(key, row: row, column: x, style: .bold, limit: width)
             x = screen.write(" " + label + "  ", row: row, column: x, style: .dim, limit: width)
+        }
+    }
+
+    /// `label` and the line being edited, the cursor as a block (reversed over the character it is on).
+    mutating func drawPrompt(_ label: String, _ editor: LineEditor) {
+        let row = layout.hintRow
+        let width = layout.size.columns
+        let labelWidth = TerminalWidth.of(label)
+        let (shown, cursorColumn) = editor.window(width: width - labelWidth - 1)
+        screen.write(label + shown, row: row, column: 0, style: .bold, limit: width)
+        let x = labelWidth + cursorColumn
+        if editor.cursor == editor.characters.count {
+            screen.write("█", row: row, column: x, limit: width)
+        } else {
+            screen.applyStyle(CellStyle(bold: true, reverse: true), row: row, columns: x..<(x + 1))
         }
     }
 }

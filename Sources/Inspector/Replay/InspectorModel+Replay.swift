@@ -108,7 +108,7 @@ extension InspectorModel {
 
     // MARK: s
 
-    /// Saves the branch as a new log next to where the inspector was started.
+    /// Asks before saving the branch as a new log next to where the inspector was started.
     mutating func saveBranch() {
         guard let replay else { message = Self.replayNeedsReducer; return }
         guard replay.engine.branch != nil else { message = "No branch yet: press a on an entry to dispatch an edited action"; return }
@@ -119,11 +119,39 @@ extension InspectorModel {
             path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch-\(attempt).jsonl")
             attempt += 1
         }
-        do {
-            let written = try replay.engine.saveBranch(to: path)
-            message = "Saved the branch (\(written) entries) to \(path)"
-        } catch {
-            message = "Cannot save the branch: \(error.description)"
+        confirmation = .saveBranch(path: path)
+    }
+
+    /// The answer to a question on the hint line: `y` does it, any other key does not.
+    mutating func answerConfirmation(_ key: Key) {
+        guard let asked = confirmation else { return }
+        confirmation = nil
+        guard key == .character("y") || key == .character("Y") else {
+            message = "Not saved"
+            return
+        }
+        switch asked {
+        case .saveBranch(let path):
+            guard let replay else { return }
+            do {
+                let written = try replay.engine.saveBranch(to: path)
+                message = "Saved the branch (\(written) entries) to \(path)"
+            } catch {
+                message = "Cannot save the branch: \(error.description)"
+            }
+        }
+    }
+}
+
+extension InspectorModel {
+    /// A question waiting for `y` on the hint line.
+    enum Confirmation: Equatable, Sendable {
+        case saveBranch(path: String)
+
+        var question: String {
+            switch self {
+            case .saveBranch(let path): "Save the branch as \(path)? (y/n)"
+            }
         }
     }
 }

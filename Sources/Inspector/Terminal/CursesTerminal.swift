@@ -104,6 +104,7 @@ struct CursesTerminal: TerminalDevice {
         case 10, 13: return .key(.enter)
         case 27: return .key(.escape)
         case 8, 127: return .key(.backspace)
+        case 1...26: return .key(.control(Character(Unicode.Scalar(value + 0x60)!)))
         default:
             guard let scalar = Unicode.Scalar(value), value >= 0x20 else { return nil }
             return .key(.character(Character(scalar)))
@@ -122,6 +123,7 @@ struct CursesTerminal: TerminalDevice {
         case KEY_NPAGE: return .key(.pageDown)
         case KEY_ENTER: return .key(.enter)
         case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
         case KEY_BTAB: return .key(.backTab)
         case KEY_RESIZE: return .resize(size)
         case KEY_MOUSE: return mouseEvent()

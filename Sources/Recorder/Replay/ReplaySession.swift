@@ -328,11 +328,12 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         guard let branch else { throw ReplayEditError("no branch to save: press a on an entry to dispatch an edited action first") }
         guard !FileManager.default.fileExists(atPath: path) else { throw ReplayEditError("\(path) already exists") }
         // Everything is decoded before the file is created, so a failure leaves no half-written log.
-        var items: [(action: Action, state: State, effectOf: Int64?, sequence: Int64)] = []
+        var items: [(action: Action, state: State, effectOf: Int64?, sequence: Int64, time: Date, duration: Double)] = []
         do {
             for index in 0...branch.forkIndex where !skipped.contains(index) {
                 let entry = try reader.entry(at: index)
-                items.append((try action(at: index).get(), try effectiveSwiftState(at: index), entry.effectOf, entry.sequence))
+                items.append((try action(at: index).get(), try effectiveSwiftState(at: index), entry.effectOf, entry.sequence,
+                              entry.time, entry.duration))
             }
         } catch {
             throw ReplayEditError("cannot save the branch: \(error)")
@@ -341,6 +342,13 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("cannot save the branch: \(error)") }
 
         var options = Recorder.Options()
+        // The copied entries keep their recorded times and durations: the clock starts at the
+        // first entry's time and each entry is recorded at its offset from it (Recorder.record).
+        let firstTime = items.first?.time.timeIntervalSince1970 ?? reader.header.created.timeIntervalSince1970
+        // (The base reading leaves room for the first entry's duration before it.)
+        let base: UInt64 = 1 << 40
+        options.clock = RecorderClock(now: { firstTime }, nanoseconds: { base })
+        func nanoseconds(at time: Date) -> UInt64 { base + UInt64(max(0, (time.timeIntervalSince1970 - firstTime) * 1e9).rounded()) }
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
             ["branchOf": reader.path, "forkEntry": String(branch.forkIndex + 1)]) { _, new in new }
@@ -349,16 +357,18 @@ package final class ReplaySession<State: Codable, Action: Decodable>: ReplayEngi
         var newSequence: [Int64: Int64] = [:]
         var written = 0
         for (offset, item) in items.enumerated() {
-            let now = recorder.clock.nanoseconds()
+            let end = nanoseconds(at: item.time)
+            let start = end - min(base, UInt64(max(0, item.duration * 1e9).rounded()))
             let origin = item.effectOf.flatMap { newSequence[$0] }
-            if let sequence = recorder.record(state: item.state, action: item.action, start: now, end: now, effectOf: origin, initialState: offset == 0 ? initial : nil) {
+            if let sequence = recorder.record(state: item.state, action: item.action, start: start, end: end, effectOf: origin, initialState: offset == 0 ? initial : nil) {
                 newSequence[item.sequence] = sequence
             }
             written += 1
         }
+        // Dispatched by hand, never recorded: they carry the fork entry's time.
+        let forkTime = items.last.map { nanoseconds(at: $0.time) } ?? 0
         for (offset, action) in branchActions.enumerated() {
-            let now = recorder.clock.nanoseconds()
-            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil, initialState: written == 0 && offset == 0 ? initial : nil)
+            recorder.record(state: branchStates[offset], action: action, start: forkTime, end: forkTime, effectOf: nil, initialState: written == 0 && offset == 0 ? initial : nil)
             written += 1
         }
         do { try recorder.close() } catch { throw ReplayEditError("cannot save the branch: \(error)") }
