@@ -50,9 +50,9 @@ func runPathHistoryBenchmarks() {
             print("history: \(pointer) lists \(found) changes, expected about \(expected)")
             return
         }
-        Benchmark.report("w on \(pointer): whole history, \(found) changes (\(events.count) events)", Benchmark.format(seconds: seconds),
-                         baseline: "worst event " + Benchmark.format(seconds: events.max() ?? 0))
-        Benchmark.report("  memory above the index: peak, after Esc", Benchmark.format3(peak - indexed) + " MB",
+        Benchmark.report("w \(pointer): \(found) changes", Benchmark.format(seconds: seconds),
+                         baseline: "\(events.count) events, worst " + Benchmark.format(seconds: events.max() ?? 0))
+        Benchmark.report("  memory above index: peak / after Esc", Benchmark.format3(peak - indexed) + " MB",
                          baseline: Benchmark.format3(afterEsc - indexed) + " MB")
     }
 }

@@ -314,8 +314,16 @@ import Recorder
             ```
 
             """, suggestedName: "todo-diff-3-4.md")])
+        #expect(model.screenText.contains("│  exporting… 0%"))
+        reduce(&model, .exportProgress(fraction: 0.5))
+        #expect(model.screenText.contains("│  exporting… 50%"))
         reduce(&model, .exportFinished(path: "/tmp/todo-diff-3-4.md"))
-        #expect(model.screenText.hasSuffix("Exported diff to /tmp/todo-diff-3-4.md"))
+        #expect(!model.screenText.contains("exporting…"))
+        #expect(model.screenText.hasSuffix("Exported the diff to /tmp/todo-diff-3-4.md  (Esc dismisses)"))
+        model.type("jk")                                   // the notice stays while you go on working
+        #expect(model.screenText.hasSuffix("Exported the diff to /tmp/todo-diff-3-4.md  (Esc dismisses)"))
+        model.type("\u{1b}")
+        #expect(!model.screenText.contains("Exported"))
     }
 
     @Test func followModePicksUpAppendedEntriesAndSelectsTheNewest() {

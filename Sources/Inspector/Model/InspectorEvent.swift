@@ -48,6 +48,8 @@ enum InspectorEvent: Equatable, Sendable {
     case tick
     /// Ctrl-C: leave at once, whatever is open.
     case interrupt
+    /// The session's background export wrote `fraction` of the file.
+    case exportProgress(fraction: Double)
     /// The terminal layer finished an export the model asked for.
     case exportFinished(path: String)
     case exportFailed(reason: String)
@@ -56,6 +58,6 @@ enum InspectorEvent: Equatable, Sendable {
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
 enum InspectorEffect: Equatable, Sendable {
     case quit
-    /// Write `markdown` to a new file; `suggestedName` is a file name without directory.
+    /// Write `markdown` to a new file, in the background; `suggestedName` is a file name without directory.
     case exportDiff(markdown: String, suggestedName: String)
 }

@@ -136,6 +136,10 @@ struct InspectorModel {
     var follow = false
     /// A one-off message shown instead of the key hints until the next key.
     var message: String?
+    /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
+    var notice: String?
+    /// How much of an export the session has written, 0...1, while it writes one.
+    var exporting: Double?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
     /// A question on the hint line (saving a branch) waiting for `y`.

@@ -108,18 +108,22 @@ extension InspectorModel {
     }
 
     /// Works out `old → new` for the history rows on screen (the renderer only draws them).
+    /// Each takes two states, so not while the walk is still scrolling the list:
+    /// only once it is done or the user moved the cursor.
     mutating func refreshHistoryDetails() {
         guard case .pathHistory(var history) = overlay else { return }
         overlay = nil
         let visible = max(1, layout.overlay.height - 2)
         Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
-        let shown = history.top..<min(history.history.count, history.top + visible)
-        var details: [Int: String] = [:]
-        for position in shown {
-            let change = history.history[position]
-            details[change.entry] = history.details[change.entry] ?? ValueChangeText.describe(change, source: source)
+        if history.cursorMoved || history.history.isDone(count: count) {
+            let shown = history.top..<min(history.history.count, history.top + visible)
+            var details: [Int: String] = [:]
+            for position in shown {
+                let change = history.history[position]
+                details[change.entry] = history.details[change.entry] ?? ValueChangeText.describe(change, source: source)
+            }
+            history.details = details
         }
-        history.details = details
         overlay = .pathHistory(history)
     }
 
@@ -135,25 +139,34 @@ extension InspectorModel {
 
     // MARK: Export
 
-    /// The Markdown report (`rewind export --format markdown`) of the diff on screen:
-    /// the selected action, or every action between the mark and the selection.
+    /// Exports the diff on screen as Markdown: for the selected action, the
+    /// exporter's report of that one entry (`rewind export --format markdown`);
+    /// after `m` and `d`, the mark-against-selection diff exactly as the diff
+    /// pane shows it — not a report of every entry in between, which on a big
+    /// log takes seconds and megabytes. The session writes the file in the
+    /// background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
-        let from = comparingWithMark ? (mark ?? selection) : max(0, selection - 1)
-        var request = ExportRequest(format: .markdown)
-        // Entries are numbered from 1: the diff from the state after entry `m` to the one after `s`
-        // covers entries m+1…s; a mark after the selection exports the same span.
-        let (low, high) = (min(from, selection), max(from, selection))
-        request.firstEntry = comparingWithMark && low != high ? low + 2 : selection + 1
-        request.lastEntry = comparingWithMark && low != high ? high + 1 : selection + 1
-        let markdown: String
-        do {
-            markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
-        } catch {
-            message = "Export failed: \(error)"
-            return
-        }
+        guard exporting == nil else { message = "An export is still being written"; return }
         let base = Self.baseName(of: source.name)
+        let markdown: String
+        let from: Int
+        if comparingWithMark, let mark {
+            from = mark
+            markdown = DiffExportText.markdown(logName: source.name, from: mark, to: selection, lines: view.diffLines)
+        } else {
+            from = diffBase(of: selection)
+            var request = ExportRequest(format: .markdown)
+            request.firstEntry = selection + 1
+            request.lastEntry = selection + 1
+            do {
+                markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
+            } catch {
+                message = "Export failed: \(error)"
+                return
+            }
+        }
+        exporting = 0
         effects.append(.exportDiff(markdown: markdown, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
     }
 }

@@ -30,10 +30,14 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.pickUpNewEntries()
     case .interrupt:
         effects.append(.quit)
+    case .exportProgress(let fraction):
+        model.exporting = fraction
     case .exportFinished(let path):
-        model.message = "Exported diff to \(path)"
+        model.exporting = nil
+        model.notice = "Exported the diff to \(path)  (Esc dismisses)"
     case .exportFailed(let reason):
-        model.message = "Export failed: \(reason)"
+        model.exporting = nil
+        model.notice = "Export failed: \(reason)  (Esc dismisses)"
     }
     model.advanceScans()
     model.refreshHistoryDetails()
@@ -73,6 +77,7 @@ extension InspectorModel {
         case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
+            if notice != nil { notice = nil; return }
             if cancelScan() { return }
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
         case .quit: effects.append(.quit)

@@ -17,6 +17,7 @@ extension ScreenPainter {
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
+        if let exporting = model.exporting { parts.append("exporting… \(Int(exporting * 100))%") }
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")
         }
@@ -44,7 +45,7 @@ extension ScreenPainter {
             screen.write(question, row: row, column: 0, style: .colored(.warning, bold: true), limit: width)
             return
         }
-        if let message = model.message {
+        if let message = model.message ?? model.notice {
             screen.write(message, row: row, column: 0, style: .colored(.accent, bold: true), limit: width)
             return
         }
