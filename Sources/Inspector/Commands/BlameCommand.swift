@@ -26,7 +26,7 @@ enum BlameCommand {
         for position in 0..<history.count {
             let change = history[position]
             guard let entry = timeline.entry(at: change.entry) else { continue }
-            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + ValueChangeText.describe(change, source: timeline))
+            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + ValueChangeText.describe(change, source: timeline).escapingControlCharacters)
         }
         if lines.isEmpty {
             streams.output("No entry in \(timeline.name) changed \(pointer)")

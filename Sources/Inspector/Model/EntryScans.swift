@@ -248,7 +248,7 @@ extension InspectorModel {
             }
             if filter.selectFrom != nil { selection = first }
             filter.selectFrom = nil
-            message = "Showing \(filter.entries.count) \"\(filter.actionType)\" entries; f clears the filter"
+            message = "Showing \(filter.entries.count) \"\(filter.actionType)\" \(filter.entries.count == 1 ? "entry" : "entries"); f clears the filter"
         }
         self.filter = filter
     }

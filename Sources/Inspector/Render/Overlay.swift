@@ -18,9 +18,8 @@ extension ScreenPainter {
             let changes = history.history
             let source = model.source
             let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
-            let noun = changes.count == 1 ? "change" : "changes"
             // Only the rows on screen are built: a history can hold a million changes.
-            drawBox(title: "History of \(history.path) — \(changes.count) \(noun)\(progress) (j/k jump, Enter/Esc close)",
+            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, Enter/Esc close)",
                     count: changes.count, cursor: history.cursor, top: history.top) { position in
                 let change = changes[position]
                 let entry = source.entry(at: change.entry)

@@ -5,7 +5,7 @@ extension ScreenPainter {
     /// and payload summary, and on the right how many paths it changed.
     mutating func drawTimeline() {
         let area = layout.timeline
-        var title = "Timeline  \(model.count) entries"
+        var title = "Timeline  \(model.count.counted("entry", "entries"))"
         if let filter = model.filter { title = "Timeline  \(filter.entries.count)/\(model.count) \"\(filter.actionType)\"" }
         drawTitle(title, over: area, focused: model.focus == .timeline)
         guard model.count > 0 else {

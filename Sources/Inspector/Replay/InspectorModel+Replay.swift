@@ -135,7 +135,7 @@ extension InspectorModel {
             guard let replay else { return }
             do {
                 let written = try replay.engine.saveBranch(to: path)
-                message = "Saved the branch (\(written) entries) to \(path)"
+                message = "Saved the branch (\(written.counted("entry", "entries"))) to \(path)"
             } catch {
                 message = "Cannot save the branch: \(error.description)"
             }

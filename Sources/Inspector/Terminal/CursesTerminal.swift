@@ -25,6 +25,12 @@ struct CursesTerminal: TerminalDevice {
         raw()
         noecho()
         keypad(window, true)
+        // Home and End as tmux, screen, rxvt and the VT220 send them, whatever TERM's terminfo
+        // says (inside tmux with TERM=xterm-256color, terminfo has \EOH but tmux sends \E[1~).
+        for (sequence, code) in [("\u{1b}[1~", KEY_HOME), ("\u{1b}[7~", KEY_HOME), ("\u{1b}[H", KEY_HOME), ("\u{1b}OH", KEY_HOME),
+                                 ("\u{1b}[4~", KEY_END), ("\u{1b}[8~", KEY_END), ("\u{1b}[F", KEY_END), ("\u{1b}OF", KEY_END)] {
+            _ = define_key(sequence, code)
+        }
         curs_set(0)
         _ = mousemask(CNcurses_ALL_MOUSE_EVENTS(), nil)
         mouseinterval(0)
