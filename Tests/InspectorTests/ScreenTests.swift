@@ -347,6 +347,35 @@ import Recorder
         #expect(model.selection == 7)
     }
 
+    @Test func scrollingUpPausesFollowingAndFOrGResumes() {
+        let timeline = InspectorFixtures.todoTimeline()
+        var model = InspectorFixtures.model(timeline)
+        let tick = InMemoryTimeline.Step("clock/tick", state: ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]], at: 9)
+        model.type("F")
+        model.type("k")                                   // looking back: following pauses
+        #expect(model.selection == 4)
+        #expect(model.followPaused)
+        #expect(model.screenText.contains(" todo.jsonl  │  entry 5/6  │  timeline  │  FOLLOW paused (F/G resumes)"))
+        #expect(model.screenText.hasSuffix("Follow paused: new entries are counted, the selection stays (F or G resumes)"))
+        timeline.pending = [tick]
+        reduce(&model, .tick)
+        #expect(model.count == 7)                         // still read…
+        #expect(model.selection == 4)                     // …but the selection stays where the user looks
+        #expect(model.screenText.contains("entry 5/7"))
+        model.type("G")                                   // G resumes: the newest entry, following again
+        #expect(model.selection == 6 && !model.followPaused && model.follow)
+        #expect(model.screenText.contains("│  FOLLOW\n") || model.screenText.contains("│  FOLLOW "))
+        timeline.pending = [tick]
+        reduce(&model, .tick)
+        #expect(model.selection == 7)
+        model.send(.pageUp)                               // any way of moving up pauses
+        #expect(model.followPaused)
+        model.type("F")                                   // F resumes too
+        #expect(model.selection == 7 && !model.followPaused && model.follow)
+        model.type("F")                                   // and F while following turns it off
+        #expect(!model.follow)
+    }
+
     @Test func mouseClickSelectsRowsAndTheWheelScrolls() {
         var model = InspectorFixtures.model()
         reduce(&model, .mouse(MouseEvent(kind: .press, column: 5, row: 3)))

@@ -233,7 +233,7 @@ extension InspectorModel {
         }
         filter.entries = entries
         // Follow mode keeps the newest match selected.
-        if follow, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
+        if follow, !followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.
         if let wanted = filter.selectFrom, let last = filter.entries.last, last >= wanted {
             selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]

@@ -134,6 +134,9 @@ struct InspectorModel {
     var promptHistory: [Prompt.Kind: [String]] = [:]
     var overlay: Overlay?
     var follow = false
+    /// Following, but the user moved off the newest entry to look back (as `less +F`
+    /// and lnav do): new entries are still read, the selection stays; F or G resumes.
+    var followPaused = false
     /// A one-off message shown instead of the key hints until the next key.
     var message: String?
     /// A message that stays until Esc dismisses it (where an export was written, or why it failed).

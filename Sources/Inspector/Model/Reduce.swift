@@ -22,8 +22,10 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         } else if let command = KeyTable.command(for: key) {
             model.perform(command, effects: &effects)
         }
+        model.pauseFollowWhenLookingBack()
     case .mouse(let mouse):
         model.handleMouse(mouse)
+        model.pauseFollowWhenLookingBack()
     case .resize(let size):
         model.size = size
     case .tick:
@@ -54,7 +56,8 @@ extension InspectorModel {
         case .pageDown: move(by: max(1, layout.content(of: focus).height - 1))
         case .pageUp: move(by: -max(1, layout.content(of: focus).height - 1))
         case .moveFirst: move(by: Int.min / 2)
-        case .moveLast: move(by: Int.max / 2)
+        case .moveLast:
+            if follow && followPaused && focus == .timeline { resumeFollowing() } else { move(by: Int.max / 2) }
         case .jumpToEntry: prompt = .jump("")
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
@@ -266,14 +269,31 @@ extension InspectorModel {
     // MARK: Follow mode and background indexing
 
     mutating func toggleFollow() {
+        if follow && followPaused { resumeFollowing(); return }
         follow.toggle()
+        followPaused = false
         if follow {
             pickUpNewEntries()
             selectRow(visibleEntryCount - 1)
-            message = "Following \(source.name): new entries appear as they are written"
+            message = "Following \(source.name): new entries appear as they are written; scroll up to look back"
         } else {
             message = "Follow mode off"
         }
+    }
+
+    /// F or G while paused: back to the newest entry, following again.
+    mutating func resumeFollowing() {
+        followPaused = false
+        pickUpNewEntries()
+        selectRow(visibleEntryCount - 1)
+        message = "Following again"
+    }
+
+    /// Following and the selection left the newest entry (k, PgUp, g, a search, a click, the wheel): pause.
+    mutating func pauseFollowWhenLookingBack() {
+        guard follow, !followPaused, visibleEntryCount > 0, selectedRow < visibleEntryCount - 1 else { return }
+        followPaused = true
+        message = "Follow paused: new entries are counted, the selection stays (F or G resumes)"
     }
 
     /// Reads how far indexing got and, in follow mode, what was appended.
@@ -288,8 +308,8 @@ extension InspectorModel {
             if selection >= count { select(entry: count - 1) }
             if let mark, mark >= count { self.mark = nil }
         }
-        if follow { selectRow(visibleEntryCount - 1) }
-        if count > 0 && previous == 0 { selection = 0 }
+        if follow && !followPaused { selectRow(visibleEntryCount - 1) }
+        if count > 0 && previous == 0 && !(follow && !followPaused) { selection = 0 }
     }
 }
 

@@ -9,7 +9,7 @@ extension ScreenPainter {
         var parts: [String] = [model.source.name]
         parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
         parts.append(model.focus.title.lowercased())
-        if model.follow { parts.append("FOLLOW") }
+        if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
         if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
         if let filter = model.filter {
