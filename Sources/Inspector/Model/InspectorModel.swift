@@ -47,6 +47,41 @@ struct InspectorModel {
         case filterPicker(FilterPicker)
         case pathHistory(PathHistory)
         case damage(scroll: Int)
+        /// The whole of one value (Enter on a leaf, `v` on any node), wrapped and scrollable.
+        case value(ValueViewer)
+    }
+
+    /// One value shown whole: a long string wrapped (its own line breaks kept), anything else as pretty JSON.
+    struct ValueViewer: Equatable, Sendable {
+        var path: JSONPointer
+        var text: String
+        var scroll = 0
+
+        init(path: JSONPointer, value: JSONValue) {
+            self.path = path
+            text = value.stringValue ?? JSONWriter.prettyString(value)
+        }
+
+        /// The text broken into rows of at most `width` columns, at spaces where it can be.
+        func lines(width: Int) -> [String] {
+            var lines: [String] = []
+            let width = max(1, width)
+            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                var line = ""
+                for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                    let candidate = line.isEmpty ? String(word) : line + " " + word
+                    if TerminalWidth.of(candidate) <= width { line = candidate; continue }
+                    if !line.isEmpty { lines.append(line); line = "" }
+                    // A word longer than a row is cut where the row ends.
+                    for character in word {
+                        if TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = "" }
+                        line.append(character)
+                    }
+                }
+                lines.append(line)
+            }
+            return lines
+        }
     }
 
     struct ActionTypeCount: Equatable, Sendable {

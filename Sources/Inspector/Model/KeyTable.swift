@@ -4,7 +4,7 @@ enum InspectorCommand: Equatable, Sendable {
     case focusNext, focusPrevious
     case toggleNode, expandNode, collapseNode
     case search, nextMatch, previousMatch
-    case filterByAction, markEntry, diffAgainstMark, pathHistory, exportDiff, toggleFollow
+    case filterByAction, markEntry, diffAgainstMark, pathHistory, viewValue, exportDiff, toggleFollow
     case showDamage, showHelp, closeOverlay, quit
     case replayFromSelection, editAction, saveBranch, toggleSkip
 }
@@ -34,7 +34,7 @@ enum KeyTable {
         KeyBinding(keys: [.character(":")], description: "jump to entry N", command: .jumpToEntry, hint: "jump"),
         KeyBinding(keys: [.tab], description: "focus next pane", command: .focusNext, hint: "pane"),
         KeyBinding(keys: [.backTab], description: "focus previous pane", command: .focusPrevious, hint: nil),
-        KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node", command: .toggleNode, hint: nil),
+        KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node; on a leaf, view it", command: .toggleNode, hint: nil),
         KeyBinding(keys: [.right, .character("l")], description: "expand node", command: .expandNode, hint: nil),
         KeyBinding(keys: [.left, .character("h")], description: "collapse node", command: .collapseNode, hint: nil),
         KeyBinding(keys: [.character("/")], description: "search actions / state", command: .search, hint: "search"),
@@ -44,6 +44,7 @@ enum KeyTable {
         KeyBinding(keys: [.character("m")], description: "mark entry", command: .markEntry, hint: "mark"),
         KeyBinding(keys: [.character("d")], description: "diff mark against selection", command: .diffAgainstMark, hint: "diff"),
         KeyBinding(keys: [.character("w")], description: "history of the state node", command: .pathHistory, hint: "history"),
+        KeyBinding(keys: [.character("v")], description: "view the whole value (Enter on a leaf too)", command: .viewValue, hint: nil),
         KeyBinding(keys: [.character("e")], description: "export diff as Markdown", command: .exportDiff, hint: "export"),
         KeyBinding(keys: [.character("F")], description: "follow a growing log", command: .toggleFollow, hint: "follow"),
         KeyBinding(keys: [.character("r")], description: "replay from here, mark divergences", command: .replayFromSelection, hint: nil),

@@ -27,6 +27,10 @@ extension InspectorModel {
             self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
         case .damage(let scroll):
             self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
+        case .value(var viewer):
+            let rows = viewer.lines(width: layout.overlay.width - 3).count
+            viewer.scroll = min(max(0, viewer.scroll.addingClamped(delta)), max(0, rows - (layout.overlay.height - 2)))
+            self.overlay = .value(viewer)
         case .filterPicker(var picker):
             picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: picker.choices.count)
             self.overlay = .filterPicker(picker)
@@ -125,6 +129,14 @@ extension InspectorModel {
             history.details = details
         }
         overlay = .pathHistory(history)
+    }
+
+    // MARK: Value viewer
+
+    /// Opens the viewer on the state node under the cursor.
+    mutating func openValueViewer() {
+        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
+        overlay = .value(ValueViewer(path: row.path, value: row.value))
     }
 
     // MARK: Damage

@@ -71,6 +71,7 @@ extension InspectorModel {
         case .markEntry: toggleMark()
         case .diffAgainstMark: toggleMarkComparison()
         case .pathHistory: openPathHistory()
+        case .viewValue: openValueViewer()
         case .exportDiff: exportDiff(effects: &effects)
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
@@ -127,7 +128,9 @@ extension InspectorModel {
 
     mutating func toggleNode() {
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
-        guard let row = cursorRow, row.isContainer else { return }
+        guard let row = cursorRow else { return }
+        // A leaf has nothing to open: Enter shows its whole value instead.
+        guard row.isContainer else { openValueViewer(); return }
         setExpanded(row.path, !row.isExpanded)
     }
 

@@ -31,6 +31,10 @@ extension ScreenPainter {
                 if let detail = history.details[change.entry] { action += "  " + detail }
                 return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
             }
+        case .value(let viewer):
+            let lines = viewer.lines(width: layout.overlay.width - 3)
+            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(lines.count.counted("line", "lines")) (j/k scroll, Esc closes)",
+                    count: lines.count, cursor: nil, top: viewer.scroll) { (lines[$0], .plain) }
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }
