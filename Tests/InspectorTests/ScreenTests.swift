@@ -400,6 +400,29 @@ import Recorder
         #expect(model.screenText.contains("┌ Value at /n — 1 line"))
     }
 
+    @Test func searchUnderlinesMatchesCountsThemAndAnEmptySearchRepeats() {
+        var model = InspectorFixtures.model()
+        model.type("\t/ada\n")                           // the state pane: user/name "Ada", user/email "ada@…"
+        #expect(model.cursorRow?.path.description == "/user/name")
+        #expect(model.screenText.contains("│  state  │  match 1/2"))
+        let screen = render(model, size: model.size)
+        let row = (0..<24).first { screen.line($0).contains("name: \"Ada\"") }!
+        let column = screen.line(row).distance(from: screen.line(row).startIndex, to: screen.line(row).range(of: "Ada")!.lowerBound)
+        #expect(screen[row, column].style.underline && screen[row, column + 2].style.underline)
+        #expect(!screen[row, column - 2].style.underline)
+        model.type("/\n")                                // empty: the last search again
+        #expect(model.cursorRow?.path.description == "/user/email")
+        #expect(model.screenText.contains("│  match 2/2"))
+        model.type("\u{1b}")                              // Esc: highlights and the count go
+        #expect(!render(model, size: model.size)[row, column].style.underline)
+        #expect(!model.screenText.contains("match"))
+
+        model.type("\t\tgjjj\t\t/true\n")             // the diff pane of entry 4: where it matched
+        #expect(model.focus == .diff)
+        #expect(model.screenText.contains("│▶+ true"))
+        #expect(model.screenText.contains("│  diff  │  match 1/1"))
+    }
+
     @Test func mouseClickSelectsRowsAndTheWheelScrolls() {
         var model = InspectorFixtures.model()
         reduce(&model, .mouse(MouseEvent(kind: .press, column: 5, row: 3)))

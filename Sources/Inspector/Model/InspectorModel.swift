@@ -159,7 +159,13 @@ struct InspectorModel {
     var stateCursor = 0
     var stateTop = 0
     var diffTop = 0
+    /// The diff line the last diff-pane search landed on (marked with `▶`).
+    var diffMatchLine: Int?
     var lastSearch: String?
+    /// True while the last search's matches are underlined on screen (Esc turns it off).
+    var highlightsSearch = false
+    /// Which match the cursor is on, of how many, after a search in the state or diff pane.
+    var searchMatch: (index: Int, total: Int)?
     /// A timeline search still looking (it runs in slices, see EntryScans).
     var timelineSearch: TimelineSearch?
     /// How many entries one event may examine in scans.
@@ -283,6 +289,7 @@ struct InspectorModel {
             view = next
             if selectionMoved {
                 diffTop = 0
+                diffMatchLine = nil
                 expansion = effectiveExpansion()
                 // Bring the first changed node into view unless the user is working in the tree.
                 if focus != .state, let state = view.state, let changed = view.changedPaths.first {

@@ -37,7 +37,8 @@ extension ScreenPainter {
             case .context, .unchanged: style = .plain
             case .collapsed: style = .dim
             }
-            screen.write(" " + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
+            let marker = index == model.diffMatchLine ? "▶" : " "
+            screen.write(marker + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
         }
     }
 }

@@ -21,6 +21,7 @@ func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     painter.drawDiffPane()
     painter.drawStatusBar()
     painter.drawHintLine()
+    painter.drawSearchHighlights()
     painter.drawOverlay()
     return painter.screen
 }
@@ -37,6 +38,15 @@ struct ScreenPainter {
         let style = focused ? CellStyle(foreground: .accent, reverse: true) : .bold
         screen.fill(rows: row..<(row + 1), columns: content.columns, style: style)
         screen.write(" " + title, row: row, column: content.column, style: style, limit: content.column + content.width)
+    }
+
+    /// The last search's matches, underlined in every pane (until Esc).
+    mutating func drawSearchHighlights() {
+        guard model.highlightsSearch, let needle = model.lastSearch, !needle.isEmpty else { return }
+        for pane in InspectorModel.Pane.allCases {
+            let area = layout.content(of: pane)
+            for row in area.rows { screen.highlight(needle, row: row, columns: area.columns) }
+        }
     }
 
     mutating func drawSeparator() {

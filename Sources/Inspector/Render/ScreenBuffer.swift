@@ -19,6 +19,8 @@ struct CellStyle: Equatable, Sendable {
     var bold = false
     var reverse = false
     var dim = false
+    /// Search matches.
+    var underline = false
 
     static let plain = CellStyle()
     static let bold = CellStyle(bold: true)
@@ -85,6 +87,36 @@ struct ScreenBuffer: Equatable, Sendable {
     mutating func applyStyle(_ style: CellStyle, row: Int, columns: Range<Int>) {
         guard row >= 0, row < size.rows else { return }
         for x in columns.clamped(to: 0..<size.columns) { cells[row * size.columns + x].style = style }
+    }
+
+    /// Underlines (bold, in the "changed" colour) every case-insensitive occurrence of
+    /// `needle` in the text of `row` within `columns`: search matches on screen.
+    mutating func highlight(_ needle: String, row: Int, columns: Range<Int>) {
+        guard row >= 0, row < size.rows, !needle.isEmpty else { return }
+        let span = columns.clamped(to: 0..<size.columns)
+        var characters: [(text: String, column: Int)] = []
+        for x in span where !cells[row * size.columns + x].isContinuation {
+            characters.append((String(cells[row * size.columns + x].text).lowercased(), x))
+        }
+        let pattern = Array(needle.lowercased()).map { String($0) }
+        guard pattern.count <= characters.count else { return }
+        var start = 0
+        while start + pattern.count <= characters.count {
+            if (0..<pattern.count).allSatisfy({ characters[start + $0].text == pattern[$0] }) {
+                let from = characters[start].column
+                let to = start + pattern.count < characters.count ? characters[start + pattern.count].column : span.upperBound
+                for x in from..<to {
+                    var style = cells[row * size.columns + x].style
+                    style.underline = true
+                    style.bold = true
+                    style.foreground = .changed
+                    cells[row * size.columns + x].style = style
+                }
+                start += pattern.count
+            } else {
+                start += 1
+            }
+        }
     }
 
     /// Fills a rectangle with spaces in `style`.

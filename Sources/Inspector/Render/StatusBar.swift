@@ -16,6 +16,7 @@ extension ScreenPainter {
             parts.append("filter: \(filter.actionType)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
+        if let match = model.searchMatch { parts.append("match \(match.index)/\(match.total)") }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
         if let exporting = model.exporting { parts.append("exporting… \(Int(exporting * 100))%") }
         if case .scanning(let fraction) = model.source.indexing {

@@ -94,6 +94,7 @@ struct CursesTerminal: TerminalDevice {
         if style.bold { attributes |= CNcurses_A_BOLD() }
         if style.reverse { attributes |= CNcurses_A_REVERSE() }
         if style.dim { attributes |= CNcurses_A_DIM() }
+        if style.underline { attributes |= CNcurses_A_UNDERLINE() }
         if usesColor, style.foreground != .standard { attributes |= UInt32(bitPattern: CNcurses_COLOR_PAIR(Int32(Self.pairNumber(style.foreground)))) }
         return attributes
     }
