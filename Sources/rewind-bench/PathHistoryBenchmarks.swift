@@ -51,7 +51,7 @@ func runPathHistoryBenchmarks() {
             return
         }
         Benchmark.report("w \(pointer): \(found) changes", Benchmark.format(seconds: seconds),
-                         baseline: "\(events.count) events, worst " + Benchmark.format(seconds: events.max() ?? 0))
+                         baseline: "worst of \(events.count): " + Benchmark.format(seconds: events.max() ?? 0))
         Benchmark.report("  memory above index: peak / after Esc", Benchmark.format3(peak - indexed) + " MB",
                          baseline: Benchmark.format3(afterEsc - indexed) + " MB")
     }

@@ -30,7 +30,7 @@ import Recorder
                                                     │
                                                     │
              todo.jsonl  │  entry 1/6  │  timeline
-            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
             """)
     }
 
@@ -61,7 +61,7 @@ import Recorder
                                                     │
                                                     │
              todo.jsonl  │  entry 4/6  │  timeline
-            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
             """)
         let changed = render(model, size: model.size)
         // The changed leaf is drawn in the "changed" colour, an unchanged sibling is not.
@@ -437,7 +437,7 @@ import Recorder
     }
 
     @Test func helpOverlayIsGeneratedFromTheKeyTable() {
-        var model = InspectorFixtures.model(columns: 100, rows: 40)
+        var model = InspectorFixtures.model(columns: 100, rows: 60)
         model.type("?")
         let screen = model.screenText
         for binding in KeyTable.bindings {
@@ -448,11 +448,85 @@ import Recorder
         #expect(!model.screenText.contains("Keys (Esc closes)"))
     }
 
-    @Test func hintsComeFromTheKeyTable() {
-        let model = InspectorFixtures.model(columns: 160, rows: 24)
-        let hints = model.screenText.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(hints == KeyTable.hints.map { "\($0.key) \($0.label)" }.joined(separator: "  "))
-        #expect(hints.hasPrefix("? help  q quit"))
+    @Test func hintsComeFromTheKeyTableAndDependOnThePane() {
+        var model = InspectorFixtures.model(columns: 160, rows: 24)
+        func hintLine() -> String { model.screenText.split(separator: "\n").last.map(String.init) ?? "" }
+        #expect(hintLine() == KeyTable.hints(for: .timeline, withReducer: false).map { "\($0.key) \($0.label)" }.joined(separator: "  "))
+        #expect(hintLine() == "? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  z zoom")
+        model.type("\t")
+        #expect(hintLine() == "? help  q quit  Tab pane  / search  w history  v view  y copy  z zoom")
+        model.type("\t")
+        #expect(hintLine() == "? help  q quit  Tab pane  / search  d diff  e export  z zoom")
+        // The replay keys are hinted only where a reducer is linked.
+        #expect(KeyTable.hints(for: .timeline, withReducer: true).map(\.label).contains("replay"))
+        #expect(!KeyTable.hints(for: .timeline, withReducer: false).map(\.label).contains("replay"))
+    }
+
+    @Test func countsPagesAndHalfPagesMoveLikeLess() {
+        var model = InspectorFixtures.model()
+        model.type("3j")
+        #expect(model.selection == 3)
+        model.type("2k")
+        #expect(model.selection == 1)
+        model.type("5G")                                  // entry 5
+        #expect(model.selection == 4)
+        model.type("1g")
+        #expect(model.selection == 0)
+        model.send(.control("d"))                         // half of a 20-row page
+        #expect(model.selection == 5)                     // (clamped at the last entry)
+        model.send(.control("u"))
+        #expect(model.selection == 0)
+        model.send(.control("f"))
+        #expect(model.selection == 5)
+        model.send(.control("b"))
+        #expect(model.selection == 0)
+        #expect(model.send(.control("l")) == [.redraw])
+    }
+
+    @Test func colonZeroShowsTheInitialStateAndColonPastTheEndTheLast() {
+        let timeline = InspectorFixtures.todoTimeline()
+        timeline.initialState = ["todos": [], "filter": "none"]
+        var model = InspectorFixtures.model(timeline)
+        model.type(":0\n")
+        #expect(model.screenText.contains("│ Initial state (before entry 1)"))
+        #expect(model.screenText.contains("│   filter: \"none\""))
+        #expect(model.screenText.contains("│ (the initial state: before any entry)"))
+        model.type("j")                                   // the first step down is entry 1
+        #expect(model.selection == 0)
+        #expect(model.screenText.contains("│ State after 1"))
+        model.type(":42\n")
+        #expect(model.selection == 5)
+        #expect(model.screenText.hasSuffix("Entry 42 is past the end: showing the last, 6"))
+    }
+
+    @Test func yCopiesTheValueOrPathAndUnknownKeysSaySoOnce() {
+        var model = InspectorFixtures.model()
+        model.type("G\t")                                // state pane, on /todos/2
+        #expect(model.send(.character("y")) == [.copyToClipboard(#"{"title":"Sync done","done":false}"#)])
+        #expect(model.screenText.hasSuffix("Copied the value at /todos/2 (34 bytes) to the clipboard"))
+        #expect(model.send(.character("Y")) == [.copyToClipboard("/todos/2")])
+        model.type("\t\t")                              // the timeline: the action
+        #expect(model.send(.character("y")) == [.copyToClipboard(#"{"type":"sync/loaded","payload":{"count":3}}"#)])
+        model.type("Z")
+        #expect(model.screenText.hasSuffix("Z does nothing here; ? lists the keys"))
+        model.type("jZ")
+        #expect(!model.screenText.contains("does nothing"))   // once per key
+    }
+
+    @Test func theSplitResizesPanesZoomAndNarrowTimelinesDropTheTimeFirst() {
+        var model = InspectorFixtures.model()
+        model.type(">>")
+        #expect(model.screenText.split(separator: "\n")[1].hasPrefix("   1  +0.000s   app/launch"))
+        #expect(model.layout.separatorColumn == 46)
+        model.type("<<<<<<<<<<")
+        #expect(model.layout.separatorColumn == 16)         // 20 %
+        #expect(model.screenText.split(separator: "\n")[2].hasPrefix("   2   todo/"))      // no time column
+        model.type("\tz")                                 // the state pane alone
+        #expect(model.layout.state.width == 80)
+        #expect(model.screenText.split(separator: "\n")[0].hasPrefix(" State after 1"))
+        #expect(!model.screenText.contains("Timeline"))
+        model.type("z")
+        #expect(model.screenText.contains("Timeline"))
     }
 
     @Test func quitAndInterruptAskToLeave() {

@@ -60,4 +60,8 @@ enum InspectorEffect: Equatable, Sendable {
     case quit
     /// Write `markdown` to a new file, in the background; `suggestedName` is a file name without directory.
     case exportDiff(markdown: String, suggestedName: String)
+    /// Put `text` on the terminal's clipboard (OSC 52).
+    case copyToClipboard(String)
+    /// Ctrl-L: repaint the whole terminal (something else wrote over it).
+    case redraw
 }

@@ -131,6 +131,7 @@ struct InspectorModel {
     /// only when the selection or comparison changes.
     struct SelectionView {
         var selection: Int = -1
+        var initial = false
         var comparedWith: Int?
         var entry: TimelineEntry?
         var state: JSONValue?
@@ -186,6 +187,16 @@ struct InspectorModel {
     var exporting: Double?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
+    /// `:0`: the panes show the state before the first entry (the header's initial state).
+    var showingInitialState = false
+    /// Digits typed before a motion (`5j`, `10G`).
+    var pendingCount: Int?
+    /// Keys already reported as doing nothing (each is reported once).
+    var reportedUnknownKeys: Set<Key> = []
+    /// The timeline's share of the width in percent (`<` / `>`).
+    var timelineWidthShare = 50
+    /// The pane shown alone (`z`), if any.
+    var zoomed: Pane?
     /// A question on the hint line (saving a branch) waiting for `y`.
     var confirmation: Confirmation?
     /// Why the edited action did not decode, shown while the editor stays open.
@@ -205,7 +216,7 @@ struct InspectorModel {
         refreshView()
     }
 
-    var layout: PaneLayout { PaneLayout(size: size) }
+    var layout: PaneLayout { PaneLayout(size: size, timelineShare: timelineWidthShare, zoomed: zoomed) }
 
     // MARK: Timeline rows (the filter maps rows to entries)
 
@@ -258,9 +269,13 @@ struct InspectorModel {
 
     mutating func refreshView() {
         let compared = comparingWithMark ? mark : nil
-        if view.selection != selection || view.comparedWith != compared || view.entry == nil {
-            var next = SelectionView(selection: selection, comparedWith: compared)
-            if count > 0, let entry = source.entry(at: selection) {
+        if view.selection != selection || view.comparedWith != compared || view.entry == nil || view.initial != showingInitialState {
+            var next = SelectionView(selection: selection, initial: showingInitialState, comparedWith: compared)
+            if showingInitialState {
+                next.entry = source.entry(at: 0)
+                next.state = source.initialState
+                if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
+            } else if count > 0, let entry = source.entry(at: selection) {
                 next.entry = entry
                 do {
                     next.state = try source.state(at: selection)

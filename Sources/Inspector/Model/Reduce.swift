@@ -19,8 +19,16 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
             model.handlePromptKey(key)
         } else if model.overlay != nil {
             model.handleOverlayKey(key)
+        } else if case .character(let digit) = key, let value = digit.wholeNumberValue, digit.isASCII,
+                  value > 0 || model.pendingCount != nil {
+            // A count before a motion, as in less and vim: 5j, 10G.
+            model.pendingCount = min(99_999_999, (model.pendingCount ?? 0) * 10 + value)
         } else if let command = KeyTable.command(for: key) {
             model.perform(command, effects: &effects)
+            model.pendingCount = nil
+        } else {
+            model.pendingCount = nil
+            model.reportUnknownKey(key)
         }
         model.pauseFollowWhenLookingBack()
     case .mouse(let mouse):
@@ -50,14 +58,26 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
 
 extension InspectorModel {
     mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
+        let times = pendingCount ?? 1
+        let page = max(1, layout.content(of: focus).height - 1)
         switch command {
-        case .moveDown: move(by: 1)
-        case .moveUp: move(by: -1)
-        case .pageDown: move(by: max(1, layout.content(of: focus).height - 1))
-        case .pageUp: move(by: -max(1, layout.content(of: focus).height - 1))
+        case .moveDown: move(by: times)
+        case .moveUp: move(by: -times)
+        case .pageDown: move(by: page * times)
+        case .pageUp: move(by: -page * times)
+        case .halfPageDown: move(by: max(1, page / 2) * times)
+        case .halfPageUp: move(by: -max(1, page / 2) * times)
+        case .moveFirst where pendingCount != nil && focus == .timeline, .moveLast where pendingCount != nil && focus == .timeline:
+            jump(to: String(times))
         case .moveFirst: move(by: Int.min / 2)
         case .moveLast:
             if follow && followPaused && focus == .timeline { resumeFollowing() } else { move(by: Int.max / 2) }
+        case .copyValue: copySelection(effects: &effects)
+        case .copyPath: copyPath(effects: &effects)
+        case .narrowerTimeline: resizeSplit(by: -4)
+        case .widerTimeline: resizeSplit(by: 4)
+        case .zoomPane: zoomed = zoomed == nil ? focus : nil
+        case .redraw: effects.append(.redraw)
         case .jumpToEntry: prompt = .jump("")
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
@@ -89,11 +109,52 @@ extension InspectorModel {
         }
     }
 
+    // MARK: Keys without a command
+
+    /// Says once per key that it does nothing, so a mistyped key is noticed but not nagged about.
+    mutating func reportUnknownKey(_ key: Key) {
+        guard !reportedUnknownKeys.contains(key) else { return }
+        reportedUnknownKeys.insert(key)
+        message = "\(key.label) does nothing here; ? lists the keys"
+    }
+
+    // MARK: Copying (OSC 52)
+
+    /// `y`: the state node's value as compact JSON (state pane), else the selected action's payload.
+    mutating func copySelection(effects: inout [InspectorEffect]) {
+        if focus == .state, let row = cursorRow {
+            let text = JSONWriter.compactString(row.value)
+            effects.append(.copyToClipboard(text))
+            message = "Copied the value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+        } else if let entry = view.entry {
+            let text = JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload])
+            effects.append(.copyToClipboard(text))
+            message = "Copied entry \(entry.index + 1)'s action (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+        }
+    }
+
+    /// `Y`: the state node's JSON Pointer.
+    mutating func copyPath(effects: inout [InspectorEffect]) {
+        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
+        let text = row.path.isRoot ? "" : row.path.description
+        effects.append(.copyToClipboard(text))
+        message = "Copied the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : text) to the clipboard"
+    }
+
+    // MARK: Layout
+
+    mutating func resizeSplit(by delta: Int) {
+        timelineWidthShare = min(80, max(20, timelineWidthShare + delta))
+    }
+
     // MARK: Moving
 
     /// Moves the cursor of the focused pane.
     mutating func move(by delta: Int) {
         switch focus {
+        case .timeline where showingInitialState && delta > 0:
+            // From the initial state, the first step down is entry 1.
+            selectRow(selectedRow.addingClamped(delta - 1))
         case .timeline: selectRow(selectedRow.addingClamped(delta))
         case .state:
             stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
@@ -108,9 +169,11 @@ extension InspectorModel {
         let rows = visibleEntryCount
         guard rows > 0 else { return }
         selection = entryIndex(atRow: min(max(0, row), rows - 1)) ?? 0
+        showingInitialState = false
     }
 
     mutating func select(entry index: Int) {
+        showingInitialState = false
         guard count > 0 else { selection = 0; return }
         selection = min(max(0, index), count - 1)
     }
@@ -227,6 +290,10 @@ extension InspectorModel {
         }
         select(entry: index)
         focus = .timeline
+        if number == 0 {
+            showingInitialState = true
+            message = "The initial state, before entry 1 (j or any move leaves it)"
+        }
     }
 
     // MARK: Mouse

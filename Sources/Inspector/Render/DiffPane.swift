@@ -5,6 +5,11 @@ extension ScreenPainter {
     mutating func drawDiffPane() {
         let area = layout.diff
         var title = "Diff"
+        if model.showingInitialState {
+            drawTitle("Diff", over: area, focused: model.focus == .diff)
+            screen.write(" (the initial state: before any entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            return
+        }
         if model.comparingWithMark, let mark = model.mark {
             title += "  \(mark + 1) → \(model.selection + 1)"
         } else if model.count > 0 {

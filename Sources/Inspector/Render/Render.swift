@@ -7,7 +7,7 @@ import Recorder
 /// ```
 func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var screen = ScreenBuffer(size: size)
-    let layout = PaneLayout(size: size)
+    let layout = PaneLayout(size: size, timelineShare: model.timelineWidthShare, zoomed: model.zoomed)
     guard !layout.isTooSmall else {
         let minimum = PaneLayout.minimumSize
         screen.write("Terminal too small: need \(minimum.columns)×\(minimum.rows)".truncated(toWidth: size.columns), row: 0, column: 0)
@@ -51,6 +51,7 @@ struct ScreenPainter {
 
     mutating func drawSeparator() {
         let column = layout.separatorColumn
+        guard column >= 0 else { return }
         for row in 0..<layout.statusRow { screen.write("│", row: row, column: column, style: .dim) }
     }
 }

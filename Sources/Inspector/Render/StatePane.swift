@@ -5,7 +5,7 @@ extension ScreenPainter {
     mutating func drawStatePane() {
         let area = layout.state
         var title = "State"
-        if model.count > 0 { title += " after \(model.selection + 1)" }
+        if model.showingInitialState { title = "Initial state (before entry 1)" } else if model.count > 0 { title += " after \(model.selection + 1)" }
         if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(mark + 1))" }
         drawTitle(title, over: area, focused: model.focus == .state)
         guard model.view.state != nil else {

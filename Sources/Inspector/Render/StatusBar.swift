@@ -51,7 +51,7 @@ extension ScreenPainter {
             return
         }
         var x = 0
-        for (key, label) in KeyTable.hints {
+        for (key, label) in KeyTable.hints(for: model.focus, withReducer: model.replay != nil) {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
             if x + needed > width { break }
             x = screen.write(key, row: row, column: x, style: .bold, limit: width)

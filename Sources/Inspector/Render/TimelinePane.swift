@@ -1,6 +1,9 @@
 import Recorder
 
 extension ScreenPainter {
+    /// Below this width the timeline drops its time column.
+    static let timeColumnMinimumWidth = 36
+
     /// One row per entry: mark, number, time offset, effect marker, action
     /// and payload summary, and on the right how many paths it changed.
     mutating func drawTimeline() {
@@ -34,7 +37,10 @@ extension ScreenPainter {
         let markStyle = model.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
         var x = screen.write(markSymbol, row: y, column: area.column, style: markStyle, limit: end)
         x = screen.write(String(entry.index + 1).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
-        x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
+        // A narrow timeline keeps the action names: the time column goes first.
+        if area.width >= Self.timeColumnMinimumWidth {
+            x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
+        }
         // Effects dispatch on their own: mark them so cause and effect read apart.
         x = screen.write(entry.fromEffect ? "↳ " : "  ", row: y, column: x, style: .colored(.accent), limit: end)
         let changed = entry.changedPaths.count

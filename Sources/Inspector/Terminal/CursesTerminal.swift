@@ -156,6 +156,16 @@ struct CursesTerminal: TerminalDevice {
         return .mouse(MouseEvent(kind: kind, column: Int(x), row: Int(y)))
     }
 
+    mutating func copyToClipboard(_ text: String) {
+        // OSC 52 goes around ncurses, straight to the terminal, between frames.
+        let sequence = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{7}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+    }
+
+    mutating func redrawAll() {
+        clearok(window, true)
+    }
+
     mutating func stop() {
         endwin()
     }

@@ -31,6 +31,11 @@ enum InspectorSession {
                     return 0
                 case .exportDiff(let markdown, let suggestedName):
                     exports.start(markdown, suggestedName: suggestedName)
+                case .copyToClipboard(let text):
+                    terminal.copyToClipboard(text)
+                case .redraw:
+                    terminal.redrawAll()
+                    shown = nil
                 }
             }
         }
