@@ -436,6 +436,39 @@ import Recorder
         #expect(model.stateCursor == 1)
     }
 
+    @Test func clickingADisclosureTriangleTogglesTheNode() {
+        var model = InspectorFixtures.model()
+        #expect(model.screenText.contains("│ ▸ user {name, email}"))
+        reduce(&model, .mouse(MouseEvent(kind: .press, column: 42, row: 3)))   // the ▸ of /user
+        #expect(model.screenText.contains("│ ▾ user {2}"))
+        #expect(model.screenText.contains("│     name: \"Ada\""))
+        reduce(&model, .mouse(MouseEvent(kind: .press, column: 50, row: 3)))   // the key: selects, does not toggle
+        #expect(model.screenText.contains("│ ▾ user {2}"))
+        reduce(&model, .mouse(MouseEvent(kind: .press, column: 42, row: 3)))
+        #expect(model.screenText.contains("│ ▸ user {name, email}"))
+    }
+
+    @Test func datePathsShowDatesTheBreadcrumbShowsThePathAndDeepTreesStayReadable() {
+        var deep: JSONValue = ["leaf": 1]
+        for level in (0..<10).reversed() { deep = .object(JSONObject([("l\(level)", deep)])) }
+        let timeline = InMemoryTimeline(name: "dates.jsonl", steps: [
+            .init("load", state: ["todos": [["title": "a", "created": 786_297_600.5]], "count": 786_297_600, "deep": deep]),
+        ])
+        timeline.datePaths = ["/todos/*/created"]
+        var model = InspectorFixtures.model(timeline, columns: 100, rows: 30)
+        model.type("\t")
+        model.reveal(try! JSONPointer(parsing: "/todos/0/created"))
+        let screen = model.screenText
+        #expect(screen.contains("created: 2025-12-01T16:00:00.500Z"), "\(screen)")   // a Date: seconds since 2001
+        #expect(screen.contains("count: 786297600"))                                  // not a date path: the number
+        #expect(screen.contains(" State after 1  /todos/0/created"))                  // the breadcrumb
+        let leaf = try! JSONPointer(parsing: "/deep/l0/l1/l2/l3/l4/l5/l6/l7/l8/l9/leaf")
+        model.reveal(leaf)
+        #expect(model.cursorRow?.path == leaf)
+        let row = model.screenText.split(separator: "\n").first { $0.contains("leaf: 1") }.map(String.init) ?? ""
+        #expect(row.contains("│               ⋯   leaf: 1"), "\(row)")          // indentation capped at 8 levels
+    }
+
     @Test func helpOverlayIsGeneratedFromTheKeyTable() {
         var model = InspectorFixtures.model(columns: 100, rows: 60)
         model.type("?")

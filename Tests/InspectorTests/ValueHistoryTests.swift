@@ -92,3 +92,16 @@ import Recorder
             """)
     }
 }
+
+/// The header's `datePaths` (docs/FORMAT.md), read from a log file.
+@Suite struct DatePathsTests {
+    @Test func theHeadersDatePathsReachTheStatePane() throws {
+        let path = try LogFixture.write([.init(type: "load", payload: .null, state: ["at": 0, "other": 0])],
+                                        name: "dates.jsonl", datePaths: ["/at"])
+        let timeline = try LogTimeline(path: path)
+        #expect(timeline.datePaths == ["/at"])
+        let model = InspectorFixtures.model(timeline)
+        #expect(model.screenText.contains("│   at: 2001-01-01T00:00:00Z"))
+        #expect(model.screenText.contains("│   other: 0"))
+    }
+}

@@ -27,6 +27,7 @@ final class InMemoryTimeline: TimelineSource {
     var damage: [DamagedRecord] = []
     var tornTail: DamagedRecord?
     var initialState: JSONValue?
+    var datePaths: [String] = []
     var keyframeInterval = 100
 
     init(name: String = "memory.jsonl", steps: [Step]) {

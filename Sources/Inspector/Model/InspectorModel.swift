@@ -209,8 +209,12 @@ struct InspectorModel {
     private(set) var stateRowCount = 0
     private(set) var stateRows: [TreeRow] = []
 
+    /// Where the state holds dates (the header's `datePaths`).
+    let datePaths: DatePaths
+
     init(source: any TimelineSource, size: ScreenSize) {
         self.source = source
+        datePaths = DatePaths(source.datePaths)
         self.size = size
         self.count = source.count
         refreshView()

@@ -325,7 +325,15 @@ extension InspectorModel {
             case .timeline:
                 if timelineTop + offset < visibleEntryCount { selectRow(timelineTop + offset) }
             case .state:
-                if stateTop + offset < stateRowCount { stateCursor = stateTop + offset }
+                guard stateTop + offset < stateRowCount else { return }
+                stateCursor = stateTop + offset
+                // A click on a node's ▸/▾ (drawn after one space and two per level) opens or closes it.
+                let window = offset
+                if stateRows.indices.contains(window), stateRows[window].isContainer {
+                    let row = stateRows[window]
+                    let glyph = content.column + 1 + 2 * min(row.depth, ScreenPainter.indentLevels)
+                    if mouse.column == glyph || mouse.column == glyph + 1 { setExpanded(row.path, !row.isExpanded) }
+                }
             case .diff:
                 break
             }

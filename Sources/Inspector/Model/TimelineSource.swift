@@ -64,6 +64,8 @@ protocol TimelineSource: AnyObject {
     func refresh()
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
+    /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
+    var datePaths: [String] { get }
 }
 
 extension TimelineSource {
@@ -80,4 +82,6 @@ extension TimelineSource {
     func stateBefore(_ index: Int) -> JSONValue? {
         index > 0 ? try? state(at: index - 1) : initialState
     }
+
+    var datePaths: [String] { [] }
 }

@@ -27,6 +27,11 @@ public struct LogHeader: Sendable, Equatable {
     /// True when the state was encoded with `Codable` (so it can be decoded back for replay),
     /// false when it was dumped through reflection.
     public var isStateReplayable: Bool
+    /// Where the state holds `Date`s (encoded as seconds since 2001-01-01, `Date`'s
+    /// `Codable` default): JSON Pointer patterns in which `*` stands for any array
+    /// index or object key, e.g. `["/todos/*/created"]`. The inspector shows the
+    /// numbers there as ISO-8601 dates. Empty when the recorder did not say.
+    public var datePaths: [String] = []
 }
 
 extension LogHeader {
@@ -44,6 +49,7 @@ extension LogHeader {
         object["metadata"] = .object(JSONObject(metadata.sorted { $0.key < $1.key }.map { (key, value) -> (String, JSONValue) in (key, .string(value)) }))
         object["stateReplayable"] = .bool(isStateReplayable)
         if let initialState { object["initialState"] = initialState }
+        if !datePaths.isEmpty { object["datePaths"] = .array(datePaths.map(JSONValue.string)) }
         return object
     }
 
@@ -67,6 +73,8 @@ extension LogHeader {
         self.metadata = metadata
         isStateReplayable = record["stateReplayable"]?.boolValue ?? false
         initialState = record["initialState"]
+        // Optional (added after version 1 shipped): patterns that are not strings are left out.
+        datePaths = record["datePaths"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
 
