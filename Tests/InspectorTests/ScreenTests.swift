@@ -469,6 +469,35 @@ import Recorder
         #expect(row.contains("│               ⋯   leaf: 1"), "\(row)")          // indentation capped at 8 levels
     }
 
+    @Test func theActionPaneShowsPayloadDurationAndCauseAndCJumpsToTheCauseAndBack() throws {
+        let timeline = InspectorFixtures.todoTimeline()
+        var model = InspectorFixtures.model(timeline)
+        model.type("Gp")
+        let screen = model.screenText
+        #expect(screen.contains("│ Action 6  (p: back to the state)"))
+        #expect(screen.contains("│ sync/loaded"))
+        #expect(screen.contains("│ reducer time not recorded"))
+        #expect(screen.contains("│ sent by an effect (c: cause)"))
+        #expect(screen.contains("│   {\n") || screen.contains("│   {"))
+        #expect(screen.contains("│     \"count\": 3"))
+        model.type("c")
+        #expect(model.selection == 4)
+        #expect(model.screenText.hasSuffix("Entry 5 sent entry 6's action; b goes back"))
+        #expect(model.screenText.contains("│ sent by the app (b: back)"))
+        model.type("b")
+        #expect(model.selection == 5)
+        model.type("kc")
+        #expect(model.screenText.hasSuffix("Entry 5's action was not sent by an effect"))
+        model.type("p")
+        #expect(model.screenText.contains("│ State after 5"))
+
+        // A recorded log: the reducer's duration.
+        let log = try LogTimeline(path: try LogFixture.todoLog())
+        var recorded = InspectorFixtures.model(log)
+        recorded.type("p")
+        #expect(recorded.screenText.contains("│ reducer 1000 ns") || recorded.screenText.contains("│ reducer 1.0 µs"))
+    }
+
     @Test func helpOverlayIsGeneratedFromTheKeyTable() {
         var model = InspectorFixtures.model(columns: 100, rows: 60)
         model.type("?")
@@ -485,9 +514,9 @@ import Recorder
         var model = InspectorFixtures.model(columns: 160, rows: 24)
         func hintLine() -> String { model.screenText.split(separator: "\n").last.map(String.init) ?? "" }
         #expect(hintLine() == KeyTable.hints(for: .timeline, withReducer: false).map { "\($0.key) \($0.label)" }.joined(separator: "  "))
-        #expect(hintLine() == "? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  z zoom")
+        #expect(hintLine() == "? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action  z zoom")
         model.type("\t")
-        #expect(hintLine() == "? help  q quit  Tab pane  / search  w history  v view  y copy  z zoom")
+        #expect(hintLine() == "? help  q quit  Tab pane  / search  w history  v view  y copy  p action  z zoom")
         model.type("\t")
         #expect(hintLine() == "? help  q quit  Tab pane  / search  d diff  e export  z zoom")
         // The replay keys are hinted only where a reducer is linked.

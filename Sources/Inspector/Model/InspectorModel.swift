@@ -187,6 +187,12 @@ struct InspectorModel {
     var exporting: Double?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
+    /// The state pane shows the selected action instead (`p`): payload, duration, cause.
+    var showsAction = false
+    /// First line of the action view on screen.
+    var actionTop = 0
+    /// Where `c` jumped from, so `b` can go back.
+    var causeTrail: [Int] = []
     /// `:0`: the panes show the state before the first entry (the header's initial state).
     var showingInitialState = false
     /// Digits typed before a motion (`5j`, `10G`).
@@ -308,6 +314,7 @@ struct InspectorModel {
             view = next
             if selectionMoved {
                 diffTop = 0
+                actionTop = 0
                 diffMatchLine = nil
                 expansion = effectiveExpansion()
                 // Bring the first changed node into view unless the user is working in the tree.

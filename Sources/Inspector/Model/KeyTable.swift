@@ -5,7 +5,7 @@ enum InspectorCommand: Equatable, Sendable {
     case toggleNode, expandNode, collapseNode
     case search, nextMatch, previousMatch
     case filterByAction, markEntry, diffAgainstMark, pathHistory, viewValue, copyValue, copyPath, exportDiff, toggleFollow
-    case narrowerTimeline, widerTimeline, zoomPane
+    case narrowerTimeline, widerTimeline, zoomPane, toggleActionView, jumpToCause, jumpBack
     case showDamage, showHelp, closeOverlay, redraw, quit
     case replayFromSelection, editAction, saveBranch, toggleSkip
 }
@@ -64,6 +64,11 @@ enum KeyTable {
                    hintPanes: [.timeline, .diff]),
         KeyBinding(keys: [.character("F")], description: "follow a growing log (scroll up pauses, F/G resume)", command: .toggleFollow,
                    hint: "follow", hintPanes: [.timeline]),
+        KeyBinding(keys: [.character("p")], description: "state pane: the action instead (payload, duration, cause) / back",
+                   command: .toggleActionView, hint: "action", hintPanes: [.timeline, .state]),
+        KeyBinding(keys: [.character("c")], description: "jump to the entry whose effect sent this action", command: .jumpToCause,
+                   hint: nil),
+        KeyBinding(keys: [.character("b")], description: "back to where c jumped from", command: .jumpBack, hint: nil),
         KeyBinding(keys: [.character("<")], description: "narrower timeline", command: .narrowerTimeline, hint: nil),
         KeyBinding(keys: [.character(">")], description: "wider timeline", command: .widerTimeline, hint: nil),
         KeyBinding(keys: [.character("z")], description: "zoom the focused pane / back", command: .zoomPane, hint: "zoom"),

@@ -59,7 +59,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             payload: entry.action.payload,
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
-            isKeyframe: entry.isKeyframe)
+            isKeyframe: entry.isKeyframe,
+            duration: entry.duration,
+            sequence: entry.sequence,
+            causeSequence: entry.effectOf)
         lock.withLock {
             // Only what is on screen is parsed; keep a screenful or two of summaries.
             if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }

@@ -77,6 +77,9 @@ extension InspectorModel {
         case .narrowerTimeline: resizeSplit(by: -4)
         case .widerTimeline: resizeSplit(by: 4)
         case .zoomPane: zoomed = zoomed == nil ? focus : nil
+        case .toggleActionView: showsAction.toggle(); actionTop = 0
+        case .jumpToCause: jumpToCause()
+        case .jumpBack: jumpBack()
         case .redraw: effects.append(.redraw)
         case .jumpToEntry: prompt = .jump("")
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
@@ -141,6 +144,38 @@ extension InspectorModel {
         message = "Copied the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : text) to the clipboard"
     }
 
+    // MARK: Cause and effect
+
+    /// `c`: the entry whose effect sent the selected action (found by sequence number, looking back).
+    mutating func jumpToCause() {
+        guard let entry = view.entry, let cause = entry.causeSequence else {
+            message = "Entry \(selection + 1)'s action was not sent by an effect"
+            return
+        }
+        var index = selection - 1
+        // Sequence numbers restart with each recording session: the cause is the nearest one before.
+        while index >= 0, selection - index <= Self.causeSearchLimit {
+            if source.entry(at: index)?.sequence == cause {
+                causeTrail.append(selection)
+                if let filter, !filter.entries.contains(index) { self.filter = nil }
+                select(entry: index)
+                message = "Entry \(index + 1) sent entry \(entry.index + 1)'s action; b goes back"
+                return
+            }
+            index -= 1
+        }
+        message = "The entry that sent it (sequence \(cause)) is not in the \(Self.causeSearchLimit) entries before"
+    }
+
+    static let causeSearchLimit = 100_000
+
+    /// `b`: back to where `c` jumped from.
+    mutating func jumpBack() {
+        guard let back = causeTrail.popLast() else { message = "Nothing to go back to (c jumps to an action's cause)"; return }
+        if let filter, !filter.entries.contains(back) { self.filter = nil }
+        select(entry: back)
+    }
+
     // MARK: Layout
 
     mutating func resizeSplit(by delta: Int) {
@@ -156,6 +191,8 @@ extension InspectorModel {
             // From the initial state, the first step down is entry 1.
             selectRow(selectedRow.addingClamped(delta - 1))
         case .timeline: selectRow(selectedRow.addingClamped(delta))
+        case .state where showsAction:
+            actionTop = max(0, actionTop.addingClamped(delta))
         case .state:
             stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
         case .diff:

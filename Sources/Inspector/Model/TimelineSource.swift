@@ -14,6 +14,11 @@ struct TimelineEntry: Equatable, Sendable {
     var fromEffect: Bool
     /// True when the entry stores the whole state rather than a patch.
     var isKeyframe: Bool
+    /// How long the reducer took, in seconds, when recorded.
+    var duration: Double? = nil
+    /// The recorder's sequence number, and for an effect's action the sequence number of the entry that sent it.
+    var sequence: Int64? = nil
+    var causeSequence: Int64? = nil
 }
 
 /// A record of the log that could not be read; the inspector lists these.

@@ -17,7 +17,7 @@ func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var painter = ScreenPainter(screen: screen, model: model, layout: layout)
     painter.drawTimeline()
     painter.drawSeparator()
-    painter.drawStatePane()
+    if model.showsAction { painter.drawActionPane() } else { painter.drawStatePane() }
     painter.drawDiffPane()
     painter.drawStatusBar()
     painter.drawHintLine()
