@@ -83,7 +83,8 @@ import Testing
         #expect(picker.choices.map(\.actionType) == ["note/edit", "sync/loaded", "todo/add", "todo/clear", "todo/toggle"])
         #expect(picker.choices.map(\.count).reduce(0, +) == 59)
 
-        Self.typeIntoBoth("jj\n", &models)                    // filter: todo/add
+        for key in [Key.down, .down] { _ = models.batched.send(key); _ = models.perEntry.send(key) }
+        Self.typeIntoBoth("\n", &models)                      // filter: todo/add
         #expect(models.batched.filter?.entries.count == 15)
         Self.typeIntoBoth("/item 4\n", &models)               // searched in the filtered rows, in payloads
         Self.typeIntoBoth("n", &models)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Recorder
 @testable import Inspector
@@ -171,10 +172,10 @@ import Recorder
         var model = InspectorFixtures.model()
         model.type("f")
         let screen = model.screenText
-        #expect(screen.contains("┌ Filter by action type (Enter picks, Esc cancels)"))
+        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab hides)"))
         #expect(screen.contains("│ app/launch  (1)"))
         #expect(screen.contains("│ todo/add  (2)"))
-        model.type("jjj")               // app/launch, filter/set, sync/loaded, todo/add
+        for _ in 0..<3 { model.send(.down) }   // app/launch, filter/set, sync/loaded, todo/add
         model.type("\n")
         #expect(model.screenText.split(separator: "\n").prefix(4).joined(separator: "\n") == """
              Timeline  2/6 "todo/add"               │ State after 2
@@ -191,6 +192,41 @@ import Recorder
         #expect(model.filter == nil)
         #expect(model.screenText.hasSuffix("Filter \"todo/add\" cleared"))
         #expect(model.screenText.contains("Timeline  6 entries"))
+    }
+
+    @Test func thePickerNarrowsAsYouTypePicksSeveralAndHidesTypesEverywhere() {
+        var model = InspectorFixtures.model()
+        model.type("fto")                                   // narrows to todo/add, todo/toggle
+        #expect(model.screenText.contains("┌ Filter by action type matching \"to\""))
+        #expect(model.screenText.contains("│ todo/add  (2)") && model.screenText.contains("│ todo/toggle  (1)"))
+        #expect(!model.screenText.contains("│ app/launch"))
+        model.type(" ")                                     // picks todo/add
+        model.send(.down)
+        model.type(" \n")                                   // and todo/toggle: both shown
+        #expect(model.screenText.contains(" Timeline  3/6 \"todo/add + todo/toggle\""))
+        #expect(model.filter?.entries == [1, 2, 3])
+
+        model.type("f")                                     // clears the picked types
+        #expect(model.filter == nil)
+        model.type("fsync")
+        let effects = model.send(.tab)                      // hides sync/loaded everywhere, saved for the project
+        #expect(effects == [.saveHiddenActionTypes(["sync/loaded"])])
+        #expect(model.screenText.contains("│ sync/loaded  (1)  hidden"))
+        model.send(.escape)
+        #expect(model.screenText.contains(" Timeline  5/6  1 hidden"))   // over every entry, not a window of them
+        #expect(!model.screenText.contains("sync/loaded count"))
+        #expect(model.screenText.contains("filter: hiding sync/loaded"))
+    }
+
+    @Test func aSavedHideListAppliesFromTheStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-hide-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try HiddenActionTypes.save(["todo/add", "filter/set"], directory: directory)
+        #expect(try String(contentsOfFile: directory + "/.rewind/hidden-actions", encoding: .utf8) == "todo/add\nfilter/set\n")
+        var terminal = ScriptedTerminal(events: [.tick, .tick])
+        _ = InspectorSession.run(source: InspectorFixtures.todoTimeline(), terminal: &terminal,
+                                 hiddenActionTypes: HiddenActionTypes.load(directory: directory))
+        #expect(terminal.frames.last?.plainText.contains(" Timeline  3/6  2 hidden") == true)
     }
 
     @Test func markAndDiffComparesAnyTwoEntries() {

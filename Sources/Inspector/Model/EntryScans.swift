@@ -114,7 +114,7 @@ extension InspectorModel {
         }
         if let filter, filter.scanned < count {
             self.filter = nil
-            message = "Filter \"\(filter.actionType)\" cancelled"
+            message = "Filter \"\(filter.label)\" cancelled"
             return true
         }
         return false
@@ -146,7 +146,8 @@ extension InspectorModel {
     // MARK: The filter picker's action types
 
     private func collectActionTypes(into picker: inout FilterPicker, allowance: inout ScanAllowance) {
-        let pointed = picker.choices.indices.contains(picker.cursor) ? picker.choices[picker.cursor].actionType : nil
+        let visible = picker.visibleChoices
+        let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
         var choices: [ActionTypeCount] = []
         swap(&choices, &picker.choices)   // appended to in place, not copied
         picker.scanned = scanEntries(from: picker.scanned, fields: [], allowance: &allowance) { _, entry in
@@ -160,7 +161,7 @@ extension InspectorModel {
         }
         picker.choices = choices
         // New types sort in anywhere: keep the cursor on the type it was on.
-        if let pointed, let index = picker.choices.firstIndex(where: { $0.actionType == pointed }) { picker.cursor = index }
+        if let pointed, let index = picker.visibleChoices.firstIndex(where: { $0.actionType == pointed }) { picker.cursor = index }
     }
 
     // MARK: Path history
@@ -225,11 +226,11 @@ extension InspectorModel {
         guard var filter else { return }
         self.filter = nil   // the only reference left: the scan appends in place (put back below)
         let found = filter.entries.count
-        let actionType = filter.actionType
+        let matching = filter
         var entries: [Int] = []
         swap(&entries, &filter.entries)   // appended to in place, not copied
         filter.scanned = scanEntries(from: filter.scanned, fields: [], allowance: &allowance) { index, entry in
-            if entry?.actionType == actionType { entries.append(index) }
+            if let type = entry?.actionType, matching.matches(type) { entries.append(index) }
         }
         filter.entries = entries
         // Follow mode keeps the newest match selected.
@@ -243,12 +244,12 @@ extension InspectorModel {
             filter.isBuilding = false
             guard let first = filter.entries.first else {
                 self.filter = nil
-                message = "No \"\(filter.actionType)\" entries"
+                message = "No \"\(filter.label)\" entries"
                 return
             }
             if filter.selectFrom != nil { selection = first }
             filter.selectFrom = nil
-            message = "Showing \(filter.entries.count) \"\(filter.actionType)\" \(filter.entries.count == 1 ? "entry" : "entries"); f clears the filter"
+            message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
         }
         self.filter = filter
     }

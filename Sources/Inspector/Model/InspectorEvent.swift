@@ -62,6 +62,8 @@ enum InspectorEffect: Equatable, Sendable {
     case exportDiff(markdown: String, suggestedName: String)
     /// Put `text` on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
+    /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).
+    case saveHiddenActionTypes([String])
     /// Ctrl-L: repaint the whole terminal (something else wrote over it).
     case redraw
 }

@@ -92,7 +92,16 @@ struct InspectorModel {
     /// The `f` overlay: action types found so far with their counts, sorted.
     struct FilterPicker: Equatable, Sendable {
         var choices: [ActionTypeCount] = []
+        /// What has been typed to narrow the list (case-insensitive, anywhere in the name).
+        var query = ""
+        /// Types picked with Space (Enter shows them all).
+        var selected: Set<String> = []
+        /// Position in `visibleChoices`.
         var cursor = 0
+
+        var visibleChoices: [ActionTypeCount] {
+            query.isEmpty ? choices : choices.filter { $0.actionType.lowercased().contains(query.lowercased()) }
+        }
         /// Entries examined so far (the scan runs in slices, see EntryScans).
         var scanned = 0
     }
@@ -116,7 +125,10 @@ struct InspectorModel {
 
     /// The timeline restricted to one action type.
     struct ActionFilter: Equatable, Sendable {
-        var actionType: String
+        /// The types shown; nil shows every type not hidden.
+        var shown: Set<String>?
+        /// The hide-list (`heartbeat`, `tick`), applied to every entry before anything else.
+        var hidden: Set<String> = []
         /// Matching entry indexes, ascending.
         var entries: [Int]
         /// How many entries have been checked (grows in follow mode).
@@ -125,6 +137,18 @@ struct InspectorModel {
         var isBuilding = true
         /// Select the first match at or after this entry once it is found.
         var selectFrom: Int?
+
+        func matches(_ actionType: String) -> Bool {
+            !hidden.contains(actionType) && (shown?.contains(actionType) ?? true)
+        }
+
+        /// `todo/add`, `todo/add + tick`, or `hiding heartbeat, tick`.
+        var label: String {
+            var parts: [String] = []
+            if let shown { parts.append(shown.sorted().joined(separator: " + ")) }
+            if !hidden.isEmpty { parts.append("hiding " + hidden.sorted().joined(separator: ", ")) }
+            return parts.joined(separator: ", ")
+        }
     }
 
     /// What the panes show for the current selection, rebuilt by `reduce`
@@ -193,6 +217,10 @@ struct InspectorModel {
     var actionTop = 0
     /// Where `c` jumped from, so `b` can go back.
     var causeTrail: [Int] = []
+    /// Effects asked for where no effect list is at hand (overlay keys); `reduce` returns them.
+    var pendingEffects: [InspectorEffect] = []
+    /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
+    var hiddenActionTypes: Set<String> = []
     /// `:0`: the panes show the state before the first entry (the header's initial state).
     var showingInitialState = false
     /// Digits typed before a motion (`5j`, `10G`).

@@ -4,6 +4,7 @@ import Recorder
 extension InspectorModel {
     mutating func handleOverlayKey(_ key: Key) {
         guard let overlay else { return }
+        if case .filterPicker(let picker) = overlay { handlePickerKey(key, picker); return }
         if key == .escape || key == .character("q") || (key == .character("?") && overlay == .help(scroll: 0)) {
             self.overlay = nil
             return
@@ -31,9 +32,8 @@ extension InspectorModel {
             let rows = viewer.lines(width: layout.overlay.width - 3).count
             viewer.scroll = min(max(0, viewer.scroll.addingClamped(delta)), max(0, rows - (layout.overlay.height - 2)))
             self.overlay = .value(viewer)
-        case .filterPicker(var picker):
-            picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: picker.choices.count)
-            self.overlay = .filterPicker(picker)
+        case .filterPicker:
+            break
         case .pathHistory(var history):
             history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.history.count)
             history.cursorMoved = true
@@ -47,10 +47,8 @@ extension InspectorModel {
 
     private mutating func chooseInOverlay() {
         switch overlay {
-        case .filterPicker(let picker):
-            overlay = nil
-            guard picker.choices.indices.contains(picker.cursor) else { return }
-            applyFilter(picker.choices[picker.cursor].actionType)
+        case .filterPicker:
+            break
         case .pathHistory(let history):
             overlay = nil
             if history.cursor < history.history.count { selectKeepingFilter(history.history[history.cursor].entry) }
@@ -68,9 +66,9 @@ extension InspectorModel {
     // MARK: Filter
 
     mutating func toggleFilter() {
-        if let filter {
-            self.filter = nil
-            message = "Filter \"\(filter.actionType)\" cleared"
+        if let filter, filter.shown != nil {
+            applyFilter(shown: nil)
+            message = "Filter \"\(filter.shown!.sorted().joined(separator: " + "))\" cleared"
             return
         }
         guard count > 0 else { message = "Nothing to filter: the log has no entries"; return }
@@ -78,9 +76,52 @@ extension InspectorModel {
         overlay = .filterPicker(FilterPicker())
     }
 
-    /// Restricts the timeline to `actionType`; the matches are collected by `advanceScans`.
-    mutating func applyFilter(_ actionType: String) {
-        filter = ActionFilter(actionType: actionType, entries: [], selectFrom: selection)
+    /// Restricts the timeline to the `shown` types (all when nil), always without the hidden
+    /// ones; the matches are collected by `advanceScans`, over every entry.
+    mutating func applyFilter(shown: Set<String>?) {
+        guard shown != nil || !hiddenActionTypes.isEmpty else { filter = nil; return }
+        filter = ActionFilter(shown: shown, hidden: hiddenActionTypes, entries: [], selectFrom: selection)
+    }
+
+    /// The picker: typing narrows the list, ↑/↓ PgUp/PgDn Home/End move, Space picks
+    /// several, Enter shows them (or the one under the cursor), Tab hides or unhides the
+    /// type under the cursor everywhere (saved for the project), Esc cancels.
+    mutating func handlePickerKey(_ key: Key, _ current: FilterPicker) {
+        var picker = current
+        let visible = picker.visibleChoices
+        let page = max(1, layout.overlay.height - 3)
+        func move(_ delta: Int) { picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: visible.count) }
+        let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
+        switch key {
+        case .escape: overlay = nil; return
+        case .down: move(1)
+        case .up: move(-1)
+        case .pageDown: move(page)
+        case .pageUp: move(-page)
+        case .home: move(Int.min / 2)
+        case .end: move(Int.max / 2)
+        case .character(" "):
+            if let pointed { if picker.selected.remove(pointed) == nil { picker.selected.insert(pointed) } }
+        case .tab:
+            guard let pointed else { break }
+            if hiddenActionTypes.remove(pointed) == nil { hiddenActionTypes.insert(pointed) }
+            pendingEffects.append(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
+            applyFilter(shown: filter?.shown)
+        case .enter:
+            overlay = nil
+            let shown = picker.selected.isEmpty ? pointed.map { [$0] } : picker.selected
+            guard let shown else { return }
+            applyFilter(shown: shown)
+            return
+        case .backspace:
+            if !picker.query.isEmpty { picker.query.removeLast(); picker.cursor = 0 }
+        case .character(let character):
+            picker.query.append(character)
+            picker.cursor = 0
+        default:
+            break
+        }
+        overlay = .filterPicker(picker)
     }
 
     // MARK: Marks

@@ -49,6 +49,8 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.exporting = nil
         model.notice = "Export failed: \(reason)  (Esc dismisses)"
     }
+    effects += model.pendingEffects
+    model.pendingEffects = []
     model.advanceScans()
     model.refreshHistoryDetails()
     model.refreshView()
@@ -420,7 +422,7 @@ extension InspectorModel {
         guard count != previous else { return }
         if count < previous {
             // The file was cut and re-read: start the filter over and keep the selection in range.
-            if let filter { applyFilter(filter.actionType) }
+            if let filter { applyFilter(shown: filter.shown) }
             if selection >= count { select(entry: count - 1) }
             if let mark, mark >= count { self.mark = nil }
         }

@@ -11,9 +11,16 @@ extension ScreenPainter {
             }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):
-            let lines = picker.choices.map { ("\($0.actionType)  (\($0.count))", CellStyle.plain) }
+            let hidden = model.hiddenActionTypes
+            let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in
+                let mark = picker.selected.contains(choice.actionType) ? "[x] " : (picker.selected.isEmpty ? "" : "[ ] ")
+                let hiddenNote = hidden.contains(choice.actionType) ? "  hidden" : ""
+                return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", hidden.contains(choice.actionType) ? .dim : .plain)
+            }
             let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
-            drawBox(title: "Filter by action type\(progress) (Enter picks, Esc cancels)", lines: lines, cursor: picker.cursor, top: nil)
+            let narrowing = picker.query.isEmpty ? "" : " matching \"\(picker.query)\""
+            drawBox(title: "Filter by action type\(narrowing)\(progress) (type to narrow, Space picks, Tab hides)",
+                    lines: lines, cursor: picker.cursor, top: nil)
         case .pathHistory(let history):
             let changes = history.history
             let source = model.source

@@ -13,7 +13,7 @@ extension ScreenPainter {
         if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
         if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
         if let filter = model.filter {
-            parts.append("filter: \(filter.actionType)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
+            parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
         if let match = model.searchMatch { parts.append("match \(match.index)/\(match.total)") }

@@ -9,7 +9,10 @@ extension ScreenPainter {
     mutating func drawTimeline() {
         let area = layout.timeline
         var title = "Timeline  \(model.count.counted("entry", "entries"))"
-        if let filter = model.filter { title = "Timeline  \(filter.entries.count)/\(model.count) \"\(filter.actionType)\"" }
+        if let filter = model.filter {
+            title = "Timeline  \(filter.entries.count)/\(model.count) " + (filter.shown.map { "\"\($0.sorted().joined(separator: " + "))\"" } ?? "")
+            if !filter.hidden.isEmpty { title += " \(filter.hidden.count) hidden" }
+        }
         drawTitle(title, over: area, focused: model.focus == .timeline)
         guard model.count > 0 else {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)

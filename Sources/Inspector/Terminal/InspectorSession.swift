@@ -6,8 +6,11 @@ enum InspectorSession {
     static let tickMilliseconds = 100
 
     /// Runs until the user quits. Returns the exit status.
-    static func run(source: any TimelineSource, terminal: inout some TerminalDevice) -> Int32 {
+    static func run(source: any TimelineSource, terminal: inout some TerminalDevice,
+                    hiddenActionTypes: [String] = HiddenActionTypes.load()) -> Int32 {
         var model = InspectorModel(source: source, size: terminal.size)
+        model.hiddenActionTypes = Set(hiddenActionTypes)
+        if !hiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
         return run(model: &model, terminal: &terminal)
     }
 
@@ -33,6 +36,12 @@ enum InspectorSession {
                     exports.start(markdown, suggestedName: suggestedName)
                 case .copyToClipboard(let text):
                     terminal.copyToClipboard(text)
+                case .saveHiddenActionTypes(let types):
+                    do {
+                        try HiddenActionTypes.save(types)
+                    } catch {
+                        reduce(&model, .exportFailed(reason: "\(error)"))
+                    }
                 case .redraw:
                     terminal.redrawAll()
                     shown = nil
