@@ -39,7 +39,7 @@ import Recorder
         var model = InspectorFixtures.model()
         model.type("jjj")
         #expect(model.screenText == """
-             Timeline  6 entries                    │ State after 4
+             Timeline  6 entries             ▄▅▇▇▇█ │ State after 4
                1  +0.000s   app/launch            · │●▾ todos [2]
                2  +0.500s   todo/add title: "Bu… ±1 │●  ▾ 0 {2}
                3  +1.250s   todo/add title: "Wr… ±1 │       title: "Buy milk"
@@ -178,7 +178,7 @@ import Recorder
         for _ in 0..<3 { model.send(.down) }   // app/launch, filter/set, sync/loaded, todo/add
         model.type("\n")
         #expect(model.screenText.split(separator: "\n").prefix(4).joined(separator: "\n") == """
-             Timeline  2/6 "todo/add"               │ State after 2
+             Timeline  2/6 "todo/add"        ▄▅▇▇▇█ │ State after 2
                2  +0.500s   todo/add title: "Bu… ±1 │●▾ todos [1]
                3  +1.250s   todo/add title: "Wr… ±1 │●  ▸ 0 {title, done}
                                                     │   filter: "all"
@@ -472,6 +472,24 @@ import Recorder
         #expect(model.stateCursor == 1)
     }
 
+    @Test func theSparklineShowsStateSizesAndMarksSlowReducers() {
+        var steps: [InMemoryTimeline.Step] = []
+        for index in 0..<8 {
+            var step = InMemoryTimeline.Step("grow", state: .array(Array(repeating: .integer(1), count: index * 10 + 1)))
+            step.duration = index == 5 ? 0.05 : 0.001
+            steps.append(step)
+        }
+        var model = InspectorFixtures.model(InMemoryTimeline(name: "grow.jsonl", steps: steps))
+        reduce(&model, .tick)                             // samples come in on events, a few at a time
+        let title = model.screenText.split(separator: "\n")[0]
+        #expect(title.hasPrefix(" Timeline  8 entries           ▁▂▃▄▅▆▇█ │"), "\(title)")
+        let screen = render(model, size: model.size)
+        #expect(screen[0, 36].style.foreground == .warning)   // entry 6's reducer took 50× the median
+        #expect(screen[0, 35].style.foreground == .accent)
+        model.type("<<<<<<<<")                            // a narrow timeline has no room for it
+        #expect(!model.screenText.split(separator: "\n")[0].contains("▁"))
+    }
+
     @Test func clickingADisclosureTriangleTogglesTheNode() {
         var model = InspectorFixtures.model()
         #expect(model.screenText.contains("│ ▸ user {name, email}"))
@@ -640,7 +658,7 @@ import Recorder
         reduce(&model, .resize(ScreenSize(columns: 120, rows: 30)))
         let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 30)
-        #expect(lines[0].hasPrefix(" Timeline  6 entries" + String(repeating: " ", count: 40) + "│ State after 1"))
+        #expect(lines[0].hasPrefix(" Timeline  6 entries" + String(repeating: " ", count: 33) + "▄▅▇▇▇█ │ State after 1"))
         reduce(&model, .resize(ScreenSize(columns: 30, rows: 5)))
         #expect(model.screenText == "Terminal too small: need 40×8\nq quits\n\n\n")
     }

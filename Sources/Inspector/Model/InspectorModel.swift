@@ -217,6 +217,8 @@ struct InspectorModel {
     var actionTop = 0
     /// Where `c` jumped from, so `b` can go back.
     var causeTrail: [Int] = []
+    /// The timeline title's picture of state sizes and slow reducers.
+    var sparkline = Sparkline()
     /// Effects asked for where no effect list is at hand (overlay keys); `reduce` returns them.
     var pendingEffects: [InspectorEffect] = []
     /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).

@@ -55,6 +55,7 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     model.refreshHistoryDetails()
     model.refreshView()
     model.keepTimelineSelectionVisible()
+    model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source)
     return effects
 }
 
@@ -179,6 +180,13 @@ extension InspectorModel {
     }
 
     // MARK: Layout
+
+    /// Columns left for the sparkline in the timeline's title row (none in a narrow timeline).
+    var sparklineColumns: Int {
+        let area = layout.timeline
+        let free = area.width - 32
+        return free >= 6 ? min(32, free) : 0
+    }
 
     mutating func resizeSplit(by delta: Int) {
         timelineWidthShare = min(80, max(20, timelineWidthShare + delta))

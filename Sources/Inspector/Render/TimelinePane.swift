@@ -14,6 +14,7 @@ extension ScreenPainter {
             if !filter.hidden.isEmpty { title += " \(filter.hidden.count) hidden" }
         }
         drawTitle(title, over: area, focused: model.focus == .timeline)
+        drawSparkline(in: area, after: 2 + TerminalWidth.of(title))
         guard model.count > 0 else {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
@@ -29,6 +30,22 @@ extension ScreenPainter {
                 continue
             }
             drawTimelineRow(entry, y: y, area: area, numberWidth: numberWidth, selected: selected)
+        }
+    }
+
+    /// The sparkline, right-aligned in the title row.
+    private mutating func drawSparkline(in area: Rect, after titleWidth: Int) {
+        let bars = model.sparkline.bars()
+        guard !bars.isEmpty, bars.count <= model.sparklineColumns else { return }
+        let row = area.row - 1
+        var x = area.column + area.width - bars.count - 1
+        guard x > area.column + titleWidth else { return }   // a long title (a filter) keeps its text
+        let focused = model.focus == .timeline
+        for (bar, slow) in bars {
+            var style = CellStyle(foreground: slow ? .warning : .accent, bold: slow, reverse: focused)
+            if !focused { style.bold = true }
+            screen.write(String(bar), row: row, column: x, style: style, limit: area.column + area.width)
+            x += 1
         }
     }
 
