@@ -237,22 +237,12 @@ import Recorder
         let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0].hasSuffix("│ State after 5  (vs mark 2)"))
         #expect(lines[11].hasSuffix("│ Diff  2 → 5"))
-        #expect(lines[12].hasSuffix("│   {"))
-        // The whole-state tree diff, unchanged siblings collapsed.
+        #expect(lines[12].hasSuffix("│ @ /todos/0/done"))
+        // The same style as an action's diff: a path per change, its old and new value.
         #expect(model.view.diffLines.map(DiffFormatting.plainText) == [
-            "  {",
-            "    \"todos\": [",
-            "      {",
-            "        … (1 unchanged)",
-            "-       \"done\": false",
-            "+       \"done\": true",
-            "      }",
-            "+     {\"title\":\"Write tests\",\"done\":false}",
-            "    ]",
-            "-   \"filter\": \"all\"",
-            "+   \"filter\": \"active\"",
-            "    … (1 unchanged)",
-            "  }",
+            "@ /todos/0/done", "- false", "+ true",
+            "@ /todos/1", "+ {", "+   \"title\": \"Write tests\",", "+   \"done\": false", "+ }",
+            "@ /filter", "- \"all\"", "+ \"active\"",
         ])
         model.type("d")
         #expect(model.screenText.contains("│ Diff  4 → 5"))

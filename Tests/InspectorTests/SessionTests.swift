@@ -77,7 +77,7 @@ struct ScriptedTerminal: TerminalDevice {
         let path = directory + "/todo-diff-2-6.md"
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.hasPrefix("# Diff: todo.jsonl, entry 2 → entry 6\n"))
-        #expect(written.contains("+     {\"title\":\"Sync done\",\"done\":false}"))
+        #expect(written.contains("@ /todos/2\n+ {\n+   \"title\": \"Sync done\",\n"), "\(written)")
         // After the export: the notice (cut at 80 columns), still there after another key.
         let last = terminal.frames.last?.plainText.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("Exported the diff to \(directory)/"), "\(last)")

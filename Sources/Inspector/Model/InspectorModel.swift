@@ -330,7 +330,10 @@ struct InspectorModel {
                     var paths = [JSONPointer()]
                     if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
                     next.changedPaths = ChangedPaths.resolvingAppends(paths, in: next.state)
-                    if let base, let state = next.state { next.diffLines = DiffLines.treeLines(from: base, to: state) }
+                    // The same style as an action's diff: a `@ path` per changed path, then its old and new value.
+                    if let base, let state = next.state {
+                        next.diffLines = DiffLines.lines(from: base, to: state, changedPaths: next.changedPaths)
+                    }
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
