@@ -74,6 +74,18 @@ extension InspectorModel {
     /// Runs the next slice of every scan in progress, within one budget.
     mutating func advanceScans() {
         var allowance = ScanAllowance(scanBudget)
+        // The history may hold a million changes: moved out of the overlay (not matched in a
+        // `switch`, which can keep a second reference alive) so its arrays are appended to in
+        // place — a second reference would make every slice copy them all.
+        if var history = overlay?.takePathHistory() {
+            overlay = nil
+            collectChanges(into: &history, allowance: &allowance)
+            if history.history.isDone(count: count) && history.history.count == 0 {
+                message = "No entry changed \(history.path)"
+            } else {
+                overlay = .pathHistory(history)
+            }
+        }
         switch overlay {
         case .filterPicker(var picker):
             overlay = nil   // the only reference left: the scan appends in place
@@ -83,15 +95,6 @@ extension InspectorModel {
                 message = "Nothing to filter: the log has no readable entries"
             } else {
                 overlay = .filterPicker(picker)
-            }
-        case .pathHistory(var history):
-            overlay = nil
-            collectChanges(into: &history, allowance: &allowance)
-            if history.history.isDone(count: count) && history.history.count == 0 {
-                overlay = nil
-                message = "No entry changed \(history.path)"
-            } else {
-                overlay = .pathHistory(history)
             }
         default:
             break

@@ -386,3 +386,13 @@ struct InspectorModel {
         top = max(0, min(top, max(0, total - height)))
     }
 }
+
+extension InspectorModel.Overlay {
+    /// Moves the path history out, leaving a placeholder, so the caller holds the only
+    /// reference to its arrays (a `switch` over the overlay can keep a second one alive).
+    mutating func takePathHistory() -> InspectorModel.PathHistory? {
+        guard case .pathHistory(let history) = self else { return nil }
+        self = .help(scroll: 0)
+        return history
+    }
+}

@@ -156,7 +156,7 @@ extension InspectorModel {
     /// Each takes two states, so not while the walk is still scrolling the list:
     /// only once it is done or the user moved the cursor.
     mutating func refreshHistoryDetails() {
-        guard case .pathHistory(var history) = overlay else { return }
+        guard var history = overlay?.takePathHistory() else { return }
         overlay = nil
         let visible = max(1, layout.overlay.height - 2)
         Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
