@@ -104,6 +104,29 @@ package final class InspectorProbe {
         return nil
     }
 
+    /// `e` after marking entry `from` and diffing it against entry `to` (`:from m :to d e`):
+    /// the seconds the `e` press took (`reduce` + `render`, what blocks the keys), and the
+    /// Markdown it hands the background writer.
+    package func exportMarkDiff(from: Int, to: Int) -> (seconds: Double, markdown: String)? {
+        jump(to: from)
+        reduce(&model, .key(.character("m")))
+        jump(to: to)
+        reduce(&model, .key(.character("d")))
+        let start = ContinuousClock.now
+        let effects = reduce(&model, .key(.character("e")))
+        _ = render(model, size: model.size)
+        let elapsed = ContinuousClock.now - start
+        guard case .exportDiff(let markdown, _)? = effects.first else { return nil }
+        reduce(&model, .exportFinished(path: "-"))
+        reduce(&model, .key(.escape))
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
+    }
+
+    /// Writes `text` as the background export does; returns the path.
+    package static func writeExport(_ text: String, directory: String) throws -> String {
+        try ExportFile.write(text, suggestedName: "bench-diff.md", directory: directory)
+    }
+
     /// What the status bar's last line and the overlay show (for checks in the benchmark).
     package var message: String? { model.message }
 
