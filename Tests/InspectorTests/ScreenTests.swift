@@ -480,6 +480,22 @@ import Recorder
         #expect(!model.screenText.split(separator: "\n")[0].contains("▁"))
     }
 
+    @Test func theDiffPaneMarksCutLinesAndScrollsSideways() {
+        let long = String(repeating: "abcdefghij", count: 8)
+        let timeline = InMemoryTimeline(name: "long.jsonl", steps: [
+            .init("a", state: ["text": ""]), .init("b", state: ["text": .string(long)]),
+        ])
+        var model = InspectorFixtures.model(timeline)
+        model.type("j\t\t")                              // entry 2, the diff pane
+        let cut = model.screenText.split(separator: "\n").first { $0.contains("+ \"abc") }.map(String.init) ?? ""
+        #expect(cut.hasSuffix("│ + \"abcdefghijabcdefghijabcdefghijabcd…"), "\(cut)")
+        model.send(.right)
+        let scrolled = model.screenText.split(separator: "\n").first { $0.contains("│ …") && $0.contains("ij") }.map(String.init) ?? ""
+        #expect(scrolled.hasSuffix("│ …fghijabcdefghijabcdefghijabcdefghija…"), "\(scrolled)")
+        model.send(.left)
+        #expect(model.diffLeft == 0)
+    }
+
     @Test func clickingADisclosureTriangleTogglesTheNode() {
         var model = InspectorFixtures.model()
         #expect(model.screenText.contains("│ ▸ user {name, email}"))

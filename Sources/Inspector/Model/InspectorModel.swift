@@ -184,6 +184,8 @@ struct InspectorModel {
     var stateCursor = 0
     var stateTop = 0
     var diffTop = 0
+    /// Columns scrolled off the diff pane's left edge (→ / ← in the diff pane).
+    var diffLeft = 0
     /// The diff line the last diff-pane search landed on (marked with `▶`).
     var diffMatchLine: Int?
     var lastSearch: String?
@@ -347,6 +349,7 @@ struct InspectorModel {
             view = next
             if selectionMoved {
                 diffTop = 0
+                diffLeft = 0
                 actionTop = 0
                 diffMatchLine = nil
                 expansion = effectiveExpansion()

@@ -115,6 +115,9 @@ extension InspectorModel {
         }
     }
 
+    /// Columns one → or ← scrolls the diff pane.
+    static let sidewaysStep = 8
+
     // MARK: Keys without a command
 
     /// Says once per key that it does nothing, so a mistyped key is noticed but not nagged about.
@@ -246,6 +249,8 @@ extension InspectorModel {
     }
 
     mutating func expandNode() {
+        // In the diff pane → and ← scroll long lines sideways.
+        if focus == .diff { diffLeft += Self.sidewaysStep; return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow, row.isContainer else { return }
         if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
@@ -253,6 +258,7 @@ extension InspectorModel {
 
     /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
     mutating func collapseNode() {
+        if focus == .diff { diffLeft = max(0, diffLeft - Self.sidewaysStep); return }
         guard focus == .state, let row = cursorRow else { return }
         if row.isExpanded {
             setExpanded(row.path, false)

@@ -43,7 +43,14 @@ extension ScreenPainter {
             case .collapsed: style = .dim
             }
             let marker = index == model.diffMatchLine ? "▶" : " "
-            screen.write(marker + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
+            // Scrolled sideways by diffLeft; a line cut at either edge says so with `…`.
+            var text = DiffFormatting.plainText(line)
+            let cutLeft = model.diffLeft > 0 && TerminalWidth.of(text) > 0
+            if model.diffLeft > 0 { text = String(text.dropFirst(min(text.count, model.diffLeft))) }
+            if cutLeft { text = "…" + text }
+            let room = area.width - 1
+            if TerminalWidth.of(text) > room { text = text.truncated(toWidth: room) }
+            screen.write(marker + text, row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
         }
     }
 }
