@@ -133,6 +133,8 @@ import Recorder
         reduce(&model, .tick)                       // rows 22–41: reset at 38
         #expect(model.selection == 37)
         #expect(model.timelineSearch == nil)
+        #expect(model.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
+        model.timelineMatchCount = nil
         #expect(!model.hasPendingScan)
         model.type("n")                             // 48 rows on to entry 86: three slices
         #expect(model.selection == 37)

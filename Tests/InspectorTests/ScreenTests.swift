@@ -449,6 +449,26 @@ import Recorder
         #expect(model.screenText.contains("│  diff  │  match 1/1"))
     }
 
+    @Test func aTimelineSearchCountsItsMatches() {
+        var model = InspectorFixtures.model()
+        model.type("/todo\n")                             // todo/add, todo/add, todo/toggle
+        #expect(model.selection == 1)
+        #expect(model.screenText.contains("│  timeline  │  match 1/3"))
+        model.type("n")
+        #expect(model.screenText.contains("│  match 2/3"))
+        model.type("j")                                   // off the match: no stale count
+        #expect(!model.screenText.contains("match"))
+
+        var sliced = EntryScanTests.model()               // 100 entries, 20 per event
+        sliced.type("/reset\n")
+        while sliced.timelineSearch != nil { reduce(&sliced, .tick) }
+        #expect(sliced.selection == 37)
+        #expect(sliced.hasPendingScan)                    // the count goes on in slices
+        #expect(sliced.screenText.contains("│  match …/… (counting 3%)"))   // the rows before the match not yet counted
+        while sliced.hasPendingScan { reduce(&sliced, .tick) }
+        #expect(sliced.screenText.contains("│  match 1/2"))
+    }
+
     @Test func mouseClickSelectsRowsAndTheWheelScrolls() {
         var model = InspectorFixtures.model()
         reduce(&model, .mouse(MouseEvent(kind: .press, column: 5, row: 3)))

@@ -45,6 +45,20 @@ struct ScanAllowance {
     }
 }
 
+/// After a timeline search lands on a match: counting every match, in slices, for `match i/N`.
+struct TimelineMatchCount: Equatable, Sendable {
+    var query: String
+    /// The row the search landed on.
+    var matchRow: Int
+    var rows: Int
+    var examined = 0
+    /// Matches found so far, and how many of them are at or before `matchRow`.
+    var total = 0
+    var position = 0
+
+    var isDone: Bool { examined >= rows }
+}
+
 /// A timeline search (`/`, `n`, `N`) on its way through the rows.
 struct TimelineSearch: Equatable, Sendable {
     var query: String
@@ -63,6 +77,7 @@ extension InspectorModel {
     /// True while a scan has entries left to examine.
     var hasPendingScan: Bool {
         if timelineSearch != nil { return true }
+        if let counting = timelineMatchCount, !counting.isDone { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
         case .filterPicker(let picker): return picker.scanned < count
@@ -100,6 +115,7 @@ extension InspectorModel {
             break
         }
         if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
+        if let counting = timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
         if filter != nil { extendFilter(allowance: &allowance) }
     }
 
@@ -212,6 +228,7 @@ extension InspectorModel {
         if let match {
             timelineSearch = nil
             selection = match.index
+            timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
             if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
         } else if search.examined >= search.rows {
             timelineSearch = nil
@@ -219,6 +236,31 @@ extension InspectorModel {
         } else {
             timelineSearch = search
         }
+    }
+
+    /// Counts the matches of the last timeline search over every row (for `match i/N`).
+    private mutating func countTimelineMatches(allowance: inout ScanAllowance) {
+        guard var counting = timelineMatchCount else { return }
+        let needle = SearchNeedle(counting.query.lowercased())
+        let source = self.source
+        var scratch: [UInt8] = []
+        var sliceOver = false
+        while !sliceOver, !counting.isDone {
+            let rows = Array(counting.examined..<min(counting.rows, counting.examined + Self.scanBatch))
+            var position = 0
+            source.scanEntries(rows.map { entryIndex(atRow: $0) ?? -1 }, fields: .payloadJSON) { _, entry in
+                guard allowance.take() else { sliceOver = true; return false }
+                let row = rows[position]
+                position += 1
+                counting.examined += 1
+                if let entry, Self.action(entry.actionType, payloadJSON: entry.payloadJSON, matches: needle, scratch: &scratch) {
+                    counting.total += 1
+                    if row <= counting.matchRow { counting.position += 1 }
+                }
+                return true
+            }
+        }
+        timelineMatchCount = counting
     }
 
     // MARK: Filter

@@ -193,6 +193,8 @@ struct InspectorModel {
     var highlightsSearch = false
     /// Which match the cursor is on, of how many, after a search in the state or diff pane.
     var searchMatch: (index: Int, total: Int)?
+    /// Counting the last timeline search's matches for `match i/N` (in slices).
+    var timelineMatchCount: TimelineMatchCount?
     /// A timeline search still looking (it runs in slices, see EntryScans).
     var timelineSearch: TimelineSearch?
     /// How many entries one event may examine in scans.

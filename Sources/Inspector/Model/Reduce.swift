@@ -109,7 +109,7 @@ extension InspectorModel {
         case .closeOverlay:
             if notice != nil { notice = nil; return }
             if cancelScan() { return }
-            if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; return }
+            if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
         case .quit: effects.append(.quit)
         }

@@ -12,6 +12,7 @@ extension InspectorModel {
         let needle = query.lowercased()
         highlightsSearch = true
         searchMatch = nil
+        timelineMatchCount = nil
         let found: Bool
         switch focus {
         case .timeline:

@@ -17,6 +17,12 @@ extension ScreenPainter {
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
         if let match = model.searchMatch { parts.append("match \(match.index)/\(match.total)") }
+        // While the selection is on the match the search landed on.
+        if let counting = model.timelineMatchCount, counting.matchRow == model.selectedRow {
+            let position = counting.examined > counting.matchRow ? String(counting.position) : "…"
+            parts.append(counting.isDone ? "match \(position)/\(counting.total)"
+                                         : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
+        }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
         if let exporting = model.exporting { parts.append("exporting… \(Int(exporting * 100))%") }
         if case .scanning(let fraction) = model.source.indexing {
