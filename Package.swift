@@ -22,9 +22,11 @@ let package = Package(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // libc's wcwidth (not in Swift's Glibc module): the cell widths ncurses uses.
+        .systemLibrary(name: "CCellWidth"),
         // The terminal inspector and the `rewind` subcommands, as a library so
         // users can link it with their own reducer for replay.
-        .target(name: "Inspector", dependencies: ["Recorder", "CNcurses"]),
+        .target(name: "Inspector", dependencies: ["Recorder", "CNcurses", "CCellWidth"]),
         .executableTarget(name: "rewind", dependencies: ["Inspector"]),
         // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
         // domain) shared by the demo, the debug demo and the tests.

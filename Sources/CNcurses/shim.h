@@ -13,6 +13,13 @@
 #include <locale.h>
 #include <ncursesw/curses.h>
 
+// True when the terminal started by newterm can move the cursor (terminfo `cup`):
+// `TERM=dumb` and other line terminals cannot draw a full screen.
+static inline int CNcurses_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 static inline WINDOW *CNcurses_stdscr(void) { return stdscr; }
 static inline int CNcurses_lines(void) { return LINES; }
 static inline int CNcurses_cols(void) { return COLS; }

@@ -21,6 +21,7 @@ if wants("trace") { runTraceBenchmarks() }
 if wants("queries") { runQueryBenchmarks() }
 if wants("live") { runLiveBenchmarks() }
 if wants("catalog") { runCatalogBenchmarks() }
+if wants("history") { runPathHistoryBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

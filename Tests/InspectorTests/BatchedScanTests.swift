@@ -83,7 +83,8 @@ import Testing
         #expect(picker.choices.map(\.actionType) == ["note/edit", "sync/loaded", "todo/add", "todo/clear", "todo/toggle"])
         #expect(picker.choices.map(\.count).reduce(0, +) == 59)
 
-        Self.typeIntoBoth("jj\n", &models)                    // filter: todo/add
+        for key in [Key.down, .down] { _ = models.batched.send(key); _ = models.perEntry.send(key) }
+        Self.typeIntoBoth("\n", &models)                      // filter: todo/add
         #expect(models.batched.filter?.entries.count == 15)
         Self.typeIntoBoth("/item 4\n", &models)               // searched in the filtered rows, in payloads
         Self.typeIntoBoth("n", &models)
@@ -100,7 +101,7 @@ import Testing
         #expect(models.batched.cursorRow?.path.description == "/todos/10/done")
         Self.typeIntoBoth("w", &models)
         guard case .pathHistory(let history) = models.batched.overlay else { Issue.record("no history"); return }
-        #expect(history.entries == [40])                      // toggled (entry 39 added the item at /todos/-)
+        #expect(history.entries == [39, 40])                  // entry 40 appended the item at /todos/-, 41 toggled it
         Self.typeIntoBoth("\u{1b}gw", &models)                // the first node: /note, changed by every note/edit
         guard case .pathHistory(let noteHistory) = models.batched.overlay else { Issue.record("no history"); return }
         #expect(noteHistory.entries.count > 10)

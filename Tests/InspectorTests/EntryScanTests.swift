@@ -38,7 +38,7 @@ import Recorder
         for _ in 0..<3 { reduce(&model, .tick) }
         #expect(!model.hasPendingScan)
         let screen = model.screenText
-        #expect(screen.contains("┌ Filter by action type (Enter picks, Esc cancels)"))
+        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab hides)"))
         #expect(!screen.contains("scanning"))
         #expect(screen.contains("│ counter/increment  (97)"))
         #expect(screen.contains("│ label/set  (1)"))
@@ -49,7 +49,7 @@ import Recorder
         var model = Self.model()
         model.type("f")
         reduce(&model, .tick)                       // counter/increment, reset
-        model.type("j")                             // on reset
+        model.send(.down)                           // on reset
         for _ in 0..<3 { reduce(&model, .tick) }    // label/set sorts in before reset
         guard case .filterPicker(let picker) = model.overlay else { Issue.record("the picker closed"); return }
         #expect(picker.choices.map(\.actionType) == ["counter/increment", "label/set", "reset"])
@@ -72,8 +72,9 @@ import Recorder
         var model = Self.model()
         model.type("f")
         for _ in 0..<4 { reduce(&model, .tick) }
-        model.type("jj\n")                          // reset; the Enter press examines entries 1–20
-        #expect(model.filter?.actionType == "reset")
+        model.send(.down); model.send(.down)
+        model.type("\n")                            // reset; the Enter press examines entries 1–20
+        #expect(model.filter?.shown == ["reset"])
         #expect(model.selection == 0)               // no reset found yet
         #expect(line(model, containing: "counter.jsonl")?.contains("filter: reset (filtering… 20%)") == true)
         reduce(&model, .tick)                       // entries 21–40: reset at 38
@@ -82,7 +83,7 @@ import Recorder
         for _ in 0..<3 { reduce(&model, .tick) }
         #expect(!model.hasPendingScan)
         #expect(model.screenText.contains("Timeline  2/100 \"reset\""))
-        #expect(model.screenText.hasSuffix("Showing 2 \"reset\" entries; f clears the filter"))
+        #expect(model.screenText.hasSuffix("Showing 2 entries (reset); f clears the filter"))
         #expect(line(model, containing: "counter.jsonl")?.contains("filtering") == false)
     }
 
@@ -90,7 +91,8 @@ import Recorder
         var model = Self.model()
         model.type("f")
         for _ in 0..<4 { reduce(&model, .tick) }
-        model.type("jj\n")
+        model.send(.down); model.send(.down)
+        model.type("\n")
         model.type("\u{1b}")
         #expect(model.filter == nil)
         #expect(model.screenText.hasSuffix("Filter \"reset\" cancelled"))
@@ -101,16 +103,15 @@ import Recorder
         var model = Self.model()
         model.type(":72\n\tj")                      // entry 72; the state pane, on /label
         #expect(model.cursorRow?.path.description == "/label")
-        model.type("w")
-        #expect(model.screenText.contains("History of /label — 0 changes so far, scanning… 20%"))
-        for _ in 0..<2 { reduce(&model, .tick) }
-        #expect(model.screenText.contains("History of /label — 0 changes so far, scanning… 60%"))
-        reduce(&model, .tick)                       // entries 61–80: the change at 71
-        #expect(model.screenText.contains("History of /label — 1 changes so far, scanning… 80%"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set"))
+        model.type("w")                             // walks back from entry 72 first: 72…53, the change at 71
+        #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 20%"))
+        #expect(model.screenText.contains("│     71 +70.000s  label/set  "))   // old → new once the walk is done
+        for _ in 0..<3 { reduce(&model, .tick) }    // back to entry 1, then forward from 73
+        #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 80%"))
         reduce(&model, .tick)
         #expect(!model.hasPendingScan)
-        #expect(model.screenText.contains("History of /label — 1 changes (j/k jump, Enter/Esc close)"))
+        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, Enter/Esc close)"))
+        #expect(model.screenText.contains("│     71 +70.000s  label/set  \"\" → \"set\""))
     }
 
     @Test func escStopsThePathHistoryScan() {
@@ -132,6 +133,8 @@ import Recorder
         reduce(&model, .tick)                       // rows 22–41: reset at 38
         #expect(model.selection == 37)
         #expect(model.timelineSearch == nil)
+        #expect(model.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
+        model.timelineMatchCount = nil
         #expect(!model.hasPendingScan)
         model.type("n")                             // 48 rows on to entry 86: three slices
         #expect(model.selection == 37)
@@ -163,7 +166,9 @@ import Recorder
     @Test func followModeWithAFilterSelectsTheNewestMatchOnTheTickItArrives() {
         let timeline = InspectorFixtures.todoTimeline()
         var model = InspectorFixtures.model(timeline)
-        model.type("fjjj\n")                        // todo/add: entries 2 and 3
+        model.type("f")
+        for _ in 0..<3 { model.send(.down) }
+        model.type("\n")                            // todo/add: entries 2 and 3
         model.type("F")
         #expect(model.selection == 2)
         let state: JSONValue = ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]]

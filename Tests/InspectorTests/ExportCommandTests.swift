@@ -144,14 +144,20 @@ import Testing
         #expect(model.send(.character("e")) == [.exportDiff(markdown: expected, suggestedName: "todo-diff-4-5.md")])
         #expect(expected.contains("1. `toggle`"))
 
-        // Mark entry 2, select entry 5, compare: the report covers entries 3–5.
+        // Mark entry 2, select entry 5, compare: the diff on screen, not a report of every entry between.
+        reduce(&model, .exportFinished(path: "/tmp/x.md"))
         model.type("gjmjjjd")
         guard case .exportDiff(let markdown, let name)? = model.send(.character("e")).first else {
             Issue.record("no export")
             return
         }
         #expect(name == "todo-diff-2-5.md")
-        #expect(markdown.contains("- **Log:** `todo.jsonl`, entries 3–5 of 12"))
+        let onScreen = model.view.diffLines.map { DiffFormatting.plainText($0) }
+        #expect(!onScreen.isEmpty)
+        #expect(markdown == "# Diff: todo.jsonl, entry 2 → entry 5\n\n"
+            + "The state after entry 2 (`-`) against the state after entry 5 (`+`), as the inspector's diff pane shows it.\n\n"
+            + "```diff\n" + onScreen.map { $0 + "\n" }.joined() + "```\n")
+        #expect(!markdown.contains("## Actions"))
     }
 
     // MARK: Bad input

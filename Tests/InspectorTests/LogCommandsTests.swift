@@ -115,6 +115,24 @@ import Recorder
             """)
     }
 
+    @Test func statsAlignsWideActionNamesByColumnsAndLogEscapesControlCharacters() throws {
+        let path = try LogFixture.write([
+            .init(type: "日本語/set", payload: ["text": "bell\u{7}del\u{7f}"], state: ["n": 1]),
+            .init(type: "a/b", payload: .null, state: ["n": 2]),
+            .init(type: "a/b", payload: .null, state: ["n": 3]),
+        ])
+        let stats = run(["stats", path]).output
+        #expect(stats.hasSuffix("""
+            actions by type:
+              a/b               2
+              日本語/set        1
+
+            """), "\(stats)")
+        let log = run(["log", path]).output
+        #expect(!log.unicodeScalars.contains { $0.value == 0x7F || $0.value == 0x07 })
+        #expect(log.contains(#"日本語/set text: "bell\u0007del\u{7f}""#), "\(log)")
+    }
+
     @Test func blameListsEntriesThatChangedAPathWithOldAndNewValues() throws {
         let path = try LogFixture.todoLog()
         let done = run(["blame", path, "/todos/0/done"])

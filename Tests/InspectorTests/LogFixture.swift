@@ -23,7 +23,8 @@ struct LogFixture {
     }
 
     static func write(_ steps: [Step], times: [Double]? = nil, keyframeInterval: Int = 3, initialState: JSONValue? = nil,
-                      damageLine: Int? = nil, tornTail: Bool = false, name: String = "todo.jsonl") throws -> String {
+                      damageLine: Int? = nil, tornTail: Bool = false, name: String = "todo.jsonl",
+                      datePaths: [String]? = nil) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-inspector-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var bytes: [UInt8] = []
@@ -40,6 +41,7 @@ struct LogFixture {
         header["metadata"] = [:]
         header["stateReplayable"] = true
         if let initialState { header["initialState"] = initialState }
+        if let datePaths { header["datePaths"] = .array(datePaths.map(JSONValue.string)) }
         append(header, to: &bytes)
         var previous: JSONValue?
         for (index, step) in steps.enumerated() {

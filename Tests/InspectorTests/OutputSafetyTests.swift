@@ -124,7 +124,7 @@ import Testing
         model.type("jj")
         model.type("a")
         _ = model.send(.enter)
-        model.type("s")
+        model.type("sy")                                 // save, and answer yes
         let saved = replayLog.directory + "/log-branch-2.jsonl"
         #expect(model.message == "Saved the branch (4 entries) to \(saved)")
         #expect(!FileManager.default.fileExists(atPath: target), "nothing created through the link")

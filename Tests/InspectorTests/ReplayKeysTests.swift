@@ -113,9 +113,57 @@ import Testing
 
         model.type("s")
         let saved = log.directory + "/log-branch.jsonl"
+        #expect(Self.lines(model).last == "Save the branch as \(saved)? (y/n)")
+        model.type("n")                                  // anything but y: not saved, and not a command
+        #expect(model.message == "Not saved")
+        #expect(!FileManager.default.fileExists(atPath: saved))
+        model.type("sy")
         #expect(model.message == "Saved the branch (4 entries) to \(saved)")
         let reader = try LogReader(path: saved)
         #expect(reader.entryCount == 4)
         #expect(try reader.state(at: 3) == JSONEncoding.value(of: expected))
+        // The copied entries keep the times they were recorded at.
+        let recorded = try LogReader(path: log.path)
+        for index in 0..<3 {
+            #expect(abs(try reader.entry(at: index).time.timeIntervalSince(recorded.entry(at: index).time)) < 1e-6)
+            let (copy, original) = (try reader.entry(at: index), try recorded.entry(at: index))
+            #expect(abs(copy.duration - original.duration) < 1e-6, "\(copy.duration) vs \(original.duration)")
+        }
+    }
+
+    @Test func aBranchEntrysDiffNamesTheForkAndTheTimelineMarksIt() throws {
+        var (model, _) = try Self.model()
+        model.type("jja")                    // entry 3: dispatch its action again, as is
+        _ = model.send(.enter)
+        #expect(model.selection == 12)
+        // The base is the fork (entry 3), not the log's last entry (12).
+        #expect(model.screenText.contains("│ Diff  3 → 13  (the branch forks after entry 3)"), "\(model.screenText)")
+        #expect(Self.lines(model)[3].hasPrefix("┬  3 "), "\(Self.lines(model)[3])")
+        #expect(Self.lines(model)[22].contains("│  branch forks after 3"))
+        model.type("k")                      // the log's last entry: its own diff, 11 → 12
+        #expect(model.screenText.contains("│ Diff  11 → 12"))
+    }
+
+    @Test func theActionEditorIsALineEditorAndNoKeyLeaksIntoCommands() throws {
+        var (model, _) = try Self.model()
+        model.type("jja")
+        let prefilled = #"{"add":{"title":"Call the bank"}}"#
+        // One Backspace too many leaves the editor open and empty; what is typed next is text, not commands.
+        for _ in 0..<(prefilled.count + 3) { _ = model.send(.backspace) }
+        #expect(model.prompt?.kind == .editAction && model.prompt?.text == "")
+        model.type("qs")
+        #expect(model.prompt?.text == "qs")
+        #expect(model.confirmation == nil && model.count == 12)
+        _ = model.send(.control("u"))
+        model.type(#"{"add":{"title":"X"}}"#)
+        for _ in 0..<3 { _ = model.send(.left) }       // before "}}: insert in the middle
+        model.type("YZ")
+        #expect(model.prompt?.text == #"{"add":{"title":"XYZ"}}"#)
+        #expect(Self.lines(model).last == #"action> {"add":{"title":"XYZ"}}"#)
+        #expect(render(model, size: model.size)[23, 8 + 20].style.reverse)   // the cursor, on the `"` after XYZ
+        _ = model.send(.escape)
+        #expect(model.prompt == nil)
+        #expect(model.message == "Edit cancelled: nothing was dispatched")
+        #expect(model.count == 12)
     }
 }

@@ -41,4 +41,46 @@ struct ScriptedTerminal: TerminalDevice {
         #expect(second == directory + "/todo-diff-1-2-2.md")
         #expect(try String(contentsOfFile: second, encoding: .utf8) == "# two\n")
     }
+
+    @Test func aFailedExportSaysInWordsWhatFailed() {
+        #expect(throws: ExportWriteError(description: "cannot create /nonexistent-rewind-dir/a.md: No such file or directory")) {
+            try ExportFile.write("x", suggestedName: "a.md", directory: "/nonexistent-rewind-dir")
+        }
+    }
+
+    /// Hands out scripted events; at `nil` in the script it first waits for the export worker,
+    /// so the frame after it shows the export's outcome (awaited, not slept for).
+    struct ExportingTerminal: TerminalDevice {
+        var size = ScreenSize(columns: 80, rows: 24)
+        var events: [InspectorEvent?]
+        let worker: ExportWorker
+        var frames: [ScreenBuffer] = []
+        mutating func draw(_ screen: ScreenBuffer) { frames.append(screen) }
+        mutating func nextEvent(timeoutMilliseconds: Int) -> InspectorEvent? {
+            guard !events.isEmpty else { return .key(.character("q")) }
+            let event = events.removeFirst()
+            if event == nil { worker.waitUntilIdle() }
+            return event
+        }
+        mutating func stop() {}
+    }
+
+    @Test func eWritesTheMarkDiffInTheBackgroundAndTheNoticeStays() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-export-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let worker = ExportWorker(directory: directory)
+        let keys: [InspectorEvent?] = "jmGde".map { .key(.character($0)) } + [nil, .key(.character("k")), .tick]
+        var terminal = ExportingTerminal(events: keys, worker: worker)
+        var model = InspectorFixtures.model()
+        _ = InspectorSession.run(model: &model, terminal: &terminal, exports: worker)
+        let path = directory + "/todo-diff-2-6.md"
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.hasPrefix("# Diff: todo.jsonl, entry 2 → entry 6\n"))
+        #expect(written.contains("@ /todos/2\n+ {\n+   \"title\": \"Sync done\",\n"), "\(written)")
+        // After the export: the notice (cut at 80 columns), still there after another key.
+        let last = terminal.frames.last?.plainText.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("Exported the diff to \(directory)/"), "\(last)")
+        #expect(model.notice == "Exported the diff to \(path)  (Esc dismisses)")
+    }
 }

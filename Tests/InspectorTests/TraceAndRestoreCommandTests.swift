@@ -140,7 +140,7 @@ private final class Scratch: Sendable {
         model.type(#"{"amount":7}"#)
         _ = model.send(.enter)
         #expect(model.prompt == nil)
-        model.type("s")
+        model.type("sy")                                 // save, and answer yes
         // Entry 1 is ReSwiftInit, which cannot be decoded: it is copied as recorded.
         #expect(model.message == "Saved the branch (5 entries) to \(directory)/reswift-branch.jsonl")
         #expect(try LogReader(path: directory + "/reswift-branch.jsonl").entry(at: 0).action.name == "ReSwiftInit")

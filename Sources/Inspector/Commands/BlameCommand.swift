@@ -19,30 +19,20 @@ enum BlameCommand {
         }
         guard let timeline = CommandSupport.openLog(arguments[0], streams: &streams) else { return 2 }
         let numberWidth = max(3, String(timeline.count).count)
-        var found = 0
+        // The engine behind `w`: follows the value at `pointer` in the last state back to where it was created.
+        var history = ValueHistory(path: pointer, origin: timeline.count - 1, source: timeline)
+        if timeline.count > 0 { history.runToCompletion(source: timeline) }
         var lines: [String] = []
-        for index in 0..<timeline.count {
-            guard let entry = timeline.entry(at: index),
-                  entry.changedPaths.contains(where: { $0.hasPrefix(pointer) || pointer.hasPrefix($0) || $0.lastToken == "-" && pointer.hasPrefix($0.parent!) })
-            else { continue }
-            let before = timeline.stateBefore(index)?[pointer: pointer]
-            let after = (try? timeline.state(at: index))?[pointer: pointer]
-            guard before != after else { continue }
-            found += 1
-            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + describe(before) + " → " + describe(after))
+        for position in 0..<history.count {
+            let change = history[position]
+            guard let entry = timeline.entry(at: change.entry) else { continue }
+            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + ValueChangeText.describe(change, source: timeline).escapingControlCharacters)
         }
-        if found == 0 {
+        if lines.isEmpty {
             streams.output("No entry in \(timeline.name) changed \(pointer)")
         } else {
             streams.output(lines.joined(separator: "\n"))
         }
         return 0
-    }
-
-    /// Compact JSON, long values shortened; `(absent)` when the path did not exist.
-    static func describe(_ value: JSONValue?) -> String {
-        guard let value else { return "(absent)" }
-        let text = value.description
-        return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 }

@@ -62,7 +62,7 @@ enum CommandSupport {
         line += entry.actionType
         let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
         if !payload.isEmpty { line += " " + payload }
-        return line
+        return line.escapingControlCharacters
     }
 }
 

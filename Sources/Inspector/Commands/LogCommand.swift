@@ -30,7 +30,7 @@ enum LogCommand {
                 let shown = entry.changedPaths.prefix(4).map(\.description).joined(separator: " ")
                 line += "  changed " + shown + (entry.changedPaths.count > 4 ? " …(+\(entry.changedPaths.count - 4))" : "")
             }
-            text += line + "\n"
+            text += line.escapingControlCharacters + "\n"
             if trace { text += traceLines(entry.trace, indent: numberWidth + 2) }
             // Stream in chunks so a million entries do not sit in memory.
             if text.utf8.count > 1 << 16 {

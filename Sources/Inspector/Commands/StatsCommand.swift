@@ -32,9 +32,11 @@ enum StatsCommand {
         lines += [
             "actions by type:",
         ]
-        let width = counts.keys.map(\.count).max() ?? 0
+        // Columns, not characters: a CJK or emoji name takes two per character.
+        let width = counts.keys.map { TerminalWidth.of($0.escapingControlCharacters) }.max() ?? 0
         for (type, count) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
-            lines.append("  " + type.padded(toWidth: width) + "  " + String(count).leftPadded(toWidth: 7))
+            let name = type.escapingControlCharacters
+            lines.append("  " + name + String(repeating: " ", count: width - TerminalWidth.of(name)) + "  " + String(count).leftPadded(toWidth: 7))
         }
         streams.output(lines.joined(separator: "\n"))
         return 0

@@ -45,6 +45,20 @@ struct ScanAllowance {
     }
 }
 
+/// After a timeline search lands on a match: counting every match, in slices, for `match i/N`.
+struct TimelineMatchCount: Equatable, Sendable {
+    var query: String
+    /// The row the search landed on.
+    var matchRow: Int
+    var rows: Int
+    var examined = 0
+    /// Matches found so far, and how many of them are at or before `matchRow`.
+    var total = 0
+    var position = 0
+
+    var isDone: Bool { examined >= rows }
+}
+
 /// A timeline search (`/`, `n`, `N`) on its way through the rows.
 struct TimelineSearch: Equatable, Sendable {
     var query: String
@@ -63,10 +77,11 @@ extension InspectorModel {
     /// True while a scan has entries left to examine.
     var hasPendingScan: Bool {
         if timelineSearch != nil || queryScan != nil { return true }
+        if let counting = timelineMatchCount, !counting.isDone { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
         case .filterPicker(let picker): return picker.scanned < count
-        case .pathHistory(let history): return history.scanned < count
+        case .pathHistory(let history): return !history.history.isDone(count: count)
         default: return false
         }
     }
@@ -74,6 +89,18 @@ extension InspectorModel {
     /// Runs the next slice of every scan in progress, within one budget.
     mutating func advanceScans() {
         var allowance = ScanAllowance(scanBudget)
+        // The history may hold a million changes: moved out of the overlay (not matched in a
+        // `switch`, which can keep a second reference alive) so its arrays are appended to in
+        // place — a second reference would make every slice copy them all.
+        if var history = overlay?.takePathHistory() {
+            overlay = nil
+            collectChanges(into: &history, allowance: &allowance)
+            if history.history.isDone(count: count) && history.history.count == 0 {
+                message = "No entry changed \(history.path)"
+            } else {
+                overlay = .pathHistory(history)
+            }
+        }
         switch overlay {
         case .filterPicker(var picker):
             overlay = nil   // the only reference left: the scan appends in place
@@ -84,20 +111,12 @@ extension InspectorModel {
             } else {
                 overlay = .filterPicker(picker)
             }
-        case .pathHistory(var history):
-            overlay = nil
-            collectChanges(into: &history, allowance: &allowance)
-            if history.scanned >= count && history.entries.isEmpty {
-                overlay = nil
-                message = "No entry changed \(history.path)"
-            } else {
-                overlay = .pathHistory(history)
-            }
         default:
             break
         }
         if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
         if queryScan != nil { continueQueryScan(allowance: &allowance) }
+        if let counting = timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
         if filter != nil { extendFilter(allowance: &allowance) }
     }
 
@@ -120,7 +139,7 @@ extension InspectorModel {
         }
         if let filter, filter.scanned < count {
             self.filter = nil
-            message = "Filter \"\(filter.actionType)\" cancelled"
+            message = "Filter \"\(filter.label)\" cancelled"
             return true
         }
         return false
@@ -152,7 +171,8 @@ extension InspectorModel {
     // MARK: The filter picker's action types
 
     private func collectActionTypes(into picker: inout FilterPicker, allowance: inout ScanAllowance) {
-        let pointed = picker.choices.indices.contains(picker.cursor) ? picker.choices[picker.cursor].actionType : nil
+        let visible = picker.visibleChoices
+        let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
         var choices: [ActionTypeCount] = []
         swap(&choices, &picker.choices)   // appended to in place, not copied
         picker.scanned = scanEntries(from: picker.scanned, fields: [], allowance: &allowance) { _, entry in
@@ -166,23 +186,23 @@ extension InspectorModel {
         }
         picker.choices = choices
         // New types sort in anywhere: keep the cursor on the type it was on.
-        if let pointed, let index = picker.choices.firstIndex(where: { $0.actionType == pointed }) { picker.cursor = index }
+        if let pointed, let index = picker.visibleChoices.firstIndex(where: { $0.actionType == pointed }) { picker.cursor = index }
     }
 
     // MARK: Path history
 
     private mutating func collectChanges(into history: inout PathHistory, allowance: inout ScanAllowance) {
-        let path = history.path
-        let before = history.entries.count
-        var entries: [Int] = []
-        swap(&entries, &history.entries)   // appended to in place, not copied
-        history.scanned = scanEntries(from: history.scanned, fields: .changedPaths, allowance: &allowance) { index, entry in
-            guard let entry else { return }
-            if entry.changedPaths.contains(where: { $0.hasPrefix(path) || path.hasPrefix($0) }) { entries.append(index) }
+        let before = history.history.count
+        let earlierBefore = history.history.earlierCount
+        history.history.advance(source: source, allowance: &allowance)
+        guard history.history.count != before else { return }
+        if history.cursorMoved {
+            // Changes found before the origin come in at the top: keep the cursor on its change.
+            history.cursor += history.history.earlierCount - earlierBefore
+        } else {
+            // The cursor rests on the last change at or before the selection (moving it moves the selection).
+            history.cursor = max(0, history.history.earlierCount - 1)
         }
-        history.entries = entries
-        // The cursor rests on the last change at or before the selection (moving it moves the selection).
-        if history.entries.count != before { history.cursor = history.entries.lastIndex { $0 <= selection } ?? 0 }
     }
 
     // MARK: Timeline search
@@ -214,6 +234,7 @@ extension InspectorModel {
         if let match {
             timelineSearch = nil
             selection = match.index
+            timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
             if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
         } else if search.examined >= search.rows {
             timelineSearch = nil
@@ -221,6 +242,31 @@ extension InspectorModel {
         } else {
             timelineSearch = search
         }
+    }
+
+    /// Counts the matches of the last timeline search over every row (for `match i/N`).
+    private mutating func countTimelineMatches(allowance: inout ScanAllowance) {
+        guard var counting = timelineMatchCount else { return }
+        let needle = SearchNeedle(counting.query.lowercased())
+        let source = self.source
+        var scratch: [UInt8] = []
+        var sliceOver = false
+        while !sliceOver, !counting.isDone {
+            let rows = Array(counting.examined..<min(counting.rows, counting.examined + Self.scanBatch))
+            var position = 0
+            source.scanEntries(rows.map { entryIndex(atRow: $0) ?? -1 }, fields: .payloadJSON) { _, entry in
+                guard allowance.take() else { sliceOver = true; return false }
+                let row = rows[position]
+                position += 1
+                counting.examined += 1
+                if let entry, Self.action(entry.actionType, payloadJSON: entry.payloadJSON, matches: needle, scratch: &scratch) {
+                    counting.total += 1
+                    if row <= counting.matchRow { counting.position += 1 }
+                }
+                return true
+            }
+        }
+        timelineMatchCount = counting
     }
 
     // MARK: Filter
@@ -231,15 +277,15 @@ extension InspectorModel {
         guard var filter else { return }
         self.filter = nil   // the only reference left: the scan appends in place (put back below)
         let found = filter.entries.count
-        let actionType = filter.actionType
+        let matching = filter
         var entries: [Int] = []
         swap(&entries, &filter.entries)   // appended to in place, not copied
         filter.scanned = scanEntries(from: filter.scanned, fields: [], allowance: &allowance) { index, entry in
-            if entry?.actionType == actionType { entries.append(index) }
+            if let type = entry?.actionType, matching.matches(type) { entries.append(index) }
         }
         filter.entries = entries
         // Follow mode keeps the newest match selected.
-        if follow, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
+        if follow, !followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.
         if let wanted = filter.selectFrom, let last = filter.entries.last, last >= wanted {
             selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
@@ -249,12 +295,12 @@ extension InspectorModel {
             filter.isBuilding = false
             guard let first = filter.entries.first else {
                 self.filter = nil
-                message = "No \"\(filter.actionType)\" entries"
+                message = "No \"\(filter.label)\" entries"
                 return
             }
             if filter.selectFrom != nil { selection = first }
             filter.selectFrom = nil
-            message = "Showing \(filter.entries.count) \"\(filter.actionType)\" entries; f clears the filter"
+            message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
         }
         self.filter = filter
     }

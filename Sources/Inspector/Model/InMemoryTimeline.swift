@@ -9,6 +9,7 @@ final class InMemoryTimeline: TimelineSource {
         var state: JSONValue
         var timeOffset: Double
         var fromEffect: Bool
+        var duration: Double? = nil
 
         init(_ actionType: String, _ payload: JSONValue = .null, state: JSONValue, at timeOffset: Double = 0, fromEffect: Bool = false) {
             self.actionType = actionType
@@ -27,6 +28,7 @@ final class InMemoryTimeline: TimelineSource {
     var damage: [DamagedRecord] = []
     var tornTail: DamagedRecord?
     var initialState: JSONValue?
+    var datePaths: [String] = []
     var keyframeInterval = 100
 
     init(name: String = "memory.jsonl", steps: [Step]) {
@@ -41,7 +43,8 @@ final class InMemoryTimeline: TimelineSource {
         let step = steps[index]
         let changed = index == 0 ? [] : JSONDiff.patch(from: steps[index - 1].state, to: step.state).operations.map(\.path)
         return TimelineEntry(index: index, timeOffset: step.timeOffset, actionType: step.actionType, payload: step.payload,
-                             changedPaths: changed, fromEffect: step.fromEffect, isKeyframe: index % keyframeInterval == 0)
+                             changedPaths: changed, fromEffect: step.fromEffect, isKeyframe: index % keyframeInterval == 0,
+                             duration: step.duration, sequence: Int64(index), causeSequence: step.fromEffect ? Int64(index - 1) : nil)
     }
 
     struct MissingState: Error, CustomStringConvertible {

@@ -3,7 +3,9 @@ enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
     case home, end, pageUp, pageDown
-    case enter, tab, backTab, escape, backspace
+    case enter, tab, backTab, escape, backspace, delete
+    /// Ctrl with a letter, lowercased: `.control("l")` is Ctrl-L.
+    case control(Character)
 
     /// How the help overlay spells the key.
     var label: String {
@@ -23,6 +25,8 @@ enum Key: Hashable, Sendable {
         case .backTab: "S-Tab"
         case .escape: "Esc"
         case .backspace: "Bksp"
+        case .delete: "Del"
+        case .control(let letter): "C-" + String(letter)
         }
     }
 }
@@ -44,6 +48,8 @@ enum InspectorEvent: Equatable, Sendable {
     case tick
     /// Ctrl-C: leave at once, whatever is open.
     case interrupt
+    /// The session's background export wrote `fraction` of the file.
+    case exportProgress(fraction: Double)
     /// The terminal layer finished an export the model asked for.
     case exportFinished(path: String)
     case exportFailed(reason: String)
@@ -52,6 +58,12 @@ enum InspectorEvent: Equatable, Sendable {
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
 enum InspectorEffect: Equatable, Sendable {
     case quit
-    /// Write `markdown` to a new file; `suggestedName` is a file name without directory.
+    /// Write `markdown` to a new file, in the background; `suggestedName` is a file name without directory.
     case exportDiff(markdown: String, suggestedName: String)
+    /// Put `text` on the terminal's clipboard (OSC 52).
+    case copyToClipboard(String)
+    /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).
+    case saveHiddenActionTypes([String])
+    /// Ctrl-L: repaint the whole terminal (something else wrote over it).
+    case redraw
 }

@@ -19,12 +19,26 @@ struct InspectorModel {
         }
     }
 
-    /// A line being typed at the bottom of the screen.
-    enum Prompt: Equatable, Sendable {
-        case search(String)
-        case jump(String)
-        /// The action editor (`a`, with a linked reducer): the action's JSON being edited.
-        case editAction(String)
+    /// A line being typed at the bottom of the screen, in a line editor.
+    struct Prompt: Equatable, Sendable {
+        enum Kind: Hashable, Sendable {
+            case search, jump
+            /// The action editor (`a`, with a linked reducer): the action's JSON being edited.
+            case editAction
+        }
+
+        var kind: Kind
+        var editor: LineEditor
+        /// Where Up/Down is in this kind's history (0 = the newest); nil on the line being typed.
+        var historyPosition: Int?
+        /// The line being typed when Up was first pressed, back with Down.
+        var draft = ""
+
+        var text: String { editor.text }
+
+        static func search(_ text: String) -> Prompt { Prompt(kind: .search, editor: LineEditor(text)) }
+        static func jump(_ text: String) -> Prompt { Prompt(kind: .jump, editor: LineEditor(text)) }
+        static func editAction(_ text: String) -> Prompt { Prompt(kind: .editAction, editor: LineEditor(text)) }
     }
 
     /// A window drawn over the panes; Esc closes it.
@@ -33,6 +47,41 @@ struct InspectorModel {
         case filterPicker(FilterPicker)
         case pathHistory(PathHistory)
         case damage(scroll: Int)
+        /// The whole of one value (Enter on a leaf, `v` on any node), wrapped and scrollable.
+        case value(ValueViewer)
+    }
+
+    /// One value shown whole: a long string wrapped (its own line breaks kept), anything else as pretty JSON.
+    struct ValueViewer: Equatable, Sendable {
+        var path: JSONPointer
+        var text: String
+        var scroll = 0
+
+        init(path: JSONPointer, value: JSONValue) {
+            self.path = path
+            text = value.stringValue ?? JSONWriter.prettyString(value)
+        }
+
+        /// The text broken into rows of at most `width` columns, at spaces where it can be.
+        func lines(width: Int) -> [String] {
+            var lines: [String] = []
+            let width = max(1, width)
+            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                var line = ""
+                for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                    let candidate = line.isEmpty ? String(word) : line + " " + word
+                    if TerminalWidth.of(candidate) <= width { line = candidate; continue }
+                    if !line.isEmpty { lines.append(line); line = "" }
+                    // A word longer than a row is cut where the row ends.
+                    for character in word {
+                        if TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = "" }
+                        line.append(character)
+                    }
+                }
+                lines.append(line)
+            }
+            return lines
+        }
     }
 
     struct ActionTypeCount: Equatable, Sendable {
@@ -43,23 +92,43 @@ struct InspectorModel {
     /// The `f` overlay: action types found so far with their counts, sorted.
     struct FilterPicker: Equatable, Sendable {
         var choices: [ActionTypeCount] = []
+        /// What has been typed to narrow the list (case-insensitive, anywhere in the name).
+        var query = ""
+        /// Types picked with Space (Enter shows them all).
+        var selected: Set<String> = []
+        /// Position in `visibleChoices`.
         var cursor = 0
+
+        var visibleChoices: [ActionTypeCount] {
+            query.isEmpty ? choices : choices.filter { $0.actionType.lowercased().contains(query.lowercased()) }
+        }
         /// Entries examined so far (the scan runs in slices, see EntryScans).
         var scanned = 0
     }
 
-    /// Entries that changed one state path (found so far), and which of them is selected.
+    /// The history of one value (`w`): the changes found so far and which of them is selected.
     struct PathHistory: Equatable, Sendable {
-        var path: JSONPointer
-        var entries: [Int] = []
+        var history: ValueHistory
+        /// Position of the selected change (oldest first).
         var cursor = 0
-        /// Entries examined so far.
-        var scanned = 0
+        /// First row on screen.
+        var top = 0
+        /// True once the user moved the cursor: changes found earlier then keep it on its change.
+        var cursorMoved = false
+        /// `old → new` of the changes on screen, by entry (worked out in `reduce`, not `render`).
+        var details: [Int: String] = [:]
+
+        var path: JSONPointer { history.path }
+        /// Every entry found (tests; the screen reads only the rows it shows).
+        var entries: [Int] { history.entries }
     }
 
     /// The timeline restricted to one action type.
     struct ActionFilter: Equatable, Sendable {
-        var actionType: String
+        /// The types shown; nil shows every type not hidden.
+        var shown: Set<String>?
+        /// The hide-list (`heartbeat`, `tick`), applied to every entry before anything else.
+        var hidden: Set<String> = []
         /// Matching entry indexes, ascending.
         var entries: [Int]
         /// How many entries have been checked (grows in follow mode).
@@ -68,12 +137,25 @@ struct InspectorModel {
         var isBuilding = true
         /// Select the first match at or after this entry once it is found.
         var selectFrom: Int?
+
+        func matches(_ actionType: String) -> Bool {
+            !hidden.contains(actionType) && (shown?.contains(actionType) ?? true)
+        }
+
+        /// `todo/add`, `todo/add + tick`, or `hiding heartbeat, tick`.
+        var label: String {
+            var parts: [String] = []
+            if let shown { parts.append(shown.sorted().joined(separator: " + ")) }
+            if !hidden.isEmpty { parts.append("hiding " + hidden.sorted().joined(separator: ", ")) }
+            return parts.joined(separator: ", ")
+        }
     }
 
     /// What the panes show for the current selection, rebuilt by `reduce`
     /// only when the selection or comparison changes.
     struct SelectionView {
         var selection: Int = -1
+        var initial = false
         var comparedWith: Int?
         var entry: TimelineEntry?
         var state: JSONValue?
@@ -102,7 +184,17 @@ struct InspectorModel {
     var stateCursor = 0
     var stateTop = 0
     var diffTop = 0
+    /// Columns scrolled off the diff pane's left edge (→ / ← in the diff pane).
+    var diffLeft = 0
+    /// The diff line the last diff-pane search landed on (marked with `▶`).
+    var diffMatchLine: Int?
     var lastSearch: String?
+    /// True while the last search's matches are underlined on screen (Esc turns it off).
+    var highlightsSearch = false
+    /// Which match the cursor is on, of how many, after a search in the state or diff pane.
+    var searchMatch: (index: Int, total: Int)?
+    /// Counting the last timeline search's matches for `match i/N` (in slices).
+    var timelineMatchCount: TimelineMatchCount?
     /// A timeline search still looking (it runs in slices, see EntryScans).
     var timelineSearch: TimelineSearch?
     /// `:find` or `:bisect` still reading states (Model/QueryCommands.swift).
@@ -112,12 +204,45 @@ struct InspectorModel {
     /// How many entries one event may examine in scans.
     var scanBudget = ScanBudget.interactive
     var prompt: Prompt?
+    /// Lines entered in each kind of prompt, newest last (Up/Down in the prompt).
+    var promptHistory: [Prompt.Kind: [String]] = [:]
     var overlay: Overlay?
     var follow = false
+    /// Following, but the user moved off the newest entry to look back (as `less +F`
+    /// and lnav do): new entries are still read, the selection stays; F or G resumes.
+    var followPaused = false
     /// A one-off message shown instead of the key hints until the next key.
     var message: String?
+    /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
+    var notice: String?
+    /// How much of an export the session has written, 0...1, while it writes one.
+    var exporting: Double?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
+    /// The state pane shows the selected action instead (`p`): payload, duration, cause.
+    var showsAction = false
+    /// First line of the action view on screen.
+    var actionTop = 0
+    /// Where `c` jumped from, so `b` can go back.
+    var causeTrail: [Int] = []
+    /// The timeline title's picture of state sizes and slow reducers.
+    var sparkline = Sparkline()
+    /// Effects asked for where no effect list is at hand (overlay keys); `reduce` returns them.
+    var pendingEffects: [InspectorEffect] = []
+    /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
+    var hiddenActionTypes: Set<String> = []
+    /// `:0`: the panes show the state before the first entry (the header's initial state).
+    var showingInitialState = false
+    /// Digits typed before a motion (`5j`, `10G`).
+    var pendingCount: Int?
+    /// Keys already reported as doing nothing (each is reported once).
+    var reportedUnknownKeys: Set<Key> = []
+    /// The timeline's share of the width in percent (`<` / `>`).
+    var timelineWidthShare = 50
+    /// The pane shown alone (`z`), if any.
+    var zoomed: Pane?
+    /// A question on the hint line (saving a branch) waiting for `y`.
+    var confirmation: Confirmation?
     /// Why the edited action did not decode, shown while the editor stays open.
     var editError: String?
 
@@ -128,14 +253,18 @@ struct InspectorModel {
     private(set) var stateRowCount = 0
     private(set) var stateRows: [TreeRow] = []
 
+    /// Where the state holds dates (the header's `datePaths`).
+    let datePaths: DatePaths
+
     init(source: any TimelineSource, size: ScreenSize) {
         self.source = source
+        datePaths = DatePaths(source.datePaths)
         self.size = size
         self.count = source.count
         refreshView()
     }
 
-    var layout: PaneLayout { PaneLayout(size: size) }
+    var layout: PaneLayout { PaneLayout(size: size, timelineShare: timelineWidthShare, zoomed: zoomed) }
 
     // MARK: Timeline rows (the filter maps rows to entries)
 
@@ -188,21 +317,31 @@ struct InspectorModel {
 
     mutating func refreshView() {
         let compared = comparingWithMark ? mark : nil
-        if view.selection != selection || view.comparedWith != compared || view.entry == nil {
-            var next = SelectionView(selection: selection, comparedWith: compared)
-            if count > 0, let entry = source.entry(at: selection) {
+        if view.selection != selection || view.comparedWith != compared || view.entry == nil || view.initial != showingInitialState {
+            var next = SelectionView(selection: selection, initial: showingInitialState, comparedWith: compared)
+            if showingInitialState {
+                next.entry = source.entry(at: 0)
+                next.state = source.initialState
+                if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
+            } else if count > 0, let entry = source.entry(at: selection) {
                 next.entry = entry
                 do {
                     next.state = try source.state(at: selection)
                 } catch {
                     next.stateError = "\(error)"
                 }
-                if let compared, compared != selection {
+                if let compared, compared == selection {
+                    // The mark against itself: nothing differs (not the action's own diff).
+                    next.changedPaths = []
+                } else if let compared {
                     let base = try? source.state(at: compared)
                     var paths = [JSONPointer()]
                     if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
                     next.changedPaths = ChangedPaths.resolvingAppends(paths, in: next.state)
-                    if let base, let state = next.state { next.diffLines = DiffLines.treeLines(from: base, to: state) }
+                    // The same style as an action's diff: a `@ path` per changed path, then its old and new value.
+                    if let base, let state = next.state {
+                        next.diffLines = DiffLines.lines(from: base, to: state, changedPaths: next.changedPaths)
+                    }
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
@@ -216,6 +355,9 @@ struct InspectorModel {
             view = next
             if selectionMoved {
                 diffTop = 0
+                diffLeft = 0
+                actionTop = 0
+                diffMatchLine = nil
                 expansion = effectiveExpansion()
                 // Bring the first changed node into view unless the user is working in the tree.
                 if focus != .state, let state = view.state, let changed = view.changedPaths.first {
@@ -251,5 +393,15 @@ struct InspectorModel {
         if cursor < top { top = cursor }
         if cursor >= top + height { top = cursor - height + 1 }
         top = max(0, min(top, max(0, total - height)))
+    }
+}
+
+extension InspectorModel.Overlay {
+    /// Moves the path history out, leaving a placeholder, so the caller holds the only
+    /// reference to its arrays (a `switch` over the overlay can keep a second one alive).
+    mutating func takePathHistory() -> InspectorModel.PathHistory? {
+        guard case .pathHistory(let history) = self else { return nil }
+        self = .help(scroll: 0)
+        return history
     }
 }

@@ -41,7 +41,8 @@ package final class InspectorProbe {
 
     /// Types `text` as keys (`\n` is Enter, `\u{1b}` Esc), then ticks until no scan
     /// is pending, as the run loop does; returns the seconds each event took (`reduce` + `render`).
-    package func typeAndFinishScans(_ text: String) -> [Double] {
+    /// `afterEvent` runs after each event, outside the timing (memory samples).
+    package func typeAndFinishScans(_ text: String, afterEvent: () -> Void = {}) -> [Double] {
         var seconds: [Double] = []
         func timed(_ event: InspectorEvent) {
             let start = ContinuousClock.now
@@ -49,6 +50,7 @@ package final class InspectorProbe {
             _ = render(model, size: model.size)
             let elapsed = ContinuousClock.now - start
             seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            afterEvent()
         }
         for character in text {
             switch character {
@@ -85,6 +87,44 @@ package final class InspectorProbe {
             return true
         }
         return readable
+    }
+
+    /// Focuses the state pane and puts its cursor on `pointer` (opening its parents), as
+    /// moving there with the keys would; false when the node is not in the selected state.
+    package func selectStateNode(_ pointer: String) -> Bool {
+        guard let path = try? JSONPointer(parsing: pointer) else { return false }
+        model.focus = .state
+        model.reveal(path)
+        return model.cursorRow?.path == path
+    }
+
+    /// How many changes the open `w` history lists, nil when none is open.
+    package var historyChangeCount: Int? {
+        if case .pathHistory(let history) = model.overlay { return history.history.count }
+        return nil
+    }
+
+    /// `e` after marking entry `from` and diffing it against entry `to` (`:from m :to d e`):
+    /// the seconds the `e` press took (`reduce` + `render`, what blocks the keys), and the
+    /// Markdown it hands the background writer.
+    package func exportMarkDiff(from: Int, to: Int) -> (seconds: Double, markdown: String)? {
+        jump(to: from)
+        reduce(&model, .key(.character("m")))
+        jump(to: to)
+        reduce(&model, .key(.character("d")))
+        let start = ContinuousClock.now
+        let effects = reduce(&model, .key(.character("e")))
+        _ = render(model, size: model.size)
+        let elapsed = ContinuousClock.now - start
+        guard case .exportDiff(let markdown, _)? = effects.first else { return nil }
+        reduce(&model, .exportFinished(path: "-"))
+        reduce(&model, .key(.escape))
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
+    }
+
+    /// Writes `text` as the background export does; returns the path.
+    package static func writeExport(_ text: String, directory: String) throws -> String {
+        try ExportFile.write(text, suggestedName: "bench-diff.md", directory: directory)
     }
 
     /// What the status bar's last line and the overlay show (for checks in the benchmark).

@@ -1,11 +1,12 @@
 /// What a key does, named so the help overlay and tests can refer to it.
 enum InspectorCommand: Equatable, Sendable {
-    case moveDown, moveUp, moveFirst, moveLast, pageDown, pageUp, jumpToEntry
+    case moveDown, moveUp, moveFirst, moveLast, pageDown, pageUp, halfPageDown, halfPageUp, jumpToEntry
     case focusNext, focusPrevious
     case toggleNode, expandNode, collapseNode
     case search, nextMatch, previousMatch
-    case filterByAction, markEntry, diffAgainstMark, pathHistory, exportDiff, toggleFollow
-    case showDamage, showHelp, closeOverlay, quit
+    case filterByAction, markEntry, diffAgainstMark, pathHistory, viewValue, copyValue, copyPath, exportDiff, toggleFollow
+    case narrowerTimeline, widerTimeline, zoomPane, toggleActionView, jumpToCause, jumpBack
+    case showDamage, showHelp, closeOverlay, redraw, quit
     case replayFromSelection, editAction, saveBranch, toggleSkip
 }
 
@@ -16,6 +17,10 @@ struct KeyBinding: Sendable {
     var command: InspectorCommand
     /// Short label for the status-bar hints; `nil` keeps the key out of the hints.
     var hint: String?
+    /// The panes whose hint line shows it (all when nil).
+    var hintPanes: Set<InspectorModel.Pane>? = nil
+    /// Only in a debug executable linked with a reducer (the replay keys).
+    var needsReducer = false
 
     /// How the help overlay spells the keys: `j ↓`.
     var keyLabel: String { keys.map(\.label).joined(separator: " ") }
@@ -25,34 +30,60 @@ struct KeyBinding: Sendable {
 /// are all generated from it, so they cannot drift apart (htop, k9s).
 enum KeyTable {
     static let bindings: [KeyBinding] = [
-        KeyBinding(keys: [.character("j"), .down], description: "next entry / row", command: .moveDown, hint: nil),
+        KeyBinding(keys: [.character("j"), .down], description: "next entry / row (5j: five)", command: .moveDown, hint: nil),
         KeyBinding(keys: [.character("k"), .up], description: "previous entry / row", command: .moveUp, hint: nil),
-        KeyBinding(keys: [.character("g"), .home], description: "first entry", command: .moveFirst, hint: nil),
-        KeyBinding(keys: [.character("G"), .end], description: "last entry", command: .moveLast, hint: nil),
-        KeyBinding(keys: [.pageDown], description: "page down", command: .pageDown, hint: nil),
-        KeyBinding(keys: [.pageUp], description: "page up", command: .pageUp, hint: nil),
-        KeyBinding(keys: [.character(":")], description: "jump to entry N; :find / :bisect a query", command: .jumpToEntry, hint: "jump"),
+        KeyBinding(keys: [.character("g"), .home], description: "first entry (10g: entry 10)", command: .moveFirst, hint: nil),
+        KeyBinding(keys: [.character("G"), .end], description: "last entry (10G: entry 10); resumes a paused follow", command: .moveLast, hint: nil),
+        KeyBinding(keys: [.pageDown, .control("f")], description: "page down", command: .pageDown, hint: nil),
+        KeyBinding(keys: [.pageUp, .control("b")], description: "page up", command: .pageUp, hint: nil),
+        KeyBinding(keys: [.control("d")], description: "half a page down", command: .halfPageDown, hint: nil),
+        KeyBinding(keys: [.control("u")], description: "half a page up", command: .halfPageUp, hint: nil),
+        KeyBinding(keys: [.character(":")], description: "jump to entry N (:0 the initial state); :find / :bisect a query", command: .jumpToEntry, hint: "jump",
+                   hintPanes: [.timeline]),
         KeyBinding(keys: [.tab], description: "focus next pane", command: .focusNext, hint: "pane"),
         KeyBinding(keys: [.backTab], description: "focus previous pane", command: .focusPrevious, hint: nil),
-        KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node", command: .toggleNode, hint: nil),
-        KeyBinding(keys: [.right, .character("l")], description: "expand node", command: .expandNode, hint: nil),
-        KeyBinding(keys: [.left, .character("h")], description: "collapse node", command: .collapseNode, hint: nil),
-        KeyBinding(keys: [.character("/")], description: "search actions / state", command: .search, hint: "search"),
+        KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node; on a leaf, view it", command: .toggleNode, hint: nil),
+        KeyBinding(keys: [.right, .character("l")], description: "expand node (diff pane: scroll right)", command: .expandNode, hint: nil),
+        KeyBinding(keys: [.left, .character("h")], description: "collapse node (diff pane: scroll left)", command: .collapseNode, hint: nil),
+        KeyBinding(keys: [.character("/")], description: "search the focused pane (empty: again)", command: .search, hint: "search"),
         KeyBinding(keys: [.character("n")], description: "next match", command: .nextMatch, hint: nil),
         KeyBinding(keys: [.character("N")], description: "previous match", command: .previousMatch, hint: nil),
-        KeyBinding(keys: [.character("f")], description: "filter by action type / clear", command: .filterByAction, hint: "filter"),
-        KeyBinding(keys: [.character("m")], description: "mark entry", command: .markEntry, hint: "mark"),
-        KeyBinding(keys: [.character("d")], description: "diff mark against selection", command: .diffAgainstMark, hint: "diff"),
-        KeyBinding(keys: [.character("w")], description: "history of the state node", command: .pathHistory, hint: "history"),
-        KeyBinding(keys: [.character("e")], description: "export diff as Markdown", command: .exportDiff, hint: "export"),
-        KeyBinding(keys: [.character("F")], description: "follow a growing log", command: .toggleFollow, hint: "follow"),
-        KeyBinding(keys: [.character("r")], description: "replay from here, mark divergences", command: .replayFromSelection, hint: nil),
-        KeyBinding(keys: [.character("a")], description: "dispatch an edited action (branch)", command: .editAction, hint: nil),
-        KeyBinding(keys: [.character("s")], description: "save the branch as a new log", command: .saveBranch, hint: nil),
-        KeyBinding(keys: [.character("x")], description: "skip / unskip entry, recompute", command: .toggleSkip, hint: nil),
+        KeyBinding(keys: [.character("f")], description: "filter by action type / clear", command: .filterByAction, hint: "filter",
+                   hintPanes: [.timeline]),
+        KeyBinding(keys: [.character("m")], description: "mark entry", command: .markEntry, hint: "mark", hintPanes: [.timeline]),
+        KeyBinding(keys: [.character("d")], description: "diff mark against selection", command: .diffAgainstMark, hint: "diff",
+                   hintPanes: [.timeline, .diff]),
+        KeyBinding(keys: [.character("w")], description: "history of the state node", command: .pathHistory, hint: "history",
+                   hintPanes: [.state]),
+        KeyBinding(keys: [.character("v")], description: "view the whole value (Enter on a leaf too)", command: .viewValue, hint: "view",
+                   hintPanes: [.state]),
+        KeyBinding(keys: [.character("y")], description: "copy the value (state) or action (timeline), OSC 52", command: .copyValue,
+                   hint: "copy", hintPanes: [.state]),
+        KeyBinding(keys: [.character("Y")], description: "copy the state node's path", command: .copyPath, hint: nil),
+        KeyBinding(keys: [.character("e")], description: "export the diff on screen as Markdown", command: .exportDiff, hint: "export",
+                   hintPanes: [.timeline, .diff]),
+        KeyBinding(keys: [.character("F")], description: "follow a growing log (scroll up pauses, F/G resume)", command: .toggleFollow,
+                   hint: "follow", hintPanes: [.timeline]),
+        KeyBinding(keys: [.character("p")], description: "state pane: the action instead (payload, duration, cause) / back",
+                   command: .toggleActionView, hint: "action", hintPanes: [.timeline, .state]),
+        KeyBinding(keys: [.character("c")], description: "jump to the entry whose effect sent this action", command: .jumpToCause,
+                   hint: nil),
+        KeyBinding(keys: [.character("b")], description: "back to where c jumped from", command: .jumpBack, hint: nil),
+        KeyBinding(keys: [.character("<")], description: "narrower timeline", command: .narrowerTimeline, hint: nil),
+        KeyBinding(keys: [.character(">")], description: "wider timeline", command: .widerTimeline, hint: nil),
+        KeyBinding(keys: [.character("z")], description: "zoom the focused pane / back", command: .zoomPane, hint: "zoom"),
+        KeyBinding(keys: [.character("r")], description: "replay from here, mark divergences", command: .replayFromSelection, hint: "replay",
+                   hintPanes: [.timeline], needsReducer: true),
+        KeyBinding(keys: [.character("a")], description: "dispatch an edited action (branch)", command: .editAction, hint: "edit",
+                   hintPanes: [.timeline], needsReducer: true),
+        KeyBinding(keys: [.character("s")], description: "save the branch as a new log", command: .saveBranch, hint: "save",
+                   hintPanes: [.timeline], needsReducer: true),
+        KeyBinding(keys: [.character("x")], description: "skip / unskip entry, recompute", command: .toggleSkip, hint: "skip",
+                   hintPanes: [.timeline], needsReducer: true),
         KeyBinding(keys: [.character("D")], description: "list damaged records", command: .showDamage, hint: nil),
         KeyBinding(keys: [.character("?")], description: "help", command: .showHelp, hint: "help"),
-        KeyBinding(keys: [.escape], description: "close overlay / cancel", command: .closeOverlay, hint: nil),
+        KeyBinding(keys: [.escape], description: "close overlay / cancel / clear search", command: .closeOverlay, hint: nil),
+        KeyBinding(keys: [.control("l")], description: "redraw the screen", command: .redraw, hint: nil),
         KeyBinding(keys: [.character("q")], description: "quit", command: .quit, hint: "quit"),
     ]
 
@@ -64,11 +95,15 @@ enum KeyTable {
 
     static func command(for key: Key) -> InspectorCommand? { commandsByKey[key] }
 
-    /// The status-bar hints, e.g. `? help  q quit  / search`: help and quit
-    /// first so they survive a narrow terminal, then table order.
-    static let hints: [(key: String, label: String)] = {
+    /// The hints for `pane`, e.g. `? help  q quit  / search`: help and quit
+    /// first so they survive a narrow terminal, then table order; the replay
+    /// keys only with a reducer linked.
+    static func hints(for pane: InspectorModel.Pane, withReducer: Bool) -> [(key: String, label: String)] {
         let first: [InspectorCommand] = [.showHelp, .quit]
         let ordered = bindings.filter { first.contains($0.command) } + bindings.filter { !first.contains($0.command) }
-        return ordered.compactMap { binding in binding.hint.map { (binding.keys[0].label, $0) } }
-    }()
+        return ordered.compactMap { binding in
+            guard let hint = binding.hint, binding.hintPanes?.contains(pane) ?? true, withReducer || !binding.needsReducer else { return nil }
+            return (binding.keys[0].label, hint)
+        }
+    }
 }

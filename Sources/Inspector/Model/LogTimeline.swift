@@ -44,6 +44,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     var damage: [DamagedRecord] { reader.damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
     var tornTail: DamagedRecord? { reader.tornTail.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
     var initialState: JSONValue? { reader.header.initialState }
+    var datePaths: [String] { reader.header.datePaths }
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
@@ -61,7 +62,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
             isKeyframe: entry.isKeyframe,
-            trace: entry.trace)
+            trace: entry.trace,
+            duration: entry.duration,
+            sequence: entry.sequence,
+            causeSequence: entry.effectOf)
         lock.withLock {
             // Only what is on screen is parsed; keep a screenful or two of summaries.
             if summaries.count >= 2048 { summaries.removeAll(keepingCapacity: true) }

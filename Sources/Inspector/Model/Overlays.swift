@@ -4,6 +4,7 @@ import Recorder
 extension InspectorModel {
     mutating func handleOverlayKey(_ key: Key) {
         guard let overlay else { return }
+        if case .filterPicker(let picker) = overlay { handlePickerKey(key, picker); return }
         if key == .escape || key == .character("q") || (key == .character("?") && overlay == .help(scroll: 0)) {
             self.overlay = nil
             return
@@ -27,14 +28,18 @@ extension InspectorModel {
             self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
         case .damage(let scroll):
             self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
-        case .filterPicker(var picker):
-            picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: picker.choices.count)
-            self.overlay = .filterPicker(picker)
+        case .value(var viewer):
+            let rows = viewer.lines(width: layout.overlay.width - 3).count
+            viewer.scroll = min(max(0, viewer.scroll.addingClamped(delta)), max(0, rows - (layout.overlay.height - 2)))
+            self.overlay = .value(viewer)
+        case .filterPicker:
+            break
         case .pathHistory(var history):
-            history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.entries.count)
+            history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.history.count)
+            history.cursorMoved = true
             self.overlay = .pathHistory(history)
             // Moving through the history moves the selection, so the panes behind follow.
-            if !history.entries.isEmpty { selectKeepingFilter(history.entries[history.cursor]) }
+            if history.history.count > 0 { selectKeepingFilter(history.history[history.cursor].entry) }
         }
     }
 
@@ -42,13 +47,11 @@ extension InspectorModel {
 
     private mutating func chooseInOverlay() {
         switch overlay {
-        case .filterPicker(let picker):
-            overlay = nil
-            guard picker.choices.indices.contains(picker.cursor) else { return }
-            applyFilter(picker.choices[picker.cursor].actionType)
+        case .filterPicker:
+            break
         case .pathHistory(let history):
             overlay = nil
-            if history.entries.indices.contains(history.cursor) { selectKeepingFilter(history.entries[history.cursor]) }
+            if history.cursor < history.history.count { selectKeepingFilter(history.history[history.cursor].entry) }
         default:
             overlay = nil
         }
@@ -63,9 +66,9 @@ extension InspectorModel {
     // MARK: Filter
 
     mutating func toggleFilter() {
-        if let filter {
-            self.filter = nil
-            message = "Filter \"\(filter.actionType)\" cleared"
+        if let filter, filter.shown != nil {
+            applyFilter(shown: nil)
+            message = "Filter \"\(filter.shown!.sorted().joined(separator: " + "))\" cleared"
             return
         }
         guard count > 0 else { message = "Nothing to filter: the log has no entries"; return }
@@ -73,9 +76,52 @@ extension InspectorModel {
         overlay = .filterPicker(FilterPicker())
     }
 
-    /// Restricts the timeline to `actionType`; the matches are collected by `advanceScans`.
-    mutating func applyFilter(_ actionType: String) {
-        filter = ActionFilter(actionType: actionType, entries: [], selectFrom: selection)
+    /// Restricts the timeline to the `shown` types (all when nil), always without the hidden
+    /// ones; the matches are collected by `advanceScans`, over every entry.
+    mutating func applyFilter(shown: Set<String>?) {
+        guard shown != nil || !hiddenActionTypes.isEmpty else { filter = nil; return }
+        filter = ActionFilter(shown: shown, hidden: hiddenActionTypes, entries: [], selectFrom: selection)
+    }
+
+    /// The picker: typing narrows the list, ↑/↓ PgUp/PgDn Home/End move, Space picks
+    /// several, Enter shows them (or the one under the cursor), Tab hides or unhides the
+    /// type under the cursor everywhere (saved for the project), Esc cancels.
+    mutating func handlePickerKey(_ key: Key, _ current: FilterPicker) {
+        var picker = current
+        let visible = picker.visibleChoices
+        let page = max(1, layout.overlay.height - 3)
+        func move(_ delta: Int) { picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: visible.count) }
+        let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
+        switch key {
+        case .escape: overlay = nil; return
+        case .down: move(1)
+        case .up: move(-1)
+        case .pageDown: move(page)
+        case .pageUp: move(-page)
+        case .home: move(Int.min / 2)
+        case .end: move(Int.max / 2)
+        case .character(" "):
+            if let pointed { if picker.selected.remove(pointed) == nil { picker.selected.insert(pointed) } }
+        case .tab:
+            guard let pointed else { break }
+            if hiddenActionTypes.remove(pointed) == nil { hiddenActionTypes.insert(pointed) }
+            pendingEffects.append(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
+            applyFilter(shown: filter?.shown)
+        case .enter:
+            overlay = nil
+            let shown = picker.selected.isEmpty ? pointed.map { [$0] } : picker.selected
+            guard let shown else { return }
+            applyFilter(shown: shown)
+            return
+        case .backspace:
+            if !picker.query.isEmpty { picker.query.removeLast(); picker.cursor = 0 }
+        case .character(let character):
+            picker.query.append(character)
+            picker.cursor = 0
+        default:
+            break
+        }
+        overlay = .filterPicker(picker)
     }
 
     // MARK: Marks
@@ -103,7 +149,35 @@ extension InspectorModel {
     mutating func openPathHistory() {
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         // Filled in by `advanceScans`, a slice per event.
-        overlay = .pathHistory(PathHistory(path: row.path))
+        overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: selection, source: source)))
+    }
+
+    /// Works out `old → new` for the history rows on screen (the renderer only draws them).
+    /// Each takes two states, so not while the walk is still scrolling the list:
+    /// only once it is done or the user moved the cursor.
+    mutating func refreshHistoryDetails() {
+        guard var history = overlay?.takePathHistory() else { return }
+        overlay = nil
+        let visible = max(1, layout.overlay.height - 2)
+        Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
+        if history.cursorMoved || history.history.isDone(count: count) {
+            let shown = history.top..<min(history.history.count, history.top + visible)
+            var details: [Int: String] = [:]
+            for position in shown {
+                let change = history.history[position]
+                details[change.entry] = history.details[change.entry] ?? ValueChangeText.describe(change, source: source)
+            }
+            history.details = details
+        }
+        overlay = .pathHistory(history)
+    }
+
+    // MARK: Value viewer
+
+    /// Opens the viewer on the state node under the cursor.
+    mutating func openValueViewer() {
+        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
+        overlay = .value(ValueViewer(path: row.path, value: row.value))
     }
 
     // MARK: Damage
@@ -118,25 +192,34 @@ extension InspectorModel {
 
     // MARK: Export
 
-    /// The Markdown report (`rewind export --format markdown`) of the diff on screen:
-    /// the selected action, or every action between the mark and the selection.
+    /// Exports the diff on screen as Markdown: for the selected action, the
+    /// exporter's report of that one entry (`rewind export --format markdown`);
+    /// after `m` and `d`, the mark-against-selection diff exactly as the diff
+    /// pane shows it — not a report of every entry in between, which on a big
+    /// log takes seconds and megabytes. The session writes the file in the
+    /// background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
-        let from = comparingWithMark ? (mark ?? selection) : max(0, selection - 1)
-        var request = ExportRequest(format: .markdown)
-        // Entries are numbered from 1: the diff from the state after entry `m` to the one after `s`
-        // covers entries m+1…s; a mark after the selection exports the same span.
-        let (low, high) = (min(from, selection), max(from, selection))
-        request.firstEntry = comparingWithMark && low != high ? low + 2 : selection + 1
-        request.lastEntry = comparingWithMark && low != high ? high + 1 : selection + 1
-        let markdown: String
-        do {
-            markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
-        } catch {
-            message = "Export failed: \(error)"
-            return
-        }
+        guard exporting == nil else { message = "An export is still being written"; return }
         let base = Self.baseName(of: source.name)
+        let markdown: String
+        let from: Int
+        if comparingWithMark, let mark {
+            from = mark
+            markdown = DiffExportText.markdown(logName: source.name, from: mark, to: selection, lines: view.diffLines)
+        } else {
+            from = diffBase(of: selection)
+            var request = ExportRequest(format: .markdown)
+            request.firstEntry = selection + 1
+            request.lastEntry = selection + 1
+            do {
+                markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
+            } catch {
+                message = "Export failed: \(error)"
+                return
+            }
+        }
+        exporting = 0
         effects.append(.exportDiff(markdown: markdown, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
     }
 }

@@ -31,10 +31,22 @@ struct PaneLayout: Equatable, Sendable {
     let statusRow: Int
     let hintRow: Int
 
-    init(size: ScreenSize) {
+    /// `timelineShare`: the timeline's percentage of the width (`<`/`>`); `zoomed`: one pane alone (`z`).
+    init(size: ScreenSize, timelineShare: Int = 50, zoomed: InspectorModel.Pane? = nil) {
         self.size = size
         let body = max(0, size.rows - 2)
-        let leftWidth = size.columns / 2
+        statusRow = size.rows - 2
+        hintRow = size.rows - 1
+        if let zoomed {
+            let whole = Rect(column: 0, row: 1, width: size.columns, height: body - 1)
+            let hidden = Rect(column: 0, row: 0, width: 0, height: 0)
+            timeline = zoomed == .timeline ? whole : hidden
+            state = zoomed == .state ? whole : hidden
+            diff = zoomed == .diff ? whole : hidden
+            separatorColumn = -1
+            return
+        }
+        let leftWidth = min(size.columns - 12, max(12, size.columns * timelineShare / 100))
         separatorColumn = leftWidth
         let rightColumn = leftWidth + 1
         let rightWidth = max(0, size.columns - rightColumn)
@@ -42,8 +54,6 @@ struct PaneLayout: Equatable, Sendable {
         timeline = Rect(column: 0, row: 1, width: leftWidth, height: body - 1)
         state = Rect(column: rightColumn, row: 1, width: rightWidth, height: stateBlock - 1)
         diff = Rect(column: rightColumn, row: stateBlock + 1, width: rightWidth, height: body - stateBlock - 1)
-        statusRow = size.rows - 2
-        hintRow = size.rows - 1
     }
 
     var isTooSmall: Bool { size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows }

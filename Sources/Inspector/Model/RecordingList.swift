@@ -46,7 +46,7 @@ struct RecordingListModel: Equatable {
             move(to: cursor)
         case .interrupt:
             return [.quit]
-        case .tick, .exportFinished, .exportFailed:
+        case .tick, .exportFinished, .exportFailed, .exportProgress:
             break
         }
         return []

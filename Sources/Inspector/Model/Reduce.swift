@@ -13,41 +13,77 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     switch event {
     case .key(let key):
         model.message = nil
-        if model.prompt != nil {
+        if model.confirmation != nil {
+            model.answerConfirmation(key)
+        } else if model.prompt != nil {
             model.handlePromptKey(key)
         } else if model.overlay != nil {
             model.handleOverlayKey(key)
+        } else if case .character(let digit) = key, let value = digit.wholeNumberValue, digit.isASCII,
+                  value > 0 || model.pendingCount != nil {
+            // A count before a motion, as in less and vim: 5j, 10G.
+            model.pendingCount = min(99_999_999, (model.pendingCount ?? 0) * 10 + value)
         } else if let command = KeyTable.command(for: key) {
             model.perform(command, effects: &effects)
+            model.pendingCount = nil
+        } else {
+            model.pendingCount = nil
+            model.reportUnknownKey(key)
         }
+        model.pauseFollowWhenLookingBack()
     case .mouse(let mouse):
         model.handleMouse(mouse)
+        model.pauseFollowWhenLookingBack()
     case .resize(let size):
         model.size = size
     case .tick:
         model.pickUpNewEntries()
     case .interrupt:
         effects.append(.quit)
+    case .exportProgress(let fraction):
+        model.exporting = fraction
     case .exportFinished(let path):
-        model.message = "Exported diff to \(path)"
+        model.exporting = nil
+        model.notice = "Exported the diff to \(path)  (Esc dismisses)"
     case .exportFailed(let reason):
-        model.message = "Export failed: \(reason)"
+        model.exporting = nil
+        model.notice = "Export failed: \(reason)  (Esc dismisses)"
     }
+    effects += model.pendingEffects
+    model.pendingEffects = []
     model.advanceScans()
+    model.refreshHistoryDetails()
     model.refreshView()
     model.keepTimelineSelectionVisible()
+    model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source)
     return effects
 }
 
 extension InspectorModel {
     mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
+        let times = pendingCount ?? 1
+        let page = max(1, layout.content(of: focus).height - 1)
         switch command {
-        case .moveDown: move(by: 1)
-        case .moveUp: move(by: -1)
-        case .pageDown: move(by: max(1, layout.content(of: focus).height - 1))
-        case .pageUp: move(by: -max(1, layout.content(of: focus).height - 1))
+        case .moveDown: move(by: times)
+        case .moveUp: move(by: -times)
+        case .pageDown: move(by: page * times)
+        case .pageUp: move(by: -page * times)
+        case .halfPageDown: move(by: max(1, page / 2) * times)
+        case .halfPageUp: move(by: -max(1, page / 2) * times)
+        case .moveFirst where pendingCount != nil && focus == .timeline, .moveLast where pendingCount != nil && focus == .timeline:
+            jump(to: String(times))
         case .moveFirst: move(by: Int.min / 2)
-        case .moveLast: move(by: Int.max / 2)
+        case .moveLast:
+            if follow && followPaused && focus == .timeline { resumeFollowing() } else { move(by: Int.max / 2) }
+        case .copyValue: copySelection(effects: &effects)
+        case .copyPath: copyPath(effects: &effects)
+        case .narrowerTimeline: resizeSplit(by: -4)
+        case .widerTimeline: resizeSplit(by: 4)
+        case .zoomPane: zoomed = zoomed == nil ? focus : nil
+        case .toggleActionView: showsAction.toggle(); actionTop = 0
+        case .jumpToCause: jumpToCause()
+        case .jumpBack: jumpBack()
+        case .redraw: effects.append(.redraw)
         case .jumpToEntry: prompt = .jump("")
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
@@ -61,6 +97,7 @@ extension InspectorModel {
         case .markEntry: toggleMark()
         case .diffAgainstMark: toggleMarkComparison()
         case .pathHistory: openPathHistory()
+        case .viewValue: openValueViewer()
         case .exportDiff: exportDiff(effects: &effects)
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
@@ -70,18 +107,28 @@ extension InspectorModel {
         case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
+            if notice != nil { notice = nil; return }
             if cancelScan() { return }
+            if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
         case .quit: effects.append(.quit)
         }
     }
+
+    /// Columns one → or ← scrolls the diff pane.
+    static let sidewaysStep = 8
 
     // MARK: Moving
 
     /// Moves the cursor of the focused pane.
     mutating func move(by delta: Int) {
         switch focus {
+        case .timeline where showingInitialState && delta > 0:
+            // From the initial state, the first step down is entry 1.
+            selectRow(selectedRow.addingClamped(delta - 1))
         case .timeline: selectRow(selectedRow.addingClamped(delta))
+        case .state where showsAction:
+            actionTop = max(0, actionTop.addingClamped(delta))
         case .state:
             stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
         case .diff:
@@ -95,9 +142,11 @@ extension InspectorModel {
         let rows = visibleEntryCount
         guard rows > 0 else { return }
         selection = entryIndex(atRow: min(max(0, row), rows - 1)) ?? 0
+        showingInitialState = false
     }
 
     mutating func select(entry index: Int) {
+        showingInitialState = false
         guard count > 0 else { selection = 0; return }
         selection = min(max(0, index), count - 1)
     }
@@ -116,11 +165,15 @@ extension InspectorModel {
 
     mutating func toggleNode() {
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
-        guard let row = cursorRow, row.isContainer else { return }
+        guard let row = cursorRow else { return }
+        // A leaf has nothing to open: Enter shows its whole value instead.
+        guard row.isContainer else { openValueViewer(); return }
         setExpanded(row.path, !row.isExpanded)
     }
 
     mutating func expandNode() {
+        // In the diff pane → and ← scroll long lines sideways.
+        if focus == .diff { diffLeft += Self.sidewaysStep; return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow, row.isContainer else { return }
         if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
@@ -128,6 +181,7 @@ extension InspectorModel {
 
     /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
     mutating func collapseNode() {
+        if focus == .diff { diffLeft = max(0, diffLeft - Self.sidewaysStep); return }
         guard focus == .state, let row = cursorRow else { return }
         if row.isExpanded {
             setExpanded(row.path, false)
@@ -148,56 +202,75 @@ extension InspectorModel {
 
     // MARK: Prompt
 
+    /// Every key goes to the prompt while it is open: editing keys edit, Enter
+    /// submits, Esc cancels, Up/Down walk the history; nothing else happens, so
+    /// keys typed into a prompt never run as commands.
     mutating func handlePromptKey(_ key: Key) {
-        guard let current = prompt else { return }
-        var text: String
-        switch current {
-        case .search(let typed), .jump(let typed), .editAction(let typed): text = typed
-        }
+        guard var current = prompt else { return }
         switch key {
         case .escape:
             prompt = nil
+            if current.kind == .editAction { editError = nil; message = "Edit cancelled: nothing was dispatched" }
             return
         case .enter:
             prompt = nil
+            if !current.text.isEmpty {
+                var history = promptHistory[current.kind, default: []]
+                if history.last != current.text { history.append(current.text) }
+                promptHistory[current.kind] = Array(history.suffix(100))
+            }
             submit(current)
             return
-        case .backspace:
-            if text.isEmpty { prompt = nil; return }
-            text.removeLast()
-        case .character(let character):
-            text.append(character)
+        case .up, .down:
+            let history = promptHistory[current.kind, default: []]
+            guard !history.isEmpty else { return }
+            let position: Int? = key == .up
+                ? min(history.count - 1, (current.historyPosition ?? -1) + 1)
+                : current.historyPosition.flatMap { $0 > 0 ? $0 - 1 : nil }
+            if current.historyPosition == nil { current.draft = current.text }
+            current.historyPosition = position
+            current.editor.replace(with: position.map { history[history.count - 1 - $0] } ?? current.draft)
         default:
-            return
+            _ = current.editor.handle(key)
         }
-        switch current {
-        case .search: prompt = .search(text)
-        case .jump: prompt = .jump(text)
-        case .editAction: prompt = .editAction(text)
-        }
+        prompt = current
     }
 
     private mutating func submit(_ prompt: Prompt) {
-        switch prompt {
-        case .search(let query):
-            guard !query.isEmpty else { return }
+        switch prompt.kind {
+        case .search:
+            // An empty search repeats the last one (as in less and vim).
+            guard let query = prompt.text.isEmpty ? lastSearch : prompt.text else { message = "No search yet: type what to look for"; return }
             lastSearch = query
             queryMatches = nil
             search(query, forward: true)
-        case .jump(let text):
-            if startQueryCommand(text) { return }
-            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1, number <= count else {
-                message = "No entry \(text) (entries are 1–\(count))"
-                return
-            }
-            if let filter, !filter.entries.contains(number - 1) {
-                self.filter = nil
-                message = "Filter cleared to show entry \(number)"
-            }
-            select(entry: number - 1)
-            focus = .timeline
-        case .editAction(let text):
-            submitEditedAction(text)
+        case .jump:
+            if startQueryCommand(prompt.text) { return }
+            jump(to: prompt.text)
+        case .editAction:
+            submitEditedAction(prompt.text)
+        }
+    }
+
+    /// `:N`: entry N; `:0` the initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
+    mutating func jump(to text: String) {
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+            message = "No entry \(text) (entries are 1–\(count))"
+            return
+        }
+        guard count > 0 else { message = "No entries yet"; return }
+        let target = min(number, count)
+        if number > count { message = "Entry \(number) is past the end: showing the last, \(count)" }
+        let index = max(0, target - 1)
+        if let filter, !filter.entries.contains(index) {
+            self.filter = nil
+            message = "Filter cleared to show entry \(target)"
+        }
+        select(entry: index)
+        focus = .timeline
+        if number == 0 {
+            showingInitialState = true
+            message = "The initial state, before entry 1 (j or any move leaves it)"
         }
     }
 
@@ -230,7 +303,15 @@ extension InspectorModel {
             case .timeline:
                 if timelineTop + offset < visibleEntryCount { selectRow(timelineTop + offset) }
             case .state:
-                if stateTop + offset < stateRowCount { stateCursor = stateTop + offset }
+                guard stateTop + offset < stateRowCount else { return }
+                stateCursor = stateTop + offset
+                // A click on a node's ▸/▾ (drawn after one space and two per level) opens or closes it.
+                let window = offset
+                if stateRows.indices.contains(window), stateRows[window].isContainer {
+                    let row = stateRows[window]
+                    let glyph = content.column + 1 + 2 * min(row.depth, ScreenPainter.indentLevels)
+                    if mouse.column == glyph || mouse.column == glyph + 1 { setExpanded(row.path, !row.isExpanded) }
+                }
             case .diff:
                 break
             }
@@ -242,38 +323,6 @@ extension InspectorModel {
         }
     }
 
-    // MARK: Follow mode and background indexing
-
-    mutating func toggleFollow() {
-        follow.toggle()
-        if follow {
-            pickUpNewEntries()
-            selectRow(visibleEntryCount - 1)
-            message = "Following \(source.name): new entries appear as they are written"
-        } else {
-            message = "Follow mode off"
-        }
-    }
-
-    /// Reads how far indexing got and, in follow mode, what was appended.
-    mutating func pickUpNewEntries() {
-        let notice = follow ? source.refresh() : nil
-        let previous = count
-        count = source.count
-        if let notice {
-            message = notice.message
-            if notice.startedOver { startOverAfterReopen() }
-        }
-        guard count != previous else { return }
-        if count < previous {
-            // The file was cut and re-read: start the filter over and keep the selection in range.
-            if let filter { applyFilter(filter.actionType) }
-            if selection >= count { select(entry: count - 1) }
-            if let mark, mark >= count { self.mark = nil }
-        }
-        if follow { selectRow(visibleEntryCount - 1) }
-        if count > 0 && previous == 0 { selection = 0 }
-    }
 }
 
 extension InspectorModel {
@@ -282,7 +331,7 @@ extension InspectorModel {
     mutating func startOverAfterReopen() {
         mark = nil
         comparingWithMark = false
-        if let filter { applyFilter(filter.actionType) }
+        if let filter { applyFilter(shown: filter.shown) }
         invalidateView()
         selectRow(visibleEntryCount - 1)
     }

@@ -11,6 +11,9 @@ extension InspectorModel {
 
     mutating func search(_ query: String, forward: Bool) {
         let needle = query.lowercased()
+        highlightsSearch = true
+        searchMatch = nil
+        timelineMatchCount = nil
         let found: Bool
         switch focus {
         case .timeline:
@@ -99,6 +102,7 @@ extension InspectorModel {
         }
         let ordered = matchesAfter + matchesBefore
         guard !ordered.isEmpty else { return false }
+        let inOrder = matchesBefore + matchesAfter
         let target: JSONPointer
         if forward {
             target = ordered[0]
@@ -110,6 +114,7 @@ extension InspectorModel {
             if before.isEmpty { message = "Search wrapped around" }
         }
         reveal(target)
+        searchMatch = (inOrder.firstIndex(of: target).map { $0 + 1 } ?? 1, inOrder.count)
         return true
     }
 
@@ -137,14 +142,17 @@ extension InspectorModel {
     private mutating func searchDiff(_ needle: String, forward: Bool) -> Bool {
         let lines = view.diffLines
         guard !lines.isEmpty else { return false }
-        for step in 1...lines.count {
-            let index = ((forward ? diffTop + step : diffTop - step) % lines.count + lines.count) % lines.count
-            if lines[index].text.lowercased().contains(needle) {
-                diffTop = min(index, max(0, lines.count - layout.diff.height))
-                return true
-            }
-        }
-        return false
+        let matching = lines.indices.filter { DiffFormatting.plainText(lines[$0]).lowercased().contains(needle) }
+        guard !matching.isEmpty else { return false }
+        // From the current match (the line under the pane's top, or the one found before) onwards.
+        let current = diffMatchLine ?? diffTop - (forward ? 1 : 0)
+        let target = forward ? (matching.first { $0 > current } ?? matching[0])
+                             : (matching.last { $0 < current } ?? matching[matching.count - 1])
+        diffMatchLine = target
+        // Scroll so the match is on screen, a few lines from the top when there is room.
+        diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
+        searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
+        return true
     }
 }
 

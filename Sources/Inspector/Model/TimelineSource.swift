@@ -17,6 +17,11 @@ struct TimelineEntry: Equatable, Sendable {
     /// Where the action was dispatched (call site, call stack), when the recorder knew it;
     /// for the action pane and `rewind log --trace`.
     var trace: EntryTrace? = nil
+    /// How long the reducer took, in seconds, when recorded.
+    var duration: Double? = nil
+    /// The recorder's sequence number, and for an effect's action the sequence number of the entry that sent it.
+    var sequence: Int64? = nil
+    var causeSequence: Int64? = nil
 }
 
 /// A record of the log that could not be read; the inspector lists these.
@@ -80,6 +85,8 @@ protocol TimelineSource: AnyObject {
     /// in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
     /// until `body` returns false.
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
+    /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
+    var datePaths: [String] { get }
 }
 
 extension TimelineSource {
@@ -107,4 +114,6 @@ extension TimelineSource {
     func stateBefore(_ index: Int) -> JSONValue? {
         index > 0 ? try? state(at: index - 1) : initialState
     }
+
+    var datePaths: [String] { [] }
 }

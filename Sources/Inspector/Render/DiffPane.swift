@@ -5,10 +5,17 @@ extension ScreenPainter {
     mutating func drawDiffPane() {
         let area = layout.diff
         var title = "Diff"
+        if model.showingInitialState {
+            drawTitle("Diff", over: area, focused: model.focus == .diff)
+            screen.write(" (the initial state: before any entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            return
+        }
         if model.comparingWithMark, let mark = model.mark {
             title += "  \(mark + 1) → \(model.selection + 1)"
         } else if model.count > 0 {
-            title += "  \(model.selection) → \(model.selection + 1)"
+            let base = model.diffBase(of: model.selection)
+            title += "  \(base + 1) → \(model.selection + 1)"
+            if base != model.selection - 1 { title += "  (the branch forks after entry \(base + 1))" }
         }
         if !model.comparingWithMark, model.replayDivergence(at: model.selection) != nil {
             title = "Diff  entry \(model.selection + 1): recorded (-) → recomputed (+)"
@@ -16,7 +23,9 @@ extension ScreenPainter {
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
         if lines.isEmpty {
-            if model.view.entry != nil {
+            if model.comparingWithMark, model.mark == model.selection {
+                screen.write(" (no differences: same entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            } else if model.view.entry != nil {
                 screen.write(" (no changes)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             }
             return
@@ -33,7 +42,15 @@ extension ScreenPainter {
             case .context, .unchanged: style = .plain
             case .collapsed: style = .dim
             }
-            screen.write(" " + DiffFormatting.plainText(line), row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
+            let marker = index == model.diffMatchLine ? "▶" : " "
+            // Scrolled sideways by diffLeft; a line cut at either edge says so with `…`.
+            var text = DiffFormatting.plainText(line)
+            let cutLeft = model.diffLeft > 0 && TerminalWidth.of(text) > 0
+            if model.diffLeft > 0 { text = String(text.dropFirst(min(text.count, model.diffLeft))) }
+            if cutLeft { text = "…" + text }
+            let room = area.width - 1
+            if TerminalWidth.of(text) > room { text = text.truncated(toWidth: room) }
+            screen.write(marker + text, row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
         }
     }
 }

@@ -11,19 +11,37 @@ extension ScreenPainter {
             }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):
-            let lines = picker.choices.map { ("\($0.actionType)  (\($0.count))", CellStyle.plain) }
-            let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
-            drawBox(title: "Filter by action type\(progress) (Enter picks, Esc cancels)", lines: lines, cursor: picker.cursor, top: nil)
-        case .pathHistory(let history):
-            let lines = history.entries.map { index -> (String, CellStyle) in
-                let entry = model.source.entry(at: index)
-                let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
-                let action = entry.map { $0.actionType + " " + ValueFormatting.payloadSummary($0.payload, actionType: $0.actionType) } ?? "(unreadable)"
-                return (String(index + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
+            let hidden = model.hiddenActionTypes
+            let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in
+                let mark = picker.selected.contains(choice.actionType) ? "[x] " : (picker.selected.isEmpty ? "" : "[ ] ")
+                let hiddenNote = hidden.contains(choice.actionType) ? "  hidden" : ""
+                return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", hidden.contains(choice.actionType) ? .dim : .plain)
             }
-            let progress = model.scanProgress(history.scanned).map { " so far, scanning… \($0)" } ?? ""
-            drawBox(title: "History of \(history.path) — \(history.entries.count) changes\(progress) (j/k jump, Enter/Esc close)",
-                    lines: lines, cursor: history.cursor, top: nil)
+            let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
+            let narrowing = picker.query.isEmpty ? "" : " matching \"\(picker.query)\""
+            drawBox(title: "Filter by action type\(narrowing)\(progress) (type to narrow, Space picks, Tab hides)",
+                    lines: lines, cursor: picker.cursor, top: nil)
+        case .pathHistory(let history):
+            let changes = history.history
+            let source = model.source
+            let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
+            // Only the rows on screen are built: a history can hold a million changes.
+            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, Enter/Esc close)",
+                    count: changes.count, cursor: history.cursor, top: history.top) { position in
+                let change = changes[position]
+                let entry = source.entry(at: change.entry)
+                let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
+                var action = entry.map { entry in
+                    let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+                    return payload.isEmpty ? entry.actionType : entry.actionType + " " + payload
+                } ?? "(unreadable)"
+                if let detail = history.details[change.entry] { action += "  " + detail }
+                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
+            }
+        case .value(let viewer):
+            let lines = viewer.lines(width: layout.overlay.width - 3)
+            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(lines.count.counted("line", "lines")) (j/k scroll, Esc closes)",
+                    count: lines.count, cursor: nil, top: viewer.scroll) { (lines[$0], .plain) }
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }
@@ -32,13 +50,18 @@ extension ScreenPainter {
     }
 
     private mutating func drawBox(title: String, lines: [(String, CellStyle)], cursor: Int?, top: Int?) {
+        drawBox(title: title, count: lines.count, cursor: cursor, top: top) { lines[$0] }
+    }
+
+    /// A box of `count` lines, of which only those on screen are asked of `line`.
+    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, line: (Int) -> (String, CellStyle)) {
         let box = layout.overlay
         let inner = box.width - 2
         let visible = max(1, box.height - 2)
-        let height = min(box.height, lines.count + 2)
+        let height = min(box.height, count + 2)
         var first = top ?? 0
-        if let cursor { InspectorModel.keepVisible(&first, cursor: cursor, height: visible, total: lines.count) }
-        first = max(0, min(first, max(0, lines.count - visible)))
+        if let cursor { InspectorModel.keepVisible(&first, cursor: cursor, height: visible, total: count) }
+        first = max(0, min(first, max(0, count - visible)))
         let border = CellStyle.colored(.accent, bold: true)
         screen.fill(rows: box.row..<(box.row + height), columns: box.columns)
         let titleText = " " + title.truncated(toWidth: inner - 2) + " "
@@ -49,15 +72,15 @@ extension ScreenPainter {
             screen.write("│", row: y, column: box.column, style: border)
             screen.write("│", row: y, column: box.column + box.width - 1, style: border)
             let index = first + offset
-            guard index < lines.count else { continue }
-            let (text, style) = lines[index]
+            guard index < count else { continue }
+            let (text, style) = line(index)
             var lineStyle = style
             if index == cursor { lineStyle.reverse = true }
             screen.write(" " + text.padded(toWidth: inner - 1), row: y, column: box.column + 1, style: lineStyle, limit: box.column + box.width - 1)
         }
         var bottom = String(repeating: "─", count: inner)
-        if lines.count > visible {
-            let position = " \(first + 1)–\(min(lines.count, first + visible)) of \(lines.count) "
+        if count > visible {
+            let position = " \(first + 1)–\(min(count, first + visible)) of \(count) "
             bottom = String(repeating: "─", count: max(0, inner - position.count - 1)) + position + "─"
         }
         screen.write("└" + bottom + "┘", row: box.row + height - 1, column: box.column, style: border)

@@ -7,7 +7,7 @@ import Recorder
 /// ```
 func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var screen = ScreenBuffer(size: size)
-    let layout = PaneLayout(size: size)
+    let layout = PaneLayout(size: size, timelineShare: model.timelineWidthShare, zoomed: model.zoomed)
     guard !layout.isTooSmall else {
         let minimum = PaneLayout.minimumSize
         screen.write("Terminal too small: need \(minimum.columns)×\(minimum.rows)".truncated(toWidth: size.columns), row: 0, column: 0)
@@ -17,10 +17,11 @@ func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var painter = ScreenPainter(screen: screen, model: model, layout: layout)
     painter.drawTimeline()
     painter.drawSeparator()
-    painter.drawStatePane()
+    if model.showsAction { painter.drawActionPane() } else { painter.drawStatePane() }
     painter.drawDiffPane()
     painter.drawStatusBar()
     painter.drawHintLine()
+    painter.drawSearchHighlights()
     painter.drawOverlay()
     return painter.screen
 }
@@ -39,8 +40,18 @@ struct ScreenPainter {
         screen.write(" " + title, row: row, column: content.column, style: style, limit: content.column + content.width)
     }
 
+    /// The last search's matches, underlined in every pane (until Esc).
+    mutating func drawSearchHighlights() {
+        guard model.highlightsSearch, let needle = model.lastSearch, !needle.isEmpty else { return }
+        for pane in InspectorModel.Pane.allCases {
+            let area = layout.content(of: pane)
+            for row in area.rows { screen.highlight(needle, row: row, columns: area.columns) }
+        }
+    }
+
     mutating func drawSeparator() {
         let column = layout.separatorColumn
+        guard column >= 0 else { return }
         for row in 0..<layout.statusRow { screen.write("│", row: row, column: column, style: .dim) }
     }
 }

@@ -19,6 +19,8 @@ struct CellStyle: Equatable, Sendable {
     var bold = false
     var reverse = false
     var dim = false
+    /// Search matches.
+    var underline = false
 
     static let plain = CellStyle()
     static let bold = CellStyle(bold: true)
@@ -74,7 +76,7 @@ struct ScreenBuffer: Equatable, Sendable {
             if x >= 0 {
                 let shown: Character = character.isControlCharacter ? "?" : character
                 set(row, x, ScreenCell(text: shown, style: style))
-                if width == 2 { set(row, x + 1, ScreenCell(text: " ", style: style, isContinuation: true)) }
+                for extra in 1..<max(1, width) { set(row, x + extra, ScreenCell(text: " ", style: style, isContinuation: true)) }
             }
             x += width
         }
@@ -87,6 +89,36 @@ struct ScreenBuffer: Equatable, Sendable {
         for x in columns.clamped(to: 0..<size.columns) { cells[row * size.columns + x].style = style }
     }
 
+    /// Underlines (bold, in the "changed" colour) every case-insensitive occurrence of
+    /// `needle` in the text of `row` within `columns`: search matches on screen.
+    mutating func highlight(_ needle: String, row: Int, columns: Range<Int>) {
+        guard row >= 0, row < size.rows, !needle.isEmpty else { return }
+        let span = columns.clamped(to: 0..<size.columns)
+        var characters: [(text: String, column: Int)] = []
+        for x in span where !cells[row * size.columns + x].isContinuation {
+            characters.append((String(cells[row * size.columns + x].text).lowercased(), x))
+        }
+        let pattern = Array(needle.lowercased()).map { String($0) }
+        guard pattern.count <= characters.count else { return }
+        var start = 0
+        while start + pattern.count <= characters.count {
+            if (0..<pattern.count).allSatisfy({ characters[start + $0].text == pattern[$0] }) {
+                let from = characters[start].column
+                let to = start + pattern.count < characters.count ? characters[start + pattern.count].column : span.upperBound
+                for x in from..<to {
+                    var style = cells[row * size.columns + x].style
+                    style.underline = true
+                    style.bold = true
+                    style.foreground = .changed
+                    cells[row * size.columns + x].style = style
+                }
+                start += pattern.count
+            } else {
+                start += 1
+            }
+        }
+    }
+
     /// Fills a rectangle with spaces in `style`.
     mutating func fill(rows: Range<Int>, columns: Range<Int>, style: CellStyle = .plain) {
         for y in rows.clamped(to: 0..<size.rows) {
@@ -96,11 +128,21 @@ struct ScreenBuffer: Equatable, Sendable {
 
     private mutating func set(_ row: Int, _ column: Int, _ cell: ScreenCell) {
         guard column >= 0, column < size.columns else { return }
-        // Overwriting half of a wide character blanks the other half.
         let index = row * size.columns + column
-        if cells[index].isContinuation, column > 0 { cells[index - 1].text = " " }
-        if !cell.isContinuation, column + 1 < size.columns, cells[index + 1].isContinuation, !cells[index].isContinuation {
-            cells[index + 1] = ScreenCell(text: " ", style: cells[index + 1].style)
+        // Overwriting part of a wide character blanks the rest of it.
+        if cells[index].isContinuation {
+            var lead = column - 1
+            while lead > 0, cells[row * size.columns + lead].isContinuation { lead -= 1 }
+            for position in (row * size.columns + max(0, lead))..<index {
+                cells[position] = ScreenCell(text: " ", style: cells[position].style)
+            }
+        }
+        if !cell.isContinuation {
+            var next = column + 1
+            while next < size.columns, cells[row * size.columns + next].isContinuation {
+                cells[row * size.columns + next] = ScreenCell(text: " ", style: cells[row * size.columns + next].style)
+                next += 1
+            }
         }
         cells[index] = cell
     }

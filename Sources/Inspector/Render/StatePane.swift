@@ -1,12 +1,17 @@
 import Recorder
 
 extension ScreenPainter {
+    /// Levels of indentation drawn before deeper rows all start at the same column.
+    static let indentLevels = 8
+
     /// The state at the selection as a tree; nodes the action changed are highlighted.
     mutating func drawStatePane() {
         let area = layout.state
         var title = "State"
-        if model.count > 0 { title += " after \(model.selection + 1)" }
+        if model.showingInitialState { title = "Initial state (before entry 1)" } else if model.count > 0 { title += " after \(model.selection + 1)" }
         if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(mark + 1))" }
+        // The breadcrumb: where the cursor is, so a deep node's path is never guessed from its indentation.
+        if model.focus == .state, let row = model.cursorRow, !row.path.isRoot { title += "  " + row.path.description }
         drawTitle(title, over: area, focused: model.focus == .state)
         guard model.view.state != nil else {
             if model.count == 0 {
@@ -24,7 +29,10 @@ extension ScreenPainter {
             let row = model.stateRows[offset]
             let y = area.row + offset
             let changed = model.isChanged(row.path)
-            let indent = String(repeating: "  ", count: row.depth)
+            // Indentation stops growing after a few levels (the breadcrumb says where a row is).
+            let indent = row.depth > Self.indentLevels
+                ? String(repeating: "  ", count: Self.indentLevels - 1) + "⋯ "
+                : String(repeating: "  ", count: row.depth)
             let disclosure = row.isContainer ? (row.isExpanded ? "▾ " : "▸ ") : "  "
             var x = screen.write(" " + indent + disclosure, row: y, column: area.column, style: .dim, limit: end)
             let keyStyle: CellStyle = changed ? .colored(.changed, bold: true) : .colored(.accent)
@@ -32,7 +40,8 @@ extension ScreenPainter {
                 x = screen.write(key, row: y, column: x, style: keyStyle, limit: end)
                 x = screen.write(row.isContainer ? " " : ": ", row: y, column: x, style: keyStyle, limit: end)
             }
-            let summary = ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
+            let date = row.isContainer ? nil : model.datePaths.date(row.value, at: row.path)
+            let summary = date ?? ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
             let valueStyle: CellStyle = changed ? .colored(.changed, bold: true) : (row.isContainer ? .dim : .plain)
             screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: valueStyle, limit: end)
             if changed { screen.write("●", row: y, column: area.column, style: .colored(.changed, bold: true), limit: end) }

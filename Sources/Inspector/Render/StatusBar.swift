@@ -9,13 +9,22 @@ extension ScreenPainter {
         var parts: [String] = [model.source.name]
         parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
         parts.append(model.focus.title.lowercased())
-        if model.follow { parts.append("FOLLOW") }
+        if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
+        if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
         if let filter = model.filter {
-            parts.append("filter: \(filter.actionType)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
+            parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
+        if let match = model.searchMatch { parts.append("match \(match.index)/\(match.total)") }
+        // While the selection is on the match the search landed on.
+        if let counting = model.timelineMatchCount, counting.matchRow == model.selectedRow {
+            let position = counting.examined > counting.matchRow ? String(counting.position) : "…"
+            parts.append(counting.isDone ? "match \(position)/\(counting.total)"
+                                         : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
+        }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
+        if let exporting = model.exporting { parts.append("exporting… \(Int(exporting * 100))%") }
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")
         }
@@ -32,31 +41,43 @@ extension ScreenPainter {
     mutating func drawHintLine() {
         let row = layout.hintRow
         let width = layout.size.columns
-        switch model.prompt {
-        case .search(let text):
-            let x = screen.write("/" + text, row: row, column: 0, style: .bold, limit: width)
-            screen.write("█", row: row, column: x, limit: width)
+        if let prompt = model.prompt {
+            switch prompt.kind {
+            case .search: drawPrompt("/", prompt.editor)
+            case .jump: drawPrompt(":", prompt.editor)
+            case .editAction: drawActionEditor(prompt.editor)
+            }
             return
-        case .editAction(let text):
-            drawActionEditor(text)
-            return
-        case .jump(let text):
-            let x = screen.write(":" + text, row: row, column: 0, style: .bold, limit: width)
-            screen.write("█", row: row, column: x, limit: width)
-            return
-        case nil:
-            break
         }
-        if let message = model.message {
+        if let question = model.confirmation?.question {
+            screen.write(question, row: row, column: 0, style: .colored(.warning, bold: true), limit: width)
+            return
+        }
+        if let message = model.message ?? model.notice {
             screen.write(message, row: row, column: 0, style: .colored(.accent, bold: true), limit: width)
             return
         }
         var x = 0
-        for (key, label) in KeyTable.hints {
+        for (key, label) in KeyTable.hints(for: model.focus, withReducer: model.replay != nil) {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
             if x + needed > width { break }
             x = screen.write(key, row: row, column: x, style: .bold, limit: width)
             x = screen.write(" " + label + "  ", row: row, column: x, style: .dim, limit: width)
+        }
+    }
+
+    /// `label` and the line being edited, the cursor as a block (reversed over the character it is on).
+    mutating func drawPrompt(_ label: String, _ editor: LineEditor) {
+        let row = layout.hintRow
+        let width = layout.size.columns
+        let labelWidth = TerminalWidth.of(label)
+        let (shown, cursorColumn) = editor.window(width: width - labelWidth - 1)
+        screen.write(label + shown, row: row, column: 0, style: .bold, limit: width)
+        let x = labelWidth + cursorColumn
+        if editor.cursor == editor.characters.count {
+            screen.write("█", row: row, column: x, limit: width)
+        } else {
+            screen.applyStyle(CellStyle(bold: true, reverse: true), row: row, columns: x..<(x + 1))
         }
     }
 }

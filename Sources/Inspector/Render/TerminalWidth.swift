@@ -1,12 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCellWidth
 import Recorder
 
-/// How many terminal columns a character takes: 0, 1 or 2.
+/// How many terminal columns a character takes — exactly what ncurses will
+/// advance when it draws it, so text is never drawn over.
 ///
-/// `wcwidth` depends on the process locale (unit tests run in "C", where it
-/// rejects everything non-ASCII), so the East Asian Wide and emoji ranges are
-/// listed here instead.
+/// ncurses measures each code point with the C library's `wcwidth` and puts
+/// zero-width ones (ZWJ, VS16, combining marks) in the cell before: a flag is
+/// two 1-column regional indicators (2), a ZWJ family is its people side by
+/// side (👨‍👩‍👧: 6), `❤️` is the 1-column heart (VS16 adds nothing), a keycap `1️⃣` is
+/// 1. The same sum is taken here, with glibc's tables from a UTF-8 locale of
+/// its own (unit tests run in the "C" locale, where `wcwidth` rejects
+/// everything non-ASCII); the built-in table below is only the fallback where
+/// no UTF-8 locale exists.
 enum TerminalWidth {
     static func of(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if value >= 0x20 && value < 0x7F && character.unicodeScalars.count == 1 { return 1 }
+        // Control characters are drawn as `?` (ScreenBuffer.write).
+        if character.isControlCharacter { return 1 }
+        if let width = CellWidths.sum(character.unicodeScalars) { return width }
+        return fallbackWidth(character)
+    }
+
+    static func of(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The built-in estimate, used only where the C library has no UTF-8 locale.
+    static func fallbackWidth(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
         if value < 0x300 { return 1 }
@@ -16,10 +41,6 @@ enum TerminalWidth {
         default: break
         }
         return isWide(value) ? 2 : 1
-    }
-
-    static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
     }
 
     private static func isWide(_ value: UInt32) -> Bool {
@@ -39,6 +60,30 @@ enum TerminalWidth {
         default:
             return false
         }
+    }
+}
+
+/// The C library's `wcwidth` in a UTF-8 locale of its own, so the answer does
+/// not depend on the process locale (ncurses runs after `setlocale(LC_ALL, "")`,
+/// and every glibc UTF-8 locale shares one width table).
+private enum CellWidths {
+    #if canImport(Glibc)
+    /// Created once and never freed; read-only after creation.
+    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+    #endif
+
+    /// The cells ncurses gives these code points, or nil without a UTF-8 locale.
+    static func sum(_ scalars: Character.UnicodeScalarView) -> Int? {
+        #if canImport(Glibc)
+        guard let locale = utf8Locale else { return nil }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        var total = 0
+        for scalar in scalars { total += max(0, Int(CCellWidth_wcwidth(scalar.value))) }
+        return total
+        #else
+        return nil
+        #endif
     }
 }
 

@@ -1,13 +1,20 @@
 import Recorder
 
 extension ScreenPainter {
+    /// Below this width the timeline drops its time column.
+    static let timeColumnMinimumWidth = 36
+
     /// One row per entry: mark, number, time offset, effect marker, action
     /// and payload summary, and on the right how many paths it changed.
     mutating func drawTimeline() {
         let area = layout.timeline
-        var title = "Timeline  \(model.count) entries"
-        if let filter = model.filter { title = "Timeline  \(filter.entries.count)/\(model.count) \"\(filter.actionType)\"" }
+        var title = "Timeline  \(model.count.counted("entry", "entries"))"
+        if let filter = model.filter {
+            title = "Timeline  \(filter.entries.count)/\(model.count) " + (filter.shown.map { "\"\($0.sorted().joined(separator: " + "))\"" } ?? "")
+            if !filter.hidden.isEmpty { title += " \(filter.hidden.count) hidden" }
+        }
         drawTitle(title, over: area, focused: model.focus == .timeline)
+        drawSparkline(in: area, after: 2 + TerminalWidth.of(title))
         guard model.count > 0 else {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
@@ -26,6 +33,22 @@ extension ScreenPainter {
         }
     }
 
+    /// The sparkline, right-aligned in the title row.
+    private mutating func drawSparkline(in area: Rect, after titleWidth: Int) {
+        let bars = model.sparkline.bars()
+        guard !bars.isEmpty, bars.count <= model.sparklineColumns else { return }
+        let row = area.row - 1
+        var x = area.column + area.width - bars.count - 1
+        guard x > area.column + titleWidth else { return }   // a long title (a filter) keeps its text
+        let focused = model.focus == .timeline
+        for (bar, slow) in bars {
+            var style = CellStyle(foreground: slow ? .warning : .accent, bold: slow, reverse: focused)
+            if !focused { style.bold = true }
+            screen.write(String(bar), row: row, column: x, style: style, limit: area.column + area.width)
+            x += 1
+        }
+    }
+
     private mutating func drawTimelineRow(_ entry: TimelineEntry, y: Int, area: Rect, numberWidth: Int, selected: Bool) {
         let end = area.column + area.width
         // The mark, or what replay found: ≠ divergent, ? cannot replay, - skipped, ⎇ branch.
@@ -34,7 +57,10 @@ extension ScreenPainter {
         let markStyle = model.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
         var x = screen.write(markSymbol, row: y, column: area.column, style: markStyle, limit: end)
         x = screen.write(String(entry.index + 1).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
-        x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
+        // A narrow timeline keeps the action names: the time column goes first.
+        if area.width >= Self.timeColumnMinimumWidth {
+            x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
+        }
         // Effects dispatch on their own: mark them so cause and effect read apart.
         x = screen.write(entry.fromEffect ? "↳ " : "  ", row: y, column: x, style: .colored(.accent), limit: end)
         let changed = entry.changedPaths.count

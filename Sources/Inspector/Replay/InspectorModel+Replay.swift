@@ -14,7 +14,19 @@ extension InspectorModel {
     /// How an entry shows in the timeline after replay work.
     enum ReplayMarker: Equatable {
         case divergent, cannotReplay, skipped, branch
+        /// The entry a branch was dispatched on.
+        case forkPoint
     }
+
+    /// The entry whose state entry `index`'s diff starts from: the previous one,
+    /// or for a branch's first entry the entry it forks from; -1 for the initial state.
+    func diffBase(of index: Int) -> Int {
+        if let replay, let branch = replay.engine.branch, index == replay.branchStart { return branch.forkIndex }
+        return index - 1
+    }
+
+    /// The entry the branch forks from, when there is a branch.
+    var forkIndex: Int? { replay?.engine.branch?.forkIndex }
 
     func replayMarker(for index: Int) -> ReplayMarker? {
         guard let replay else { return nil }
@@ -23,7 +35,7 @@ extension InspectorModel {
         switch replayRun?.check(at: index) {
         case .diverges?: return .divergent
         case .cannotReplay?: return .cannotReplay
-        default: return nil
+        default: return index == replay.engine.branch?.forkIndex ? .forkPoint : nil
         }
     }
 
@@ -96,7 +108,7 @@ extension InspectorModel {
 
     // MARK: s
 
-    /// Saves the branch as a new log next to where the inspector was started.
+    /// Asks before saving the branch as a new log next to where the inspector was started.
     mutating func saveBranch() {
         guard let replay else { message = Self.replayNeedsReducer; return }
         guard replay.engine.branch != nil else { message = "No branch yet: press a on an entry to dispatch an edited action"; return }
@@ -107,11 +119,39 @@ extension InspectorModel {
             path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch-\(attempt).jsonl")
             attempt += 1
         }
-        do {
-            let written = try replay.engine.saveBranch(to: path)
-            message = "Saved the branch (\(written) entries) to \(path)"
-        } catch {
-            message = "Cannot save the branch: \(error.description)"
+        confirmation = .saveBranch(path: path)
+    }
+
+    /// The answer to a question on the hint line: `y` does it, any other key does not.
+    mutating func answerConfirmation(_ key: Key) {
+        guard let asked = confirmation else { return }
+        confirmation = nil
+        guard key == .character("y") || key == .character("Y") else {
+            message = "Not saved"
+            return
+        }
+        switch asked {
+        case .saveBranch(let path):
+            guard let replay else { return }
+            do {
+                let written = try replay.engine.saveBranch(to: path)
+                message = "Saved the branch (\(written.counted("entry", "entries"))) to \(path)"
+            } catch {
+                message = "Cannot save the branch: \(error.description)"
+            }
+        }
+    }
+}
+
+extension InspectorModel {
+    /// A question waiting for `y` on the hint line.
+    enum Confirmation: Equatable, Sendable {
+        case saveBranch(path: String)
+
+        var question: String {
+            switch self {
+            case .saveBranch(let path): "Save the branch as \(path)? (y/n)"
+            }
         }
     }
 }

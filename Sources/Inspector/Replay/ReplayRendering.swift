@@ -8,6 +8,7 @@ extension InspectorModel.ReplayMarker {
         case .cannotReplay: "?"
         case .skipped: "-"
         case .branch: "⎇"
+        case .forkPoint: "┬"
         }
     }
 
@@ -16,7 +17,7 @@ extension InspectorModel.ReplayMarker {
         case .divergent: .colored(.removed, bold: true)
         case .cannotReplay: .colored(.warning, bold: true)
         case .skipped: .dim
-        case .branch: .colored(.accent, bold: true)
+        case .branch, .forkPoint: .colored(.accent, bold: true)
         }
     }
 }
@@ -24,7 +25,7 @@ extension InspectorModel.ReplayMarker {
 extension ScreenPainter {
     /// The action editor (`a`) on the hint line, the end of the JSON in view; a
     /// decode error from the last Enter replaces the status bar above it.
-    mutating func drawActionEditor(_ text: String) {
+    mutating func drawActionEditor(_ editor: LineEditor) {
         let width = layout.size.columns
         if let error = model.editError {
             let row = layout.statusRow
@@ -32,10 +33,6 @@ extension ScreenPainter {
             screen.write(" ✗ \(error)  (fix it and press Enter; Esc cancels)", row: row, column: 0,
                          style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
         }
-        let label = "action> "
-        let room = max(2, width - label.count - 1)
-        let shown = text.count > room ? "…" + String(text.suffix(room - 1)) : text
-        let x = screen.write(label + shown, row: layout.hintRow, column: 0, style: .bold, limit: width)
-        screen.write("█", row: layout.hintRow, column: x, limit: width)
+        drawPrompt("action> ", editor)
     }
 }

@@ -23,6 +23,7 @@ final class ReplayTimeline: TimelineSource {
     var damage: [DamagedRecord] { base.damage }
     var tornTail: DamagedRecord? { base.tornTail }
     var initialState: JSONValue? { base.initialState }
+    var datePaths: [String] { base.datePaths }
     func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.

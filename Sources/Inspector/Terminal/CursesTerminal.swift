@@ -14,12 +14,23 @@ struct CursesTerminal: TerminalDevice {
         // UTF-8 and wide characters need the user's locale before curses starts.
         _ = CNcurses_setlocale_all()
         guard CNcurses_start_on_standard_streams() != nil, let window = CNcurses_stdscr() else { return nil }
+        // A terminal without cursor addressing (TERM=dumb) would get garbage: refuse it like an unknown TERM.
+        guard CNcurses_can_address_cursor() != 0 else {
+            endwin()
+            return nil
+        }
         self.window = window
         // Esc must not wait the default second for a possible escape sequence.
         if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { _ = CNcurses_set_escdelay(25) }
         raw()
         noecho()
         keypad(window, true)
+        // Home and End as tmux, screen, rxvt and the VT220 send them, whatever TERM's terminfo
+        // says (inside tmux with TERM=xterm-256color, terminfo has \EOH but tmux sends \E[1~).
+        for (sequence, code) in [("\u{1b}[1~", KEY_HOME), ("\u{1b}[7~", KEY_HOME), ("\u{1b}[H", KEY_HOME), ("\u{1b}OH", KEY_HOME),
+                                 ("\u{1b}[4~", KEY_END), ("\u{1b}[8~", KEY_END), ("\u{1b}[F", KEY_END), ("\u{1b}OF", KEY_END)] {
+            _ = define_key(sequence, code)
+        }
         curs_set(0)
         _ = mousemask(CNcurses_ALL_MOUSE_EVENTS(), nil)
         mouseinterval(0)
@@ -83,6 +94,7 @@ struct CursesTerminal: TerminalDevice {
         if style.bold { attributes |= CNcurses_A_BOLD() }
         if style.reverse { attributes |= CNcurses_A_REVERSE() }
         if style.dim { attributes |= CNcurses_A_DIM() }
+        if style.underline { attributes |= CNcurses_A_UNDERLINE() }
         if usesColor, style.foreground != .standard { attributes |= UInt32(bitPattern: CNcurses_COLOR_PAIR(Int32(Self.pairNumber(style.foreground)))) }
         return attributes
     }
@@ -99,6 +111,7 @@ struct CursesTerminal: TerminalDevice {
         case 10, 13: return .key(.enter)
         case 27: return .key(.escape)
         case 8, 127: return .key(.backspace)
+        case 1...26: return .key(.control(Character(Unicode.Scalar(value + 0x60)!)))
         default:
             guard let scalar = Unicode.Scalar(value), value >= 0x20 else { return nil }
             return .key(.character(Character(scalar)))
@@ -117,6 +130,7 @@ struct CursesTerminal: TerminalDevice {
         case KEY_NPAGE: return .key(.pageDown)
         case KEY_ENTER: return .key(.enter)
         case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
         case KEY_BTAB: return .key(.backTab)
         case KEY_RESIZE: return .resize(size)
         case KEY_MOUSE: return mouseEvent()
@@ -140,6 +154,16 @@ struct CursesTerminal: TerminalDevice {
             return nil
         }
         return .mouse(MouseEvent(kind: kind, column: Int(x), row: Int(y)))
+    }
+
+    mutating func copyToClipboard(_ text: String) {
+        // OSC 52 goes around ncurses, straight to the terminal, between frames.
+        let sequence = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{7}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+    }
+
+    mutating func redrawAll() {
+        clearok(window, true)
     }
 
     mutating func stop() {

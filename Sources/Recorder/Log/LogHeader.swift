@@ -31,6 +31,11 @@ public struct LogHeader: Sendable, Equatable {
     /// sessions' headers are alike and a line copied from another log never
     /// passes for one of this session's (see docs/FORMAT.md, "Chained records").
     public var sessionID: String? = nil
+    /// Where the state holds `Date`s (encoded as seconds since 2001-01-01, `Date`'s
+    /// `Codable` default): JSON Pointer patterns in which `*` stands for any array
+    /// index or object key, e.g. `["/todos/*/created"]`. The inspector shows the
+    /// numbers there as ISO-8601 dates. Empty when the recorder did not say.
+    public var datePaths: [String] = []
 }
 
 extension LogHeader {
@@ -49,6 +54,7 @@ extension LogHeader {
         object["stateReplayable"] = .bool(isStateReplayable)
         if let sessionID { object["session"] = .string(sessionID) }
         if let initialState { object["initialState"] = initialState }
+        if !datePaths.isEmpty { object["datePaths"] = .array(datePaths.map(JSONValue.string)) }
         return object
     }
 
@@ -72,6 +78,8 @@ extension LogHeader {
         self.metadata = metadata
         isStateReplayable = record["stateReplayable"]?.boolValue ?? false
         initialState = record["initialState"]
+        // Optional (added after version 1 shipped): patterns that are not strings are left out.
+        datePaths = record["datePaths"]?.arrayValue?.compactMap(\.stringValue) ?? []
         sessionID = record["session"]?.stringValue
     }
 

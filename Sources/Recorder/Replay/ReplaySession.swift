@@ -385,6 +385,13 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("\(error)") }
 
         var options = Recorder.Options()
+        // The copied entries keep their recorded times and durations: the clock starts at the
+        // first entry's time and each entry is recorded at its offset from it (Recorder.record).
+        let firstTime = items.first?.entry.time.timeIntervalSince1970 ?? reader.header.created.timeIntervalSince1970
+        // (The base reading leaves room for the first entry's duration before it.)
+        let base: UInt64 = 1 << 40
+        options.clock = RecorderClock(now: { firstTime }, nanoseconds: { base })
+        func nanoseconds(at time: Date) -> UInt64 { base + UInt64(max(0, (time.timeIntervalSince1970 - firstTime) * 1e9).rounded()) }
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
             ["branchOf": reader.path, "forkEntry": String(branch.forkIndex + 1)]) { _, new in new }
@@ -400,20 +407,23 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         var newSequence: [Int64: Int64] = [:]
         var written = 0
         for (offset, item) in items.enumerated() {
-            let now = recorder.clock.nanoseconds()
+            // The recorded times and durations go along.
+            let end = nanoseconds(at: item.entry.time)
+            let start = end - min(base, UInt64(max(0, item.entry.duration * 1e9).rounded()))
             let origin = item.entry.effectOf.flatMap { newSequence[$0] }
             // The outside values go along, so the saved log replays like this one.
             let values = item.entry.recordedValues.map { CapturedValue(name: $0.name, value: PreEncodedValue(json: $0.json)) }
             if let sequence = recorder.record(
-                state: item.state, action: item.action, start: now, end: now, effectOf: origin,
+                state: item.state, action: item.action, start: start, end: end, effectOf: origin,
                 initialState: offset == 0 ? initial : nil, values: values, actionType: Action.self) {
                 newSequence[item.entry.sequence] = sequence
             }
             written += 1
         }
+        // Dispatched by hand, never recorded: they carry the fork entry's time.
+        let forkTime = items.last.map { nanoseconds(at: $0.entry.time) } ?? 0
         for (offset, action) in branchActions.enumerated() {
-            let now = recorder.clock.nanoseconds()
-            recorder.record(state: branchStates[offset], action: action, start: now, end: now, effectOf: nil,
+            recorder.record(state: branchStates[offset], action: action, start: forkTime, end: forkTime, effectOf: nil,
                             initialState: written == 0 && offset == 0 ? initial : nil, values: branchValues[offset])
             written += 1
         }
