@@ -332,6 +332,22 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         #expect(try reader.state(at: 0)["count"] == 1)
     }
 
+    @Test func theHeaderSaysWhereTheStateHoldsDatesSoTheInspectorCanShowThem() throws {
+        struct Task: Codable { var title: String; var created: Date; var due: Date? }
+        struct Planner: Codable { var tasks: [Task] = []; var deadlines: [String: Date] = [:]; var opened = Date(timeIntervalSinceReferenceDate: 0); var count = 0 }
+        let directory = TemporaryDirectory()
+        let path = directory.file("dates.jsonl")
+        let recorder = try Recorder(file: path, options: testOptions())
+        let reducer = recorder.recording { (state: inout Planner, _: Int) in state.count += 1 }
+        var state = Planner()
+        state.tasks = [Task(title: "a", created: Date(timeIntervalSinceReferenceDate: 10), due: nil),
+                       Task(title: "b", created: Date(timeIntervalSinceReferenceDate: 20), due: Date(timeIntervalSinceReferenceDate: 30))]
+        state.deadlines = ["launch": Date(timeIntervalSinceReferenceDate: 40)]
+        reducer(&state, 1)
+        try recorder.close()
+        #expect(try LogReader(path: path).header.datePaths == ["/deadlines/*", "/opened", "/tasks/*/created", "/tasks/*/due"])
+    }
+
     @Test func aStateOverTheRecordSizeLimitIsAGapAndTheLogStaysReadable() throws {
         struct Blob: Codable { var text = ""; var count = 0 }
         let directory = TemporaryDirectory()

@@ -112,12 +112,27 @@ final class LogWriter {
         return outcome
     }
 
+    /// Where a state holds `Date`s, for the header (one extra encode per session; values
+    /// that reach class instances are encoded on the caller's thread and not looked at).
+    private func datePaths(in state: Any) -> [String] {
+        guard let encodable = state as? any Encodable else { return [] }
+        let encoder = _StreamingEncoder()
+        encoder.collectsDatePaths = true
+        func encode<T: Encodable>(_ value: T) { try? encoder.encodeTopLevel(value) }
+        encode(encodable)
+        return encoder.datePaths.sorted()
+    }
+
     // MARK: Records
 
     private func appendHeader(first entry: PendingEntry?) {
         var replayable = false
         var initialState: _StreamingEncoder?
         var initialStateProblem: String?
+        var datePaths: [String] = []
+        if let entry, entry.encodedState == nil {
+            datePaths = self.datePaths(in: entry.initialState ?? entry.state)
+        }
         if let entry, let initialValue = entry.initialState {
             let encoder = spare
             let outcome = encodeState(initialValue, preEncoded: entry.encodedInitialState, into: encoder)
@@ -149,7 +164,8 @@ final class LogWriter {
             metadata: options.metadata,
             initialState: nil,
             isStateReplayable: replayable,
-            sessionID: options.sessionID ?? LogHeader.randomSessionID())
+            sessionID: options.sessionID ?? LogHeader.randomSessionID(),
+            datePaths: datePaths)
         let start = buffer.count
         buffer.append(contentsOf: LogLine.headerPrefix)
         for (key, value) in header.jsonObject.members {
@@ -242,13 +258,7 @@ final class LogWriter {
 
     private func appendGap(firstSequence: Int64, count: Int, reason: String) {
         let start = buffer.count
-        buffer.append(contentsOf: LogLine.gapPrefix)
-        buffer.append(contentsOf: #","firstSeq":"#.utf8)
-        JSONWriter.appendInteger(firstSequence, to: &buffer)
-        buffer.append(contentsOf: #","dropped":"#.utf8)
-        JSONWriter.appendInteger(count, to: &buffer)
-        buffer.append(contentsOf: #","reason":"#.utf8)
-        JSONWriter.appendString(reason, to: &buffer)
+        LogLine.appendGapMembers(firstSequence: firstSequence, count: Int64(count), reason: reason, to: &buffer)
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The next entry's patch would span the missing ones: make it whole.
         forceKeyframe = true

@@ -77,6 +77,25 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     var codingPath: [any CodingKey] { pathKeys.elements.map(\.codingKey) }
 
+    // MARK: Where dates are
+
+    /// Whether to note where `Date`s are written (``datePaths``): the recorder asks once
+    /// per session, for its header, so the inspector can show those numbers as dates.
+    @exclusivity(unchecked) var collectsDatePaths = false
+    /// JSON Pointer patterns of the `Date`s written while `collectsDatePaths`, `*` for
+    /// any array index or dictionary key: `/todos/*/created`.
+    @exclusivity(unchecked) var datePaths = Set<String>()
+
+    private func noteDatePath(last: String) {
+        let tokens = pathKeys.elements.map { key -> String in
+            switch key {
+            case .index: return "*"
+            case .key(_, let type), .smallKey(_, let type): return type == _CanonicalKey.self ? "*" : key.codingKey.stringValue
+            }
+        } + [last]
+        datePaths.insert(tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined())
+    }
+
     // MARK: Structural index
 
     /// Whether this document's structural index is recorded as it is written
@@ -122,6 +141,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// existential is made or copied for the primitives that need no path.
     @inline(__always)
     func encodeValue<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
+        if collectsDatePaths, T.self == Date.self { noteDatePath(last: Key.self == _CanonicalKey.self ? "*" : key.stringValue) }
         if writeDirectly(value) { return }
         if MemoryLayout<Key>.size <= 1 {
             let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
@@ -140,6 +160,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// An array element: its index joins the coding path while it encodes.
     @inline(__always)
     func encodeElement<T: Encodable>(_ value: T, index: Int) throws {
+        if collectsDatePaths, T.self == Date.self { noteDatePath(last: "*") }
         if writeDirectly(value) { return }
         pathKeys.push(.index(index))
         try encodeComposite(value)
