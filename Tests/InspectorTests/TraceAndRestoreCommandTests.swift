@@ -64,6 +64,12 @@ private final class Scratch: Sendable {
         #expect(!plain.standardOutput.contains("TraceAndRestoreCommandTests.swift"))
         // The inspector's entry model carries the trace for the action pane.
         #expect(try LogTimeline(path: path).entry(at: 0)?.trace?.description == "InspectorTests/TraceAndRestoreCommandTests.swift:\(line)")
+        // … and the action pane (`p`) shows it.
+        var model = InspectorFixtures.model(try LogTimeline(path: path), columns: 200, rows: 24)
+        model.type("p")
+        #expect(model.screenText.contains("│ dispatched at InspectorTests/TraceAndRestoreCommandTests.swift:\(line)"))
+        model.type("jp")
+        #expect(!model.screenText.contains("dispatched at"), "an entry without a trace says nothing of one")
     }
 
     @Test func logWithTraceListsTheCallStackWhenItWasRecorded() throws {

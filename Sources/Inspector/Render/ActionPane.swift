@@ -3,7 +3,8 @@ import Foundation
 
 extension ScreenPainter {
     /// The selected action in the state pane's place (`p`): who sent it, how long
-    /// the reducer took, and the whole payload as an indented JSON tree.
+    /// the reducer took, where it was dispatched (when recorded), and the whole
+    /// payload as an indented JSON tree.
     mutating func drawActionPane() {
         let area = layout.state
         drawTitle("Action \(model.selection + 1)  (p: back to the state)", over: area, focused: model.focus == .state)
@@ -18,6 +19,14 @@ extension ScreenPainter {
             lines.append(("sent by an effect (c: cause" + (model.causeTrail.isEmpty ? ")" : ", b: back)"), .colored(.accent)))
         } else {
             lines.append(("sent by the app" + (model.causeTrail.isEmpty ? "" : " (b: back)"), .dim))
+        }
+        if let trace = entry.trace {
+            // Where the action was dispatched (the reference store, the manual API), and the stack with `Options.trace`.
+            if let file = trace.file { lines.append(("dispatched at " + file + (trace.line.map { ":\($0)" } ?? ""), .dim)) }
+            if !trace.stack.isEmpty {
+                lines.append(("call stack:", .dim))
+                for frame in trace.stack { lines.append(("  " + frame, .plain)) }
+            }
         }
         lines.append(("payload:", .dim))
         for line in JSONWriter.prettyString(entry.payload).split(separator: "\n", omittingEmptySubsequences: false) {
