@@ -242,7 +242,7 @@ private final class ProfileStore: ObservableObject {
     @Test func options() throws {
         let path = directory.file("checkout.jsonl")
         var options = Recorder.Options()
-        options.keyframeInterval = 32                       // whole state at least every 32 entries
+        options.keyframeInterval = 256                      // whole state at least every 256 entries (also sooner, by size)
         options.queuePolicy = .wait                         // or .drop: never block the app, record a gap instead
         options.durability = .fsync(interval: 1)            // default .write survives app crashes; fsync survives power cuts
         options.metadata = ["build": "1.4.2"]
