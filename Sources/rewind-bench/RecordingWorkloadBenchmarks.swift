@@ -74,7 +74,7 @@ private func recordingWorkload(todos: Int, actions count: Int) {
     let sample = Array(states.prefix(todos >= 10_000 ? 30 : 300))
     let encoder = JSONEncoder()
     var foundation = (wall: Double.infinity, cpu: Double.infinity), bytes = foundation
-    for _ in 0..<(Benchmark.quick ? 1 : 3) {
+    for _ in 0..<(Benchmark.quick ? 1 : 5) {
         let f = Benchmark.onceWithCPU { for state in sample { _ = try? encoder.encode(state) } }
         let b = Benchmark.onceWithCPU { for state in sample { _ = try? JSONEncoding.bytes(of: state) } }
         foundation = (min(foundation.wall, f.wall), min(foundation.cpu, f.cpu))

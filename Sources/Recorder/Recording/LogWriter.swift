@@ -203,14 +203,14 @@ final class LogWriter {
         let start = buffer.count
         buffer.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
         buffer.append(contentsOf: #","seq":"#.utf8)
-        JSONWriter.appendInteger(entry.sequence, to: &buffer)
+        append { JSONWriter.writeInt64(entry.sequence, to: $0) }
         buffer.append(contentsOf: #","time":"#.utf8)
         let wall = clockBase.wall + Double(Int64(bitPattern: entry.endNanoseconds &- clockBase.nanoseconds)) / 1e9
-        JSONWriter.appendDouble(LogTime.rounded(wall), to: &buffer)
+        append { JSONWriter.writeDouble(LogTime.rounded(wall), to: $0) }
         buffer.append(contentsOf: #","durationNs":"#.utf8)
-        JSONWriter.appendInteger(entry.durationNanoseconds, to: &buffer)
+        append { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
         buffer.append(contentsOf: #","action":{"type":"#.utf8)
-        JSONWriter.appendString(actionName, to: &buffer)
+        append { JSONWriter.writeString(actionName, to: $0) }
         buffer.append(contentsOf: #","payload":"#.utf8)
         buffer.append(contentsOf: payload.bytes)
         buffer.append(contentsOf: #","replayable":"#.utf8)
@@ -218,7 +218,7 @@ final class LogWriter {
         buffer.append(UInt8(ascii: "}"))
         if let origin = entry.effectOf {
             buffer.append(contentsOf: #","effectOf":"#.utf8)
-            JSONWriter.appendInteger(origin, to: &buffer)
+            append { JSONWriter.writeInt64(origin, to: $0) }
         }
         // `values` and `trace`: what the caller's thread captured besides the action and the state.
         EntryExtras.append(entry, redaction: options.redaction, to: &buffer)
@@ -262,6 +262,16 @@ final class LogWriter {
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The next entry's patch would span the missing ones: make it whole.
         forceKeyframe = true
+    }
+
+    /// A small buffer the record's numbers and strings are written into first (the
+    /// `JSONWriter.append…` helpers make a buffer per call, a malloc per member).
+    private let scratch = _ByteBuffer(capacity: 256)
+
+    private func append(_ write: (_ByteBuffer) -> Void) {
+        scratch.removeAll(keepingCapacityUpTo: 4096)
+        write(scratch)
+        buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.base, count: scratch.count))
     }
 
     private func appendMember(_ key: String, _ value: JSONValue) {

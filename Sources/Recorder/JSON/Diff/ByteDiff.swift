@@ -85,6 +85,7 @@ struct _ByteDiff {
     }
 
     private mutating func diffArray(_ i: Int, _ j: Int) {
+        if diffInPlace(i, j) { return }
         let a = old.children(i), b = new.children(j)
         // Equal elements at both ends are skipped by comparing bytes, so the
         // alignment (and any hashing) sees only the changed middle.
@@ -119,6 +120,29 @@ struct _ByteDiff {
         pathRanges = []
         _ArrayAlignment.emitPatch(steps: alignment.steps, moves: alignment.moves, oldCount: oldMiddle.count, newCount: newMiddle.count, into: &sink)
         self = sink.diff
+    }
+
+    /// The common case without building lists of elements: both versions have as many
+    /// elements, and the few that differ kept their places (the same identity member, or a
+    /// single changed element). Returns false, having written nothing, otherwise.
+    private mutating func diffInPlace(_ i: Int, _ j: Int) -> Bool {
+        var changed: [(index: Int, old: Int, new: Int)] = []
+        var (x, y, index) = (i + 1, j + 1, 0)
+        let (oldEnd, newEnd) = (Int(old.nodes[i].next), Int(new.nodes[j].next))
+        while x < oldEnd && y < newEnd {
+            if !Self.equal(old.value(x), new.value(y)) {
+                changed.append((index, x, y))
+                if changed.count > 16 { return false }
+            }
+            (x, y, index) = (Int(old.nodes[x].next), Int(new.nodes[y].next), index + 1)
+        }
+        guard x == oldEnd && y == newEnd, !changed.isEmpty else { return false }
+        if changed.count > 1 {
+            guard let identity = identityKey(changed.map(\.old), changed.map(\.new)),
+                Self.samePositions(changed.map(\.old), changed.map(\.new), identity: identity, old, new) else { return false }
+        }
+        for pair in changed { withIndex(pair.index) { $0.diffValue(pair.old, pair.new) } }
+        return true
     }
 
     /// Whether the changed elements keep their places: with an identity member, each pair
