@@ -190,6 +190,15 @@ private func smallStateWriterThroughput(entries: Int) {
 /// An untimed loop for a profiler: 200,000 entries of a 1 kB state.
 func runWriterProfileLoop() {
     smallStateWriterThroughput(entries: 200_000)
+    let path = NSTemporaryDirectory() + "rewind-writer-profile.jsonl"
+    for _ in 0..<3 {
+        try? FileManager.default.removeItem(atPath: path)
+        guard let recorder = try? Recorder(file: path) else { return }
+        let reducer = recorder.recording(workloadReducer)
+        var state = WorkloadState(todos: 100)
+        for action in workloadActions(count: 3_000, todos: 100) { reducer(&state, action) }
+        try? recorder.close()
+    }
 }
 
 /// An untimed loop for a profiler: rebuilding the last entry of a 10,000-todo, 1,000-action log.
