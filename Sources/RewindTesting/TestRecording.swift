@@ -76,6 +76,8 @@ public final class TestRecording: Sendable {
             try? FileManager.default.removeItem(atPath: path)
             return nil
         }
+        // The header says so, and `rewind ls` lists failed tests' recordings first.
+        if failed, closeError == nil { try? LogMetadataRewrite.set("outcome", to: "failed", inLogAt: path) }
         var report = failed ? failureReport() : "Rewind: recording kept (REWIND_KEEP=1) at \(path)"
         if let closeError { report += "\n  note: recording stopped early: \(closeError)" }
         if printing { FileHandle.standardError.write(Data((report + "\n").utf8)) }

@@ -47,6 +47,31 @@ final class ScratchDirectory: Sendable {
         #expect(FileManager.default.fileExists(atPath: recording.path))
     }
 
+    @Test func aFailedTestsRecordingSaysSoInItsHeaderAndStillReadsWhole() throws {
+        let directory = scratch.path
+        let recording = try TestRecording(testName: "CartTests/fails()", environment: ["REWIND_RECORDINGS": directory])
+        let reducer = recording.recorder.recording(counterReducer)
+        var state = Counter()
+        var states: [Counter] = []
+        for action: CounterAction in [.increment, .add(5), .reset, .increment] {
+            reducer(&state, action)
+            states.append(state)
+        }
+        _ = recording.finish(failed: true, printing: false, environment: [:])
+        let reader = try LogReader(path: recording.path)
+        #expect(reader.header.metadata["outcome"] == "failed", "rewind ls lists it with the failed tests, first")
+        #expect(reader.header.metadata["test"] == "CartTests/fails()")
+        #expect(reader.damage.isEmpty && reader.entryCount == 4, "every record sealed again in the new header's chain")
+        for (index, expected) in states.enumerated() {
+            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: expected))))
+        }
+        // A passing test kept with REWIND_KEEP=1 says nothing of an outcome.
+        let kept = try TestRecording(testName: "CartTests/passes()", environment: ["REWIND_RECORDINGS": directory])
+        kept.recorder.recording(counterReducer)(&state, .increment)
+        _ = kept.finish(failed: false, printing: false, environment: ["REWIND_KEEP": "1"])
+        #expect(try LogReader(path: kept.path).header.metadata["outcome"] == nil)
+    }
+
     @Test func aFailingTestKeepsItsLogAndReportsTheLastActionsAndTheirDiff() throws {
         let directory = scratch.path
         let recording = try TestRecording(testName: "CartTests/checkout()", environment: ["REWIND_RECORDINGS": directory])
