@@ -12,10 +12,11 @@ final class LiveSessionLog {
     private(set) var lastSequence: Int64?
     private let descriptor: Int32
     /// The file's own chain (format 2): records are sealed anew as they are stored, so the
-    /// file is one unbroken chain whatever the stream dropped (docs/LIVE.md).
-    private var chain: LogChain
+    /// file is one unbroken chain whatever the stream dropped (docs/LIVE.md). Nil for a
+    /// format 1 stream, which has no chain to keep: its records are stored as they came.
+    private var chain: LogChain?
 
-    private init(path: String, descriptor: Int32, lastSequence: Int64?, chain: LogChain = LogChain()) {
+    private init(path: String, descriptor: Int32, lastSequence: Int64?, chain: LogChain?) {
         self.path = path
         self.descriptor = descriptor
         self.lastSequence = lastSequence
@@ -59,7 +60,8 @@ final class LiveSessionLog {
         let path = (directory as NSString).appendingPathComponent(fileName(header: fields, session: session))
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw LiveListenError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: nil)
+        let chained = header.dropLast().withUnsafeBytes { LogLine.unseal(UnsafeRawBufferPointer($0))?.number } != nil
+        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: nil, chain: chained ? LogChain() : nil)
         do {
             try log.append(header)
             _ = try LogReader(path: path)
@@ -74,13 +76,13 @@ final class LiveSessionLog {
     }
 
     /// The chain of the log at `path` (its first `keptBytes` bytes): the header's key, and the number after the last record's.
-    private static func resumedChain(_ path: String, keptBytes: Int64?) -> LogChain {
-        guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return LogChain() }
+    private static func resumedChain(_ path: String, keptBytes: Int64?) -> LogChain? {
+        guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return nil }
         if let keptBytes { bytes = Array(bytes.prefix(Int(keptBytes))) }
         let lines = bytes.split(separator: 0x0A)
         var chain = LogChain()
-        guard let first = lines.first, let last = lines.last else { return chain }
-        guard let header = Array(first).withUnsafeBytes({ LogLine.unseal($0) }), header.number == 0 else { return chain }
+        guard let first = lines.first, let last = lines.last else { return nil }
+        guard let header = Array(first).withUnsafeBytes({ LogLine.unseal($0) }), header.number == 0 else { return nil }
         chain.key = header.stored
         chain.nextNumber = (Array(last).withUnsafeBytes({ LogLine.unseal($0)?.number }) ?? 0) + 1
         return chain
@@ -88,14 +90,17 @@ final class LiveSessionLog {
 
     /// Appends whole, verified records (each with its newline), sealed anew in this file's chain.
     func append(_ records: [UInt8]) throws(LiveListenError) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(records.count + 64)
-        records.withUnsafeBytes { all in
-            var start = 0
-            while start < all.count, let newline = all[start...].firstIndex(of: 0x0A) {
-                LogLine.reseal(UnsafeRawBufferPointer(rebasing: all[start..<newline]), into: &bytes, chain: &chain)
-                start = newline + 1
+        var bytes = records
+        if var chain {
+            bytes.removeAll(keepingCapacity: true)
+            records.withUnsafeBytes { all in
+                var start = 0
+                while start < all.count, let newline = all[start...].firstIndex(of: 0x0A) {
+                    LogLine.reseal(UnsafeRawBufferPointer(rebasing: all[start..<newline]), into: &bytes, chain: &chain)
+                    start = newline + 1
+                }
             }
+            self.chain = chain
         }
         var written = 0
         while written < bytes.count {
