@@ -113,7 +113,7 @@ private let profile = Profile(
         }
         // Across the whole range too: exponents, 17 digits, subnormals.
         for _ in 0..<3_000 { values.append(Double(bitPattern: generator.next() & 0xFFEF_FFFF_FFFF_FFFF)) }
-        values += [Double.leastNonzeroMagnitude, -Double.leastNormalMagnitude, .greatestFiniteMagnitude, 1e-5, 5e-324, 1e21, -1.2345e-300]
+        values += [Double.leastNonzeroMagnitude, -Double.leastNormalMagnitude, .greatestFiniteMagnitude, 1e-5, 1e21, -1.2345e-300]
         let expected = values.map { $0.rounded(.towardZero) == $0 && $0.magnitude < 1e15 ? String(Int64($0)) : $0.description }
         #expect(String(decoding: try JSONEncoding.bytes(of: values), as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
     }
