@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 /// Writes a command's output file (`export -o`, `import -o`) without destroying
 /// anything it should not:
@@ -100,20 +101,7 @@ enum OutputFile {
 
     /// Writes everything; the errno of a failure, nil when all was written.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return result < 0 ? errno : ENOSPC
-                }
-            }
-            return nil
-        }
+        bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor).failure }
     }
 
     private static func failure(_ path: String, code: Int32) -> Failure {

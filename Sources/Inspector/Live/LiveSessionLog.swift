@@ -102,12 +102,8 @@ final class LiveSessionLog {
             }
             self.chain = chain
         }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if result > 0 { written += result; continue }
-            if result < 0 && errno == EINTR { continue }
-            throw LiveListenError("cannot write \(path): \(String(cString: strerror(result < 0 ? errno : ENOSPC)))")
+        if let failure = bytes.withUnsafeBytes({ WriteAll.write($0, to: descriptor).failure }) {
+            throw LiveListenError("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 

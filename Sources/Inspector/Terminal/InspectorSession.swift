@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 /// Runs the inspector: draw, wait for an event (or a tick, so indexing
 /// progress and follow mode show up), reduce, do the effects, repeat.
@@ -119,15 +120,14 @@ enum ExportFile {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let count = min(chunkBytes, bytes.count - written)
-            let result = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, count) }
-            guard result > 0 else {
-                let reason = String(cString: strerror(errno))
+            let chunk = written..<min(bytes.count, written + chunkBytes)
+            let (count, failure) = bytes.withUnsafeBytes { WriteAll.write(UnsafeRawBufferPointer(rebasing: $0[chunk]), to: descriptor) }
+            written += count
+            if let failure {
                 close(descriptor)
                 unlink(candidate)
-                throw ExportWriteError(description: "cannot write \(candidate): \(reason)")
+                throw ExportWriteError(description: "cannot write \(candidate): \(String(cString: strerror(failure)))")
             }
-            written += result
             progress(Double(written) / Double(bytes.count))
         }
         guard close(descriptor) == 0 else { throw ExportWriteError(description: "cannot write \(candidate): \(String(cString: strerror(errno)))") }

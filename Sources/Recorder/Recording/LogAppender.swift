@@ -89,20 +89,7 @@ final class LogAppender {
     /// that the file is still the one this recorder has been writing.
     func write(_ bytes: [UInt8]) throws(RecorderError) {
         try checkUnchanged()
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return result < 0 ? errno : ENOSPC
-                }
-            }
-            return nil
-        }
+        let (written, failure) = bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor) }
         watched?.expectedSize += Int64(written)
         if let failure { throw RecorderError(path: path, reason: "cannot write", code: failure) }
         // A truncation between the check and the write put these records at the start of the file.
