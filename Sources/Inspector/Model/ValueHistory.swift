@@ -143,38 +143,37 @@ struct ValueHistory: Equatable, Sendable {
     /// Entry `index` turned the state before it into the state after it; the value is at `backwardPath` after it.
     private mutating func stepBack(over index: Int, changedPaths: [JSONPointer], source: any TimelineSource) {
         guard let after = backwardPath else { return }
-        switch Self.relation(of: changedPaths, to: after) {
-        case .none:
-            return
-        case .inside:
-            earlier.append(ValueChange(entry: index, pathBefore: after, pathAfter: after, kind: .changed))
-        case .structural:
-            guard let states = Self.states(around: index, source: source) else {
-                earlier.append(ValueChange(entry: index, pathBefore: after, pathAfter: after, kind: .changed))
-                return
-            }
-            let before = followsValue ? Self.follow(after, from: states.after, to: states.before) : after
-            if let change = Self.change(at: index, before: before, after: after, states: states) { earlier.append(change) }
-            backwardPath = followsValue ? before : after
-        }
+        let step = step(over: index, changedPaths: changedPaths, source: source, knownPath: after, backward: true)
+        if let change = step.change { earlier.append(change) }
+        backwardPath = step.path
     }
 
     /// Entry `index` ran after `origin`; the value is at `forwardPath` before it.
     private mutating func stepForward(over index: Int, changedPaths: [JSONPointer], source: any TimelineSource) {
         guard let before = forwardPath else { return }
-        switch Self.relation(of: changedPaths, to: before) {
+        let step = step(over: index, changedPaths: changedPaths, source: source, knownPath: before, backward: false)
+        if let change = step.change { later.append(change) }
+        forwardPath = step.path
+    }
+
+    /// What entry `index` did to the value at `knownPath` on one side of it (after it when
+    /// walking back, before it when walking forward), and where the value is on the other side.
+    private func step(over index: Int, changedPaths: [JSONPointer], source: any TimelineSource,
+                      knownPath: JSONPointer, backward: Bool) -> (change: ValueChange?, path: JSONPointer?) {
+        switch Self.relation(of: changedPaths, to: knownPath) {
         case .none:
-            return
+            return (nil, knownPath)
         case .inside:
-            later.append(ValueChange(entry: index, pathBefore: before, pathAfter: before, kind: .changed))
+            return (ValueChange(entry: index, pathBefore: knownPath, pathAfter: knownPath, kind: .changed), knownPath)
         case .structural:
             guard let states = Self.states(around: index, source: source) else {
-                later.append(ValueChange(entry: index, pathBefore: before, pathAfter: before, kind: .changed))
-                return
+                return (ValueChange(entry: index, pathBefore: knownPath, pathAfter: knownPath, kind: .changed), knownPath)
             }
-            let after = followsValue ? Self.follow(before, from: states.before, to: states.after) : before
-            if let change = Self.change(at: index, before: before, after: after, states: states) { later.append(change) }
-            forwardPath = followsValue ? after : before
+            let otherPath: JSONPointer? = !followsValue ? knownPath
+                : backward ? Self.follow(knownPath, from: states.after, to: states.before)
+                : Self.follow(knownPath, from: states.before, to: states.after)
+            let (before, after): (JSONPointer?, JSONPointer?) = backward ? (otherPath, knownPath) : (knownPath, otherPath)
+            return (Self.change(at: index, before: before, after: after, states: states), otherPath)
         }
     }
 
