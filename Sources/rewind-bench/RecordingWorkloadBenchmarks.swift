@@ -187,11 +187,13 @@ private func smallStateWriterThroughput(entries: Int) {
     Benchmark.report("  entries per CPU second (caller + writer)", "\(Int(Double(entries) / best.cpu))/s")
 }
 
-/// An untimed loop for a profiler: 200,000 entries of a 1 kB state.
-func runWriterProfileLoop() {
-    smallStateWriterThroughput(entries: 200_000)
+/// An untimed loop for a profiler: 200,000 entries of a 1 kB state, then
+/// the 100-todo workload (`writer-profile`), or only the latter, ten times
+/// (`writer-profile-100`).
+func runWriterProfileLoop(onlyHundredTodos: Bool = false) {
+    if !onlyHundredTodos { smallStateWriterThroughput(entries: 200_000) }
     let path = NSTemporaryDirectory() + "rewind-writer-profile.jsonl"
-    for _ in 0..<3 {
+    for _ in 0..<(onlyHundredTodos ? 10 : 3) {
         try? FileManager.default.removeItem(atPath: path)
         guard let recorder = try? Recorder(file: path) else { return }
         let reducer = recorder.recording(workloadReducer)
@@ -201,8 +203,10 @@ func runWriterProfileLoop() {
     }
 }
 
-/// An untimed loop for a profiler: rebuilding the last entry of a 10,000-todo, 1,000-action log.
-func runRebuildProfileLoop() {
+/// An untimed loop for a profiler: rebuilding the last entry of a 10,000-todo, 1,000-action log
+/// (`rebuild-profile`), or the worst entry of the 100-todo, 3,000-action log (`rebuild-profile-100`).
+func runRebuildProfileLoop(hundredTodos: Bool = false) {
+    if hundredTodos { return runSmallRebuildProfileLoop() }
     let path = NSTemporaryDirectory() + "rewind-rebuild-profile.jsonl"
     try? FileManager.default.removeItem(atPath: path)
     guard let recorder = try? Recorder(file: path) else { return }
@@ -218,4 +222,23 @@ func runRebuildProfileLoop() {
         let seconds = Benchmark.once { _ = try? reader.state(at: target) }
         print("rebuild entry \(target) (keyframes \(keyframes)): \(Benchmark.format(seconds: seconds))")
     }
+}
+
+private func runSmallRebuildProfileLoop() {
+    let path = NSTemporaryDirectory() + "rewind-rebuild-profile-100.jsonl"
+    try? FileManager.default.removeItem(atPath: path)
+    guard let recorder = try? Recorder(file: path) else { return }
+    let reducer = recorder.recording(workloadReducer)
+    var state = WorkloadState(todos: 100)
+    for action in workloadActions(count: 3_000, todos: 100) { reducer(&state, action) }
+    try? recorder.close()
+    guard let first = try? LogReader(path: path) else { return }
+    let keyframes = (0..<first.entryCount).filter { first.isKeyframe(at: $0) }
+    let targets = keyframes.dropFirst().map { $0 - 1 }
+    var total = 0.0
+    for _ in 0..<20 {
+        guard let reader = try? LogReader(path: path) else { return }
+        total += Benchmark.once { for target in targets { _ = try? reader.state(at: target) } }
+    }
+    print("rebuilt \(targets.count * 20) entries before a keyframe: \(Benchmark.format(seconds: total / Double(targets.count * 20))) each")
 }

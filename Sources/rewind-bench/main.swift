@@ -13,7 +13,9 @@ print("rewind-bench\(Benchmark.quick ? " (quick smoke run: figures are not meani
 if wants("json") { runJSONBenchmarks() }
 if wants("recorder") { runRecorderBenchmarks() }
 if sections.contains("writer-profile") { runWriterProfileLoop() }
+if sections.contains("writer-profile-100") { runWriterProfileLoop(onlyHundredTodos: true) }
 if sections.contains("rebuild-profile") { runRebuildProfileLoop() }
+if sections.contains("rebuild-profile-100") { runRebuildProfileLoop(hundredTodos: true) }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }

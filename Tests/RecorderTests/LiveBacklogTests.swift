@@ -91,7 +91,7 @@ import Testing
     @Test func theWritersOwnGapPassesThroughWhenItContinuesTheStream() {
         var backlog = LiveBacklog(capacity: 10_000)
         var gap: [UInt8] = []
-        LogLine.appendGap(firstSequence: 1, count: 2, reason: "queue full", to: &gap)
+        RecordEncoder.appendSealedGap(firstSequence: 1, count: 2, reason: "queue full", to: &gap)
         _ = backlog.admit(Self.header + Self.entry(0, keyframe: true) + gap + Self.entry(3, keyframe: true))
         #expect(Self.summary(backlog.takeAll()) == ["h", "k0", "gap(1+2)", "k3"])
     }

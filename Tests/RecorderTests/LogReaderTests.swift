@@ -226,8 +226,8 @@ import Testing
     @Test func findsRecordMembersWithoutParsingThem() {
         let text = #"{ "kind" : "entry", "action":{"type":"a}\"]","payload":[1,{"x":"}"}]}, "n": -1.5e3 ,"state":{"a":[[]]}}"#
         let members = Array(text.utf8).withUnsafeBufferPointer { RecordScanner.members($0) }
-        let found = members?.map { ($0.key, String(decoding: Array(text.utf8)[$0.value], as: UTF8.self)) }
-        #expect(found?.map(\.0) == ["kind", "action", "n", "state"])
+        let found = members?.map { ($0.field, String(decoding: Array(text.utf8)[$0.value], as: UTF8.self)) }
+        #expect(found?.map(\.0) == [.kind, .action, .number, .state])
         #expect(found?.map(\.1) == [#""entry""#, #"{"type":"a}\"]","payload":[1,{"x":"}"}]}"#, "-1.5e3", #"{"a":[[]]}"#])
         #expect(Array("[1]".utf8).withUnsafeBufferPointer { RecordScanner.members($0) } == nil)
         #expect(Array(#"{"a":[1"#.utf8).withUnsafeBufferPointer { RecordScanner.members($0) } == nil)

@@ -3,9 +3,11 @@ import Foundation
 /// Writes a log (the current format) from JSON values rather than from a running reducer:
 /// the `jsonl` slice export and `rewind import` build logs with it.
 ///
-/// The first entry is always a keyframe (so a slice opens on its own), then a
-/// keyframe every `keyframeInterval` entries with RFC 6902 patches between.
-/// Records are framed and checksummed exactly as the recorder writes them.
+/// The first entry is always a keyframe (so a slice opens on its own), then
+/// keyframes as the recorder places them (``KeyframePolicy``: by read-back cost,
+/// at most the header's `keyframeInterval` apart) with RFC 6902 patches between.
+/// Records are written by the recorder's own ``RecordEncoder``, framed and
+/// checksummed exactly as the recorder writes them.
 ///
 /// ```swift
 /// var builder = LogBuilder(header: header)
@@ -22,13 +24,19 @@ package struct LogBuilder {
         package var effectOf: Int64?
         /// The state after the action.
         package var state: JSONValue
-        /// Extra members written into the record (readers ignore members they do not know).
-        package var extra: [(String, JSONValue)]
+        /// The outside values the reducer read (`values`) and where the action was dispatched (`trace`).
+        package var values: JSONValue?
+        package var trace: JSONValue?
+        /// Members only some logs have (an import's `skipped`, `reducerError`), written last.
+        package var extra: [(RecordField, JSONValue)]
 
         package init(
             sequence: Int64? = nil, time: Date, durationNanoseconds: Int64 = 0, action: RecordedAction,
-            effectOf: Int64? = nil, state: JSONValue, extra: [(String, JSONValue)] = []
+            effectOf: Int64? = nil, state: JSONValue, values: JSONValue? = nil, trace: JSONValue? = nil,
+            extra: [(RecordField, JSONValue)] = []
         ) {
+            self.values = values
+            self.trace = trace
             self.sequence = sequence
             self.time = time
             self.durationNanoseconds = durationNanoseconds
@@ -41,20 +49,22 @@ package struct LogBuilder {
 
     /// The log so far: the header line, then one line per appended entry.
     package private(set) var bytes: [UInt8] = []
-    private let keyframeInterval: Int
+    private let keyframePolicy: KeyframePolicy
+    private var keyframeCost = KeyframePolicy.Cost()
+    /// The size of the last keyframe's state: the policy's measure of the state
+    /// (encoding every state only to learn its size would double an export's work).
+    private var keyframeStateBytes = 0
     private var previousState: JSONValue?
-    private var entriesSinceKeyframe = 0
     private var nextSequence: Int64 = 0
     private var entryCount = 0
     private var chain = LogChain()
+    private let records = RecordEncoder()
 
     /// Starts a log with `header` (its `initialState`, if any, is the state before the first entry).
     package init(header: LogHeader) {
-        keyframeInterval = max(1, header.keyframeInterval)
+        keyframePolicy = KeyframePolicy(maximumInterval: max(1, header.keyframeInterval))
         previousState = header.initialState
-        let start = bytes.count
-        bytes.append(contentsOf: LogLine.headerPrefix)
-        append(members: header.jsonObject.members)
+        let start = records.appendHeaderMembers(header, to: &bytes)
         LogLine.seal(&bytes, recordStart: start, chain: &chain)
     }
 
@@ -62,47 +72,38 @@ package struct LogBuilder {
         let sequence = entry.sequence ?? nextSequence
         nextSequence = sequence + 1
         let patch = previousState.map { JSONDiff.patch(from: $0, to: entry.state) }
-        let isKeyframe = entryCount == 0 || entriesSinceKeyframe + 1 >= keyframeInterval
-
-        var members: [(String, JSONValue)] = [
-            ("seq", .integer(sequence)),
-            ("time", .double(LogTime.rounded(entry.time.timeIntervalSince1970))),
-            ("durationNs", .integer(entry.durationNanoseconds)),
-            ("action", .object(JSONObject([
-                ("type", .string(entry.action.name)),
-                ("payload", entry.action.payload),
-                ("replayable", .bool(entry.action.isReplayable)),
-            ]))),
-        ]
-        if let effectOf = entry.effectOf { members.append(("effectOf", .integer(effectOf))) }
-        if isKeyframe {
-            members.append(("state", entry.state))
-            let changed = patch.map { $0.operations.map { JSONValue.string($0.path.description) } } ?? [""]
-            members.append(("changed", .array(changed)))
-            entriesSinceKeyframe = 0
-        } else {
-            members.append(("patch", patch?.jsonValue ?? []))
-            entriesSinceKeyframe += 1
+        let patchBytes = patch.map { JSONWriter.compact($0.jsonValue) } ?? []
+        let isKeyframe = entryCount == 0 || patch == nil
+            || keyframePolicy.wantsKeyframe(after: keyframeCost, patchBytes: patchBytes.count, stateBytes: keyframeStateBytes)
+        let stateBytes = isKeyframe ? JSONWriter.compact(entry.state) : []
+        // Changed paths as the recorder writes them: JSON string contents, `""` for a first state.
+        let changed: [ArraySlice<UInt8>] = isKeyframe
+            ? patch.map { $0.operations.map { JSONWriter.compact(.string($0.path.description)).dropFirst().dropLast() } } ?? [[]]
+            : []
+        let payload = JSONWriter.compact(entry.action.payload)
+        let start = payload.withUnsafeBufferPointer { payload in
+            stateBytes.withUnsafeBufferPointer { state in
+                patchBytes.withUnsafeBufferPointer { patch in
+                    var content = EntryRecordContent(
+                        sequence: sequence, time: entry.time.timeIntervalSince1970,
+                        durationNanoseconds: UInt64(max(0, entry.durationNanoseconds)), actionType: entry.action.name,
+                        payload: payload, isReplayable: entry.action.isReplayable, effectOf: entry.effectOf,
+                        values: entry.values, trace: entry.trace,
+                        body: isKeyframe ? .keyframe(state: state, changed: changed) : .patch(patch))
+                    content.extra = entry.extra
+                    return records.appendEntryMembers(content, to: &bytes)
+                }
+            }
         }
-        members += entry.extra
-
-        entryCount += 1
-        let start = bytes.count
-        // Keyframes say so first, as the recorder writes them, so readers find them from the index.
-        bytes.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
-        append(members: members)
         LogLine.seal(&bytes, recordStart: start, chain: &chain)
-        previousState = entry.state
-    }
-
-
-    private mutating func append(members: some Sequence<(String, JSONValue)>) {
-        for (key, value) in members {
-            bytes.append(UInt8(ascii: ","))
-            JSONWriter.appendString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.appendCompact(value, to: &bytes)
+        if isKeyframe {
+            keyframeCost = KeyframePolicy.Cost()
+            keyframeStateBytes = stateBytes.count
+        } else {
+            keyframeCost.add(patchBytes: patchBytes.count)
         }
+        entryCount += 1
+        previousState = entry.state
     }
 }
 

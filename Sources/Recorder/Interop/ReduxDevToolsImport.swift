@@ -132,9 +132,9 @@ package enum ReduxDevToolsImport {
         }
         var builder = LogBuilder(header: header)
         for entry in entries {
-            var extra: [(String, JSONValue)] = []
-            if skipped.contains(entry.id) { extra.append(("skipped", true)) }
-            if let error = entry.error { extra.append(("reducerError", .string(error))) }
+            var extra: [(RecordField, JSONValue)] = []
+            if skipped.contains(entry.id) { extra.append((.skipped, true)) }
+            if let error = entry.error { extra.append((.reducerError, .string(error))) }
             let time = entry.lifted["timestamp"]?.doubleValue.map { Date(timeIntervalSince1970: $0 / 1000) } ?? created
             builder.append(LogBuilder.Entry(time: time, action: entry.action, state: entry.state, extra: extra))
         }

@@ -137,7 +137,7 @@ package struct LiveBacklog {
 
     private mutating func appendGap(first: Int64, count: Int64, reason: String) {
         var record: [UInt8] = []
-        LogLine.appendGap(firstSequence: first, count: count, reason: reason, to: &record)
+        RecordEncoder.appendSealedGap(firstSequence: first, count: count, reason: reason, to: &record)
         append(record, kind: .gap(first: first, count: count))
     }
 
@@ -148,20 +148,21 @@ package struct LiveBacklog {
         if LogLine.hasPrefix(record, LogLine.entryPrefix) {
             let isKeyframe = LogLine.hasPrefix(record, LogLine.keyframePrefix)
             let after = isKeyframe ? LogLine.keyframePrefix.count : LogLine.entryPrefix.count
-            let sequence = integer(after: #","seq":"#, at: after, in: record) ?? parsedMember("seq", of: record)
+            let sequence = integer(after: RecordField.sequence, at: after, in: record) ?? parsedMember(.sequence, of: record)
             guard let sequence else { return .other }
             return .entry(sequence: sequence, isKeyframe: isKeyframe)
         }
         if LogLine.hasPrefix(record, LogLine.gapPrefix) {
-            let first = integer(after: #","firstSeq":"#, at: LogLine.gapPrefix.count, in: record) ?? parsedMember("firstSeq", of: record)
-            guard let first, let count = parsedMember("dropped", of: record) else { return .other }
+            let first = integer(after: .firstSequence, at: LogLine.gapPrefix.count, in: record) ?? parsedMember(.firstSequence, of: record)
+            guard let first, let count = parsedMember(.dropped, of: record) else { return .other }
             return .gap(first: first, count: count)
         }
         return .other
     }
 
-    private static func integer(after marker: StaticString, at offset: Int, in record: UnsafeRawBufferPointer) -> Int64? {
-        let markerBytes = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+    /// The integer of member `field` when it is written at `offset`, where the writer puts it.
+    private static func integer(after field: RecordField, at offset: Int, in record: UnsafeRawBufferPointer) -> Int64? {
+        let markerBytes = field.memberPrefix
         guard record.count > offset + markerBytes.count,
               record[offset..<(offset + markerBytes.count)].elementsEqual(markerBytes) else { return nil }
         var value: Int64 = 0
@@ -174,8 +175,8 @@ package struct LiveBacklog {
         return index > digitsStart ? value : nil
     }
 
-    private static func parsedMember(_ name: String, of record: UnsafeRawBufferPointer) -> Int64? {
+    private static func parsedMember(_ field: RecordField, of record: UnsafeRawBufferPointer) -> Int64? {
         let line = record.last == 0x0A ? UnsafeRawBufferPointer(rebasing: record.dropLast()) : record
-        return (try? JSONParser.parse(line))?[name]?.int64Value
+        return (try? JSONParser.parse(line))?[field.name]?.int64Value
     }
 }

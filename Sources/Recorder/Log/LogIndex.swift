@@ -225,8 +225,8 @@ struct LogIndex {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
-                firstSequence: record?["firstSeq"]?.int64Value ?? -1,
-                droppedCount: Int(record?["dropped"]?.int64Value ?? 0)))
+                firstSequence: record?[RecordField.firstSequence.name]?.int64Value ?? -1,
+                droppedCount: Int(record?[RecordField.dropped.name]?.int64Value ?? 0)))
             pendingFlags.insert(.afterGap)
         }
         // Any other kind with a valid checksum comes from a later minor version: skipped.

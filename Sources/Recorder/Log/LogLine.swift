@@ -119,6 +119,20 @@ package enum LogLine {
         seal(&buffer, recordStart: start, chain: &chain)
     }
 
+    /// Where a sealed record's own members end: at its `,"n":N` member, or at
+    /// its checksum member in format 1; nil when the line is not sealed.
+    static func membersEnd(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard unseal(line) != nil else { return nil }
+        let suffixStart = line.count - checksumSuffixLength
+        var digits = suffixStart
+        while digits > 0, line[digits - 1] >= UInt8(ascii: "0"), line[digits - 1] <= UInt8(ascii: "9") { digits -= 1 }
+        if digits < suffixStart, digits >= numberMarker.count,
+            numberMarker.enumerated().allSatisfy({ line[digits - numberMarker.count + $0.offset] == $0.element }) {
+            return digits - numberMarker.count
+        }
+        return suffixStart
+    }
+
     /// The `"n":N` member that ends at `end`, read backwards; nil when absent.
     private static func number(_ line: UnsafeRawBufferPointer, before end: Int) -> Int64? {
         var start = end

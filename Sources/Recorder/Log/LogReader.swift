@@ -413,7 +413,13 @@ public final class LogReader: @unchecked Sendable {
                         do {
                             state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[range]))
                         } catch {
-                            throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
+                            // The state is not the record's last member: delimit it exactly.
+                            do {
+                                guard case .keyframe(let exact) = try StateStep(line: record, exactly: true) else { throw error }
+                                state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[exact]))
+                            } catch {
+                                throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
+                            }
                         }
                         // A keyframe the index did not know (a log whose keyframes are unmarked): start over from it.
                         patchesText.removeSubrange(1...)

@@ -4,13 +4,17 @@ import Foundation
 /// listing a keyframe entry never parses its (possibly megabyte) state.
 enum RecordScanner {
     struct Member {
-        var key: String
+        /// The member's field; nil for keys this version does not know (or escaped ones).
+        var field: RecordField?
         var value: Range<Int>
     }
 
     /// The members of the JSON object in `bytes`, or nil when it is not one.
     /// Only delimits values; ``JSONParser`` validates the ones that are read.
-    static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
+    ///
+    /// With `stop`, the scan ends at the first member of that field, whose value
+    /// is then only started: its range runs to the end of `bytes`.
+    static func members(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAt stop: RecordField? = nil) -> [Member]? {
         var position = skipSpace(bytes, 0)
         guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
         position = skipSpace(bytes, position + 1)
@@ -19,12 +23,16 @@ enum RecordScanner {
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") { return members }
         while position < bytes.count {
             guard bytes[position] == UInt8(ascii: "\""), let keyEnd = skipString(bytes, position) else { return nil }
-            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[(position + 1)..<(keyEnd - 1)]), as: UTF8.self)
+            let field = RecordField(key: UnsafeBufferPointer(rebasing: bytes[(position + 1)..<(keyEnd - 1)]))
             position = skipSpace(bytes, keyEnd)
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return nil }
             let valueStart = skipSpace(bytes, position + 1)
+            if let stop, field == stop {
+                members.append(Member(field: field, value: valueStart..<bytes.count))
+                return members
+            }
             guard let valueEnd = skipValue(bytes, valueStart) else { return nil }
-            members.append(Member(key: key, value: valueStart..<valueEnd))
+            members.append(Member(field: field, value: valueStart..<valueEnd))
             position = skipSpace(bytes, valueEnd)
             guard position < bytes.count else { return nil }
             if bytes[position] == UInt8(ascii: "}") { return members }

@@ -59,50 +59,52 @@ package struct ScannedEntry: Sendable, Equatable {
     static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
                             stateMembers: UnsafeMutablePointer<StateMembers>? = nil) -> ScannedEntry? {
         var skimmer = JSONSkimmer(line)
-        var seen: UInt16 = 0
+        var seen = RecordFields()
         var actionType: String?
         var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)
         var changed: UnsafeBufferPointer<UInt8>?
         var patchPaths: [JSONPointer]?
         let walked = skimmer.walkMembers(depth: -1) { key, skimmer in
-            // ParsedEntry reads the first of a repeated member: leave those to it.
-            func first(_ member: UInt16) -> Bool {
-                defer { seen |= member }
-                return seen & member == 0
-            }
             guard let key else { return false }
-            if key.equals("seq") {
-                guard first(1), let value = skimmer.skimValue(depth: 0) else { return false }
+            guard let field = RecordField(key: key) else {
+                // Members this version does not know are only delimited, in ParsedEntry too.
+                return skimmer.skipUnchecked()
+            }
+            // ParsedEntry reads the first of a repeated member: leave those to it.
+            switch field {
+            case .sequence:
+                guard seen.insertFirst(field), let value = skimmer.skimValue(depth: 0) else { return false }
                 return isSmallInteger(value.bytes)
-            } else if key.equals("action") {
-                guard first(2) else { return false }
+            case .action:
+                guard seen.insertFirst(field) else { return false }
                 return skimAction(&skimmer, type: &actionType, payload: &payload)
-            } else if key.equals("state") {
+            case .state:
                 let start = skimmer.position
-                guard first(4) && skimmer.skipUnchecked() else { return false }
+                guard seen.insertFirst(field) && skimmer.skipUnchecked() else { return false }
                 stateMembers?.pointee.state = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
                 return true
-            } else if key.equals("patch") {
-                guard first(8) else { return false }
+            case .patch:
+                guard seen.insertFirst(field) else { return false }
                 let start = skimmer.position
                 patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths))
                 stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
                 return patchPaths != nil
-            } else if key.equals("changed") {
-                guard first(16), let value = skimmer.skimValue(depth: 0) else { return false }
+            case .changed:
+                guard seen.insertFirst(field), let value = skimmer.skimValue(depth: 0) else { return false }
                 changed = value.bytes
                 stateMembers?.pointee.changed = value.bytes
                 return true
-            } else if key.equals("time") || key.equals("durationNs") || key.equals("effectOf") {
-                let member: UInt16 = key.equals("time") ? 32 : key.equals("durationNs") ? 64 : 128
-                return first(member) && skimmer.skimValue(depth: 0) != nil
+            case .time, .durationNanoseconds, .effectOf:
+                return seen.insertFirst(field) && skimmer.skimValue(depth: 0) != nil
+            case .kind, .number, .checksum, .keyframe, .values, .trace, .skipped, .reducerError,
+                 .firstSequence, .dropped, .reason:
+                // Members ParsedEntry does not judge (optional ones are ignored when unreadable) are only delimited there too.
+                return skimmer.skipUnchecked()
             }
-            // Members ParsedEntry does not read (kind, keyframe, crc, later additions) are only delimited there too.
-            return skimmer.skipUnchecked()
         }
-        guard walked, seen & 1 != 0, let actionType else { return nil }
+        guard walked, seen.contains(.sequence), let actionType else { return nil }
         var changedPaths: [JSONPointer] = []
-        if seen & 4 != 0 {
+        if seen.contains(.state) {
             guard let value = try? changed.map({ try JSONParser.parse(buffer: $0) }) ?? nil as JSONValue? else { return nil }
             changedPaths = EntryRecord.pointers(in: value)
         } else if let patchPaths {
@@ -132,13 +134,13 @@ package struct ScannedEntry: Sendable, Equatable {
         var seenType = false, seenPayload = false
         let valid = skimmer.skimMembers(depth: 0) { key, value, isCompact in
             guard let key else { return false }
-            if key.equals("type") {
+            if key.equals(ActionField.type.key) {
                 guard !seenType else { return false }
                 seenType = true
                 type = JSONSkimmer.plainText(value).map { String(decoding: $0, as: UTF8.self) }
                 return type != nil
             }
-            if key.equals("payload") {
+            if key.equals(ActionField.payload.key) {
                 guard !seenPayload else { return false }
                 seenPayload = true
                 payload = (value, isCompact)

@@ -6,12 +6,12 @@
 /// - `trace`: where the action was dispatched,
 ///   `{"file":"MyApp/CartView.swift","line":42,"stack":["CartView.checkout() + 52",…]}`.
 ///
-/// One function writes them, so a rewrite of the writer carries them over by
-/// calling it (or doing what it does) once per entry, after `effectOf`.
+/// ``RecordEncoder`` writes them after `effectOf`.
 enum EntryExtras {
-    /// Appends `,"values":[…]` and `,"trace":{…}` when the entry has them.
+    /// The `values` and `trace` members' values, when the entry has them.
     /// Values are redacted like states (a redacted value replays as a missing one).
-    static func append(_ entry: PendingEntry, redaction: Redaction?, to buffer: inout [UInt8]) {
+    static func values(of entry: PendingEntry, redaction: Redaction?) -> (values: JSONValue?, trace: JSONValue?) {
+        var valuesMember: JSONValue?
         if !entry.recordedValues.isEmpty {
             var values: [JSONValue] = []
             values.reserveCapacity(entry.recordedValues.count)
@@ -20,9 +20,9 @@ enum EntryExtras {
                 if let redaction { value = redaction.redact(value) }
                 values.append(.object(JSONObject([("name", .string(captured.name)), ("value", value)])))
             }
-            buffer.append(contentsOf: #","values":"#.utf8)
-            JSONWriter.appendCompact(.array(values), to: &buffer)
+            valuesMember = .array(values)
         }
+        var traceMember: JSONValue?
         if let trace = entry.trace {
             var members: [(String, JSONValue)] = []
             if let fileID = trace.fileID {
@@ -32,8 +32,8 @@ enum EntryExtras {
             if let stack = trace.stack {
                 members.append(("stack", .array(stack.names().map(JSONValue.string))))
             }
-            buffer.append(contentsOf: #","trace":"#.utf8)
-            JSONWriter.appendCompact(.object(JSONObject(members)), to: &buffer)
+            traceMember = .object(JSONObject(members))
         }
+        return (valuesMember, traceMember)
     }
 }

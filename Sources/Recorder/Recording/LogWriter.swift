@@ -25,6 +25,8 @@ final class LogWriter {
     private var buffer: [UInt8] = []
     /// Numbers this session's records and binds them to its header (see ``LogChain``).
     private var chain = LogChain()
+    /// Writes the records' members (the one definition every writer uses).
+    private let records = RecordEncoder()
     /// Whether a value over a log limit has been reported through `onError` (once).
     private var reportedSkippedEntry = false
 
@@ -166,19 +168,14 @@ final class LogWriter {
             isStateReplayable: replayable,
             sessionID: options.sessionID ?? LogHeader.randomSessionID(),
             datePaths: datePaths)
-        let start = buffer.count
-        buffer.append(contentsOf: LogLine.headerPrefix)
-        for (key, value) in header.jsonObject.members {
-            appendMember(key, value)
-        }
+        let start = records.appendHeaderMembers(
+            header, initialState: initialState.map { UnsafeBufferPointer(start: $0.base, count: $0.count) },
+            omittedBecause: initialStateProblem, to: &buffer)
         if let initialState {
-            buffer.append(contentsOf: #","initialState":"#.utf8)
-            buffer.append(contentsOf: UnsafeBufferPointer(start: initialState.base, count: initialState.count))
             // The first entry is still a keyframe (readers need one per session); its `changed` comes from this state.
             (previous, spare) = (initialState, previous ?? _StreamingEncoder())
             spare.indexing = true
         }
-        if let initialStateProblem { appendMember("initialStateOmitted", .string(initialStateProblem)) }
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         headerWritten = true
     }
@@ -200,38 +197,23 @@ final class LogWriter {
         let isKeyframe = forceKeyframe || diff == nil
             || keyframePolicy.wantsKeyframe(after: keyframeCost, patchBytes: diff!.patch.count, stateBytes: stateBytes)
 
-        let start = buffer.count
-        buffer.append(contentsOf: isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
-        buffer.append(contentsOf: #","seq":"#.utf8)
-        append { JSONWriter.writeInt64(entry.sequence, to: $0) }
-        buffer.append(contentsOf: #","time":"#.utf8)
         let wall = clockBase.wall + Double(Int64(bitPattern: entry.endNanoseconds &- clockBase.nanoseconds)) / 1e9
-        append { JSONWriter.writeDouble(LogTime.rounded(wall), to: $0) }
-        buffer.append(contentsOf: #","durationNs":"#.utf8)
-        append { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
-        buffer.append(contentsOf: #","action":{"type":"#.utf8)
-        append { JSONWriter.writeString(actionName, to: $0) }
-        buffer.append(contentsOf: #","payload":"#.utf8)
-        buffer.append(contentsOf: payload.bytes)
-        buffer.append(contentsOf: #","replayable":"#.utf8)
-        buffer.append(contentsOf: (payload.replayable ? "true" : "false").utf8)
-        buffer.append(UInt8(ascii: "}"))
-        if let origin = entry.effectOf {
-            buffer.append(contentsOf: #","effectOf":"#.utf8)
-            append { JSONWriter.writeInt64(origin, to: $0) }
+        let extras = EntryExtras.values(of: entry, redaction: options.redaction)
+        let start = payload.bytes.withUnsafeBufferPointer { payloadBytes in
+            (diff?.patch ?? []).withUnsafeBufferPointer { patch in
+                let body: EntryRecordContent.Body = isKeyframe
+                    ? .keyframe(state: UnsafeBufferPointer(start: current.base, count: stateBytes), changed: changedPaths(diff))
+                    : .patch(patch)
+                return records.appendEntryMembers(EntryRecordContent(
+                    sequence: entry.sequence, time: wall, durationNanoseconds: entry.durationNanoseconds,
+                    actionType: actionName, payload: payloadBytes, isReplayable: payload.replayable,
+                    effectOf: entry.effectOf, values: extras.values, trace: extras.trace, body: body), to: &buffer)
+            }
         }
-        // `values` and `trace`: what the caller's thread captured besides the action and the state.
-        EntryExtras.append(entry, redaction: options.redaction, to: &buffer)
         if isKeyframe {
-            buffer.append(contentsOf: #","changed":"#.utf8)
-            appendChangedPaths(diff)
-            buffer.append(contentsOf: #","state":"#.utf8)
-            buffer.append(contentsOf: UnsafeBufferPointer(start: current.base, count: stateBytes))
             keyframeCost = KeyframePolicy.Cost()
             forceKeyframe = false
         } else {
-            buffer.append(contentsOf: #","patch":"#.utf8)
-            buffer.append(contentsOf: diff!.patch)
             keyframeCost.add(patchBytes: diff!.patch.count)
         }
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
@@ -257,35 +239,17 @@ final class LogWriter {
     }
 
     private func appendGap(firstSequence: Int64, count: Int, reason: String) {
-        let start = buffer.count
-        LogLine.appendGapMembers(firstSequence: firstSequence, count: Int64(count), reason: reason, to: &buffer)
+        let start = records.appendGapMembers(firstSequence: firstSequence, count: Int64(count), reason: reason, to: &buffer)
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The next entry's patch would span the missing ones: make it whole.
         forceKeyframe = true
     }
 
-    /// A small buffer the record's numbers and strings are written into first (the
-    /// `JSONWriter.append…` helpers make a buffer per call, a malloc per member).
-    private let scratch = _ByteBuffer(capacity: 256)
-
-    private func append(_ write: (_ByteBuffer) -> Void) {
-        scratch.removeAll(keepingCapacityUpTo: 4096)
-        write(scratch)
-        buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.base, count: scratch.count))
-    }
-
-    private func appendMember(_ key: String, _ value: JSONValue) {
-        buffer.append(UInt8(ascii: ","))
-        JSONWriter.appendString(key, to: &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        JSONWriter.appendCompact(value, to: &buffer)
-    }
-
     /// The paths a keyframe lists as changed: the patch's, coarsened to their
     /// top-level members when there are many; the whole document (`""`) when
     /// there is no previous state.
-    private func appendChangedPaths(_ diff: _ByteDiff?) {
-        guard let diff else { return buffer.append(contentsOf: #"[""]"#.utf8) }
+    private func changedPaths(_ diff: _ByteDiff?) -> [ArraySlice<UInt8>] {
+        guard let diff else { return [[]] }
         var paths = diff.paths()
         if paths.count > Self.maximumChangedPaths {
             var seen = Set<ArraySlice<UInt8>>()
@@ -296,13 +260,6 @@ final class LogWriter {
                 return seen.insert(top).inserted ? top : nil
             }
         }
-        buffer.append(UInt8(ascii: "["))
-        for (index, path) in paths.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(UInt8(ascii: "\""))
-            buffer.append(contentsOf: path)
-            buffer.append(UInt8(ascii: "\""))
-        }
-        buffer.append(UInt8(ascii: "]"))
+        return paths
     }
 }

@@ -28,6 +28,18 @@ public final class Recorder: Sendable {
     private struct Status {
         var error: RecorderError?
         var closed = false
+        /// Left once `onError` has returned for `error`, so `flush()` and `close()` throw it
+        /// only after the callback saw it (it runs on the thread that met the error).
+        let reported = DispatchGroup()
+        var reportingThread: pthread_t?
+    }
+
+    /// Waits until `onError` has been called for the error that stopped recording
+    /// (unless called from inside `onError` itself); returns that error.
+    private func reportedError() -> RecorderError? {
+        let (error, reported, reporter) = status.withLock { ($0.error, $0.reported, $0.reportingThread) }
+        if error != nil, reporter.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true { reported.wait() }
+        return error
     }
 
     /// Opens (or creates, owner-only 0600) the log at `path` and starts the writer thread.
@@ -161,7 +173,7 @@ public final class Recorder: Sendable {
     public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
         live?.waitUntilSent(patience: Recorder.livePatience)
-        if let error = status.withLock({ $0.error }) { throw error }
+        if let error = reportedError() { throw error }
     }
 
     /// Writes what is queued, stops the writer thread and closes the file.
@@ -180,7 +192,7 @@ public final class Recorder: Sendable {
             // Reported here if the stream's thread has not yet done it (once either way).
             if let refused = live?.refusalError { Recorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
         }
-        if let error = status.withLock({ $0.error }) { throw error }
+        if let error = reportedError() { throw error }
     }
 
     /// The error that stopped recording, if one has.
@@ -189,11 +201,17 @@ public final class Recorder: Sendable {
     /// Stops recording for `error`: the first error is kept and reported once.
     private static func stop(with error: RecorderError, queue: RecordingQueue, status: Locked<Status>, onError: (@Sendable (RecorderError) -> Void)?) {
         let first = status.withLock { status in
-            defer { if status.error == nil { status.error = error } }
-            return status.error == nil
+            guard status.error == nil else { return false }
+            status.error = error
+            status.reportingThread = pthread_self()
+            status.reported.enter()
+            return true
         }
         queue.stop()
-        if first { onError?(error) }
+        if first {
+            onError?(error)
+            status.withLock { $0.reported }.leave()
+        }
     }
 
     private static func runWriter(

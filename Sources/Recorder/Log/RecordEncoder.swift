@@ -1,0 +1,185 @@
+import Foundation
+
+/// One entry record's contents, ready to be written: numbers and names as
+/// values, the payload, state and patch as the compact JSON bytes the writer
+/// already has (the recorder's byte encoder, or ``JSONWriter`` for ``LogBuilder``).
+package struct EntryRecordContent {
+    /// A keyframe holds the whole state; any other entry a patch from the previous one.
+    package enum Body {
+        /// The state, and the paths the action changed (`[""]`: everything, no previous state),
+        /// each as the contents of a JSON string (escaped, without its quotes).
+        case keyframe(state: UnsafeBufferPointer<UInt8>, changed: [ArraySlice<UInt8>])
+        /// An RFC 6902 patch from the previous entry's state, as a JSON array.
+        case patch(UnsafeBufferPointer<UInt8>)
+    }
+
+    package var sequence: Int64
+    /// Seconds since 1970 (written rounded, as ``LogTime/rounded(_:)``).
+    package var time: Double
+    package var durationNanoseconds: UInt64
+    package var actionType: String
+    /// Compact JSON.
+    package var payload: UnsafeBufferPointer<UInt8>
+    package var isReplayable: Bool
+    package var effectOf: Int64?
+    /// `values` and `trace`, when the entry has them.
+    package var values: JSONValue?
+    package var trace: JSONValue?
+    package var body: Body
+    /// Members only some writers know (an import's `skipped`, `reducerError`), written last.
+    package var extra: [(RecordField, JSONValue)] = []
+
+    package init(
+        sequence: Int64, time: Double, durationNanoseconds: UInt64, actionType: String,
+        payload: UnsafeBufferPointer<UInt8>, isReplayable: Bool, effectOf: Int64?,
+        values: JSONValue? = nil, trace: JSONValue? = nil, body: Body
+    ) {
+        self.sequence = sequence
+        self.time = time
+        self.durationNanoseconds = durationNanoseconds
+        self.actionType = actionType
+        self.payload = payload
+        self.isReplayable = isReplayable
+        self.effectOf = effectOf
+        self.values = values
+        self.trace = trace
+        self.body = body
+    }
+
+    package var isKeyframe: Bool {
+        if case .keyframe = body { return true }
+        return false
+    }
+}
+
+/// Writes entry and gap records (docs/FORMAT.md): the one encoder of their
+/// members, in one order, for the recorder's writer, ``LogBuilder`` and the
+/// live stream's backlog, so no two writers' records differ. Framing (`"n"`,
+/// `"crc"`) is ``LogLine``'s.
+///
+/// One encoder per writer: numbers and strings are written into its scratch
+/// buffer first (``JSONWriter``'s `append…` helpers make a buffer per call).
+package final class RecordEncoder {
+    private let scratch = _ByteBuffer(capacity: 256)
+
+    package init() {}
+
+    /// Appends an entry record's members, without its seal; returns where the record starts.
+    ///
+    /// `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
+    /// "action":{"type":…,"payload":…,"replayable":…}[,"effectOf":…][,"values":…][,"trace":…]`
+    /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
+    @discardableResult
+    package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: entry.isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
+        buffer.append(contentsOf: RecordField.sequence.memberPrefix)
+        append(&buffer) { JSONWriter.writeInt64(entry.sequence, to: $0) }
+        buffer.append(contentsOf: RecordField.time.memberPrefix)
+        append(&buffer) { JSONWriter.writeDouble(LogTime.rounded(entry.time), to: $0) }
+        buffer.append(contentsOf: RecordField.durationNanoseconds.memberPrefix)
+        append(&buffer) { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
+        buffer.append(contentsOf: RecordField.action.memberPrefix)
+        buffer.append(contentsOf: Self.actionTypePrefix)
+        append(&buffer) { JSONWriter.writeString(entry.actionType, to: $0) }
+        buffer.append(contentsOf: Self.actionPayloadPrefix)
+        buffer.append(contentsOf: entry.payload)
+        buffer.append(contentsOf: Self.actionReplayablePrefix)
+        buffer.append(contentsOf: (entry.isReplayable ? "true" : "false").utf8)
+        buffer.append(UInt8(ascii: "}"))
+        if let origin = entry.effectOf {
+            buffer.append(contentsOf: RecordField.effectOf.memberPrefix)
+            append(&buffer) { JSONWriter.writeInt64(origin, to: $0) }
+        }
+        if let values = entry.values {
+            buffer.append(contentsOf: RecordField.values.memberPrefix)
+            append(&buffer) { JSONWriter.write(values, to: $0) }
+        }
+        if let trace = entry.trace {
+            buffer.append(contentsOf: RecordField.trace.memberPrefix)
+            append(&buffer) { JSONWriter.write(trace, to: $0) }
+        }
+        switch entry.body {
+        case .keyframe(let state, let changed):
+            buffer.append(contentsOf: RecordField.changed.memberPrefix)
+            buffer.append(UInt8(ascii: "["))
+            for (index, path) in changed.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(UInt8(ascii: "\""))
+                buffer.append(contentsOf: path)
+                buffer.append(UInt8(ascii: "\""))
+            }
+            buffer.append(UInt8(ascii: "]"))
+            buffer.append(contentsOf: RecordField.state.memberPrefix)
+            buffer.append(contentsOf: state)
+        case .patch(let patch):
+            buffer.append(contentsOf: RecordField.patch.memberPrefix)
+            buffer.append(contentsOf: patch)
+        }
+        for (field, value) in entry.extra {
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.write(value, to: $0) }
+        }
+        return start
+    }
+
+    /// Appends a header record's members without its seal; returns where the record starts.
+    /// `initialState`, when given, is written as the compact JSON it is (the header's own
+    /// `initialState` is then nil); `omittedBecause` says why an initial state is missing.
+    @discardableResult
+    package func appendHeaderMembers(
+        _ header: LogHeader, initialState: UnsafeBufferPointer<UInt8>? = nil, omittedBecause: String? = nil,
+        to buffer: inout [UInt8]
+    ) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: LogLine.headerPrefix)
+        for (key, value) in header.jsonObject.members {
+            buffer.append(UInt8(ascii: ","))
+            append(&buffer) { JSONWriter.writeMemberKey(key, afterComma: false, to: $0) }
+            append(&buffer) { JSONWriter.write(value, to: $0) }
+        }
+        if let initialState {
+            buffer.append(contentsOf: Self.initialStatePrefix)
+            buffer.append(contentsOf: initialState)
+        }
+        if let omittedBecause {
+            buffer.append(contentsOf: Self.initialStateOmittedPrefix)
+            append(&buffer) { JSONWriter.writeString(omittedBecause, to: $0) }
+        }
+        return start
+    }
+
+    /// Appends a gap record's members (docs/FORMAT.md, "Gap") without its seal: `count`
+    /// entries from `firstSequence` are missing, and `reason` says why.
+    @discardableResult
+    package func appendGapMembers(firstSequence: Int64, count: Int64, reason: String, to buffer: inout [UInt8]) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: LogLine.gapPrefix)
+        buffer.append(contentsOf: RecordField.firstSequence.memberPrefix)
+        append(&buffer) { JSONWriter.writeInt64(firstSequence, to: $0) }
+        buffer.append(contentsOf: RecordField.dropped.memberPrefix)
+        append(&buffer) { JSONWriter.writeInt64(count, to: $0) }
+        buffer.append(contentsOf: RecordField.reason.memberPrefix)
+        append(&buffer) { JSONWriter.writeString(reason, to: $0) }
+        return start
+    }
+
+    /// Appends a sealed, unchained gap record: what a live stream adds for entries it dropped
+    /// (the listener seals what it stores in its own chain).
+    package static func appendSealedGap(firstSequence: Int64, count: Int64, reason: String, to buffer: inout [UInt8]) {
+        let start = RecordEncoder().appendGapMembers(firstSequence: firstSequence, count: count, reason: reason, to: &buffer)
+        LogLine.seal(&buffer, recordStart: start)
+    }
+
+    private func append(_ buffer: inout [UInt8], _ write: (_ByteBuffer) -> Void) {
+        scratch.removeAll(keepingCapacityUpTo: 4096)
+        write(scratch)
+        buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+    }
+
+    private static let initialStatePrefix = Array(#","initialState":"#.utf8)
+    private static let initialStateOmittedPrefix = Array(#","initialStateOmitted":"#.utf8)
+    private static let actionTypePrefix = Array("{\"\(ActionField.type.name)\":".utf8)
+    private static let actionPayloadPrefix = Array(",\"\(ActionField.payload.name)\":".utf8)
+    private static let actionReplayablePrefix = Array(",\"\(ActionField.replayable.name)\":".utf8)
+}

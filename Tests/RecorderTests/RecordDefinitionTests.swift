@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import Recorder
+
+/// One definition of the log record: the recorder's writer and `LogBuilder`
+/// (exports, imports, saved branches) write records through the same encoder,
+/// with the same members in the same order and the same keyframe policy.
+@Suite struct RecordDefinitionTests {
+    /// The keys of each record line, in order, and whether it is a keyframe.
+    private func shapes(_ lines: [String]) throws -> [(keys: [String], keyframe: Bool)] {
+        try lines.filter { !$0.isEmpty }.map { line in
+            let members = try #require(Array(line.utf8).withUnsafeBufferPointer { RecordScanner.members($0) })
+            let keys = try #require(try JSONParser.parse(Array(line.utf8)).objectValue?.keys)
+            return (Array(keys), members.contains { $0.field == .keyframe })
+        }
+    }
+
+    @Test func aLogBuiltFromValuesHasTheRecordersMembersInTheRecordersOrder() throws {
+        let directory = TemporaryDirectory()
+        // Same-sized states (toggles and renames of one todo), so both writers' keyframe rules see the same sizes.
+        let actions: [TodoAction] = [.add(title: "milk"), .add(title: "eggs")] + (0..<120).map { $0 % 2 == 0 ? .toggle(id: 0) : .toggle(id: 1) }
+        try recordTodos(actions, to: directory.file("recorded.jsonl"), options: testOptions(keyframeInterval: 1_024))
+
+        let reader = try LogReader(path: directory.file("recorded.jsonl"))
+        var builder = LogBuilder(header: reader.header)
+        for index in 0..<reader.entryCount {
+            let entry = try reader.entry(at: index)
+            builder.append(LogBuilder.Entry(
+                sequence: entry.sequence, time: entry.time, durationNanoseconds: Int64(entry.duration * 1e9),
+                action: entry.action, effectOf: entry.effectOf, state: try reader.state(at: index)))
+        }
+        try Data(builder.bytes).write(to: URL(fileURLWithPath: directory.file("built.jsonl")))
+
+        let recorded = try shapes(Array(readLines(directory.file("recorded.jsonl")).dropFirst()))
+        let built = try shapes(Array(readLines(directory.file("built.jsonl")).dropFirst()))
+        #expect(built.count == recorded.count)
+        for (index, (mine, theirs)) in zip(built, recorded).enumerated() {
+            #expect(mine.keys == theirs.keys, "entry \(index): the builder writes \(mine.keys), the recorder \(theirs.keys)")
+        }
+        // One keyframe policy: the builder places keyframes by read-back cost, as the recorder does.
+        let builtKeyframes = built.indices.filter { built[$0].keyframe }
+        let recordedKeyframes = recorded.indices.filter { recorded[$0].keyframe }
+        #expect(builtKeyframes.count > 1, "the builder writes keyframes after the first")
+        #expect(builtKeyframes == recordedKeyframes)
+        // And `rewind stats` (the index) counts them.
+        let rebuilt = try LogReader(path: directory.file("built.jsonl"))
+        #expect((0..<rebuilt.entryCount).filter { rebuilt.isKeyframe(at: $0) } == builtKeyframes)
+    }
+
+    @Test func everyFieldIsFoundByItsKeyAndUnknownKeysAreNot() {
+        for field in RecordField.allCases {
+            let found = Array(field.name.utf8).withUnsafeBufferPointer { RecordField(key: $0) }
+            #expect(found == field, "\(field.name)")
+            #expect(field.memberPrefix == Array(",\"\(field.name)\":".utf8))
+        }
+        for unknown in ["", "sequence", "Seq", "states", "patches", "x", "reducerErrors"] {
+            #expect(Array(unknown.utf8).withUnsafeBufferPointer { RecordField(key: $0) } == nil, "\(unknown)")
+        }
+    }
+
+    @Test func anImportsExtraMembersAreWrittenLastAndReadersSkipThem() throws {
+        var builder = LogBuilder(header: LogHeader(created: Date(timeIntervalSince1970: 0), processName: "test", initialState: ["n": 0]))
+        builder.append(LogBuilder.Entry(time: Date(timeIntervalSince1970: 1), action: RecordedAction(type: "tick", payload: .null),
+                                        state: ["n": 1], extra: [(.skipped, true), (.reducerError, "boom")]))
+        let line = try #require(String(decoding: builder.bytes, as: UTF8.self).split(separator: "\n").last)
+        let keys = try #require(try JSONParser.parse(Array(line.utf8)).objectValue?.keys)
+        #expect(Array(keys.suffix(4)) == ["skipped", "reducerError", "n", "crc"])
+        let directory = TemporaryDirectory()
+        try Data(builder.bytes).write(to: URL(fileURLWithPath: directory.file("import.jsonl")))
+        let reader = try LogReader(path: directory.file("import.jsonl"))
+        #expect(try reader.entry(at: 0).action.name == "tick")
+        #expect(try reader.state(at: 0) == ["n": 1])
+    }
+}
