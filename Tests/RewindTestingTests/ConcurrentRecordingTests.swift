@@ -7,7 +7,7 @@ import Testing
 /// other threads: the log holds every action, numbered in the order the
 /// reducer ran them. Run under Thread Sanitizer by CI (`scripts/tsan`).
 @Suite struct ConcurrentRecordingTests {
-    let scratch = ScratchDirectory()
+    let scratch = TemporaryDirectory()
 
     struct Ledger: Codable, Sendable { var ran: [Int] = [] }
     enum Work: Codable, Equatable, Sendable { case start(Int), answer(Int) }
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func tasksAndEffectsOnOtherThreadsAreRecordedInTheOrderTheReducerRan() async throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...40 { group.addTask { store.send(.start(n)) } }
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func effectAnswersPointAtTheEntryThatStartedThem() async throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...10 { group.addTask { store.send(.start(n)) } }
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func manyThreadsDispatchingThroughAWrappedReducerLoseNothing() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let reducer = recorder.recording { (state: inout Ledger, action: Work) in
             if case .start(let n) = action { state.ran.append(n) }
         }
