@@ -121,6 +121,8 @@ import SampleDomains
         let expected = "127.0.0.1:\(listener.address.port): the listener refused the stream: wrong token"
         #expect(throws: RecorderError.self) { try recorder.close() }
         do { try recorder.close() } catch { #expect(error.description == expected) }
+        // onError runs on the stream's thread, possibly just after close() threw.
+        #expect(errors.waitFor(count: 1))
         #expect(errors.all.map(\.description) == [expected])
         #expect(directory.logs.isEmpty)
     }
@@ -214,11 +216,4 @@ import SampleDomains
         #expect(listener.waitUntil(timeout: Self.patience) { $0.events.contains { if case .refused(_, "the connection did not start with a Rewind hello") = $0 { true } else { false } } })
         #expect(directory.logs.isEmpty)
     }
-}
-
-final class ErrorCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [RecorderError] = []
-    func add(_ error: RecorderError) { lock.withLock { errors.append(error) } }
-    var all: [RecorderError] { lock.withLock { errors } }
 }

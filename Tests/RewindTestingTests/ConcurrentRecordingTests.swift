@@ -19,6 +19,8 @@ import Testing
             state.ran.append(n)
             return .run { send in
                 for k in 1...3 {
+                    // Not a wait for a result: a random pause between answers is the
+                    // behaviour under test (answers interleave differently on every run).
                     try? await Task.sleep(for: .microseconds(Int.random(in: 0...200)))
                     send(.answer(n * 10 + k))
                 }
