@@ -6,15 +6,7 @@ import Testing
     let folder = TemporaryDirectory()
 
     /// Writes the documents to the test's folder and returns their paths.
-    private func files(_ contents: [String: String]) throws -> [String: String] {
-        var paths: [String: String] = [:]
-        for (name, text) in contents {
-            let path = folder.file(name)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            paths[name] = path
-        }
-        return paths
-    }
+    private func files(_ contents: [String: String]) throws -> [String: String] { try folder.write(contents) }
 
     private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
         var streams = CapturedStreams()

@@ -26,6 +26,17 @@ public final class TemporaryDirectory: Sendable {
     /// The path of `name` inside the directory (the file is not created).
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// Writes each text to the file of its name; returns name → path.
+    @discardableResult
+    public func write(_ files: [String: String]) throws -> [String: String] {
+        var paths: [String: String] = [:]
+        for (name, text) in files {
+            paths[name] = file(name)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+        }
+        return paths
+    }
+
     /// A new empty subdirectory `name`; returns its path.
     @discardableResult
     public func subdirectory(_ name: String) -> String {
