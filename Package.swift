@@ -39,10 +39,13 @@ let package = Package(
         .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
-        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains"]),
+        // What the three test targets share: temporary directories, file bytes, hand-sealed
+        // records and `LogFixture` (Tests/Support; a target, not a product).
+        .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
+        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains"], exclude: ["Golden"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

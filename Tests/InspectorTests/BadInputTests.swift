@@ -24,13 +24,10 @@ import Testing
              ("a 100 MB single line", hugeLine)]
         }
 
-        static func directoryForThisProcess() -> String { NSTemporaryDirectory() + "rewind-bad-input-\(getpid())" }
-
         init() throws {
-            directory = Self.directoryForThisProcess()
             // Shared by every case of the suite; removed when the test process exits
             // (the 100 MB file must not pile up in /tmp).
-            atexit { try? FileManager.default.removeItem(atPath: BadFiles.directoryForThisProcess()) }
+            directory = TemporaryDirectory.forThisProcess.subdirectory("bad-input")
             let files = FileManager.default
             try files.createDirectory(atPath: directory + "/a-directory", withIntermediateDirectories: true)
             _ = files.createFile(atPath: directory + "/empty.jsonl", contents: Data())

@@ -3,18 +3,10 @@ import Testing
 @testable import Inspector
 
 @Suite struct DiffCommandTests {
-    /// Writes the documents to a fresh folder and returns their paths.
-    private func files(_ contents: [String: String]) throws -> [String: String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var paths: [String: String] = [:]
-        for (name, text) in contents {
-            let url = folder.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            paths[name] = url.path
-        }
-        return paths
-    }
+    let folder = TemporaryDirectory()
+
+    /// Writes the documents to the test's folder and returns their paths.
+    private func files(_ contents: [String: String]) throws -> [String: String] { try folder.write(contents) }
 
     private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
         var streams = CapturedStreams()

@@ -12,21 +12,12 @@ import Recorder
         return (status, streams.standardOutput, streams.standardError)
     }
 
-    private func write(_ files: [String: String], in directory: ExportDirectory) throws -> [String: String] {
-        var paths: [String: String] = [:]
-        for (name, text) in files {
-            paths[name] = directory.file(name)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: directory.file(name)))
-        }
-        return paths
-    }
-
     @Test func diffKeepsLiteralsBeyondADoubleAndNegativeZero() throws {
-        let directory = try ExportDirectory()
-        let paths = try write([
+        let directory = TemporaryDirectory()
+        let paths = try directory.write([
             "a.json": #"{"big": 1e400, "id": 18446744073709551615, "zero": 0.0}"#,
             "b.json": #"{"big": 1e401, "id": 18446744073709551614, "zero": -0.0}"#,
-        ], in: directory)
+        ])
         let tree = run(["diff", paths["a.json"]!, paths["b.json"]!])
         #expect(tree.status == 1)
         #expect(tree.output == """
@@ -48,16 +39,16 @@ import Recorder
     }
 
     @Test func diffCallsTheSameNumberInAnotherNotationEqual() throws {
-        let directory = try ExportDirectory()
-        let paths = try write(["a.json": "[1e400, 0.5, 18446744073709551615]", "b.json": "[10E399, 5e-1, 1.8446744073709551615e19]"], in: directory)
+        let directory = TemporaryDirectory()
+        let paths = try directory.write(["a.json": "[1e400, 0.5, 18446744073709551615]", "b.json": "[10E399, 5e-1, 1.8446744073709551615e19]"])
         let result = run(["diff", paths["a.json"]!, paths["b.json"]!])
         #expect(result.status == 0)
         #expect(result.output == "no differences\n")
     }
 
     @Test func diffTellsComposedFromDecomposedStrings() throws {
-        let directory = try ExportDirectory()
-        let paths = try write(["a.json": "{\"name\": \"caf\u{E9}\"}", "b.json": "{\"name\": \"cafe\u{301}\"}"], in: directory)
+        let directory = TemporaryDirectory()
+        let paths = try directory.write(["a.json": "{\"name\": \"caf\u{E9}\"}", "b.json": "{\"name\": \"cafe\u{301}\"}"])
         let result = run(["diff", paths["a.json"]!, paths["b.json"]!, "--format", "patch"])
         #expect(result.status == 1)
         let value = try JSONParser.parse(result.output)[0]?["value"]?.stringValue
@@ -75,7 +66,7 @@ import Recorder
     enum Deposit: Codable { case one }
 
     /// A log recorded with the real recorder: three actions that change only `count`.
-    private func recordAccount(in directory: ExportDirectory) throws -> String {
+    private func recordAccount(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("account.jsonl")
         var options = Recorder.Options()
         options.clock = .fixed(start: 1_764_000_000, step: 0.5)
@@ -88,7 +79,7 @@ import Recorder
     }
 
     @Test func showAndLogPrintRecordedValuesExactly() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try recordAccount(in: directory)
         let shown = run(["show", log])
         #expect(shown.status == 0)
@@ -111,7 +102,7 @@ import Recorder
     }
 
     @Test func aReduxDevToolsRoundTripKeepsEveryDigit() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try recordAccount(in: directory)
         let export = directory.file("account.redux.json")
         let imported = directory.file("account-imported.jsonl")

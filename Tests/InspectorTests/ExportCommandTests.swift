@@ -13,7 +13,7 @@ import Testing
     // MARK: Round trips
 
     @Test func aJSONLinesSliceOpensWithTheSameStatesAsTheOriginalRange() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let original = try LogReader(path: try ExportFixtures.log(.search, in: directory.path))
         let slicePath = directory.file("slice.jsonl")
         #expect(run(["export", original.path, "--from", "3", "--to", "11", "--format", "jsonl", "-o", slicePath]).status == 0)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aReduxDevToolsExportImportsBackToTheSameActionsAndStates() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.garage, in: directory.path)
         let original = try LogReader(path: log)
         let export = directory.file("garage.redux.json")
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func theReduxDevToolsFileHoldsJSONTextOfTypedActionsAndThePreloadedState() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let text = exportText([log, "--from", "2", "--to", "3", "--format", "redux-devtools"], in: directory)
         let file = try JSONParser.parse(text)
@@ -74,7 +74,7 @@ import Testing
     // MARK: Formats
 
     @Test func markdownHasHeaderNumberedActionsDiffBlocksAndTheFinalState() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let text = exportText([log, "--from", "5", "--to", "6"], in: directory)
         #expect(text.hasPrefix("# Rewind report: todo.jsonl\n"))
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func longPayloadsAreFoldedIntoDetails() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.search, in: directory.path)
         let text = exportText([log, "--from", "2", "--to", "2"], in: directory)
         #expect(try LogReader(path: log).entry(at: 1).action.name == "resultsLoaded")
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aCombinedPatchTurnsTheFirstStateIntoTheLast() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let reader = try LogReader(path: log)
         let patch = try JSONPatch(jsonValue: JSONParser.parse(exportText([log, "--from", "3", "--to", "10", "--format", "patch"], in: directory)))
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func theUnifiedDiffLabelsBothSidesAndIsEmptyWithoutChanges() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let text = exportText([log, "--from", "5", "--to", "5", "--format", "unified"], in: directory)
         #expect(text.hasPrefix("--- todo.jsonl before entry 5\n+++ todo.jsonl after entry 5\n"))
@@ -133,7 +133,7 @@ import Testing
     // MARK: The inspector's `e` key
 
     @Test func theEKeyWritesTheExportersMarkdownReportOfTheDiffOnScreen() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let timeline = try LogTimeline(path: try ExportFixtures.log(.todo, in: directory.path))
         var model = InspectorModel(source: timeline, size: ScreenSize(columns: 100, rows: 30))
         model.type("jjjj")
@@ -179,7 +179,7 @@ import Testing
         (["export", "LOG", "--color"], "rewind export: unknown option '--color'"),
     ])
     func badInputIsOneLineAndStatus2(arguments: [String], message: String) throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let result = run(arguments.map { $0 == "LOG" ? log : $0 })
         #expect(result.status == 2)
@@ -189,7 +189,7 @@ import Testing
     }
 
     @Test func aMissingLogAndANonLogAreOneLine() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let missing = run(["export", directory.file("missing.jsonl")])
         #expect(missing.status == 2)
         #expect(missing.error.split(separator: "\n").count == 1)

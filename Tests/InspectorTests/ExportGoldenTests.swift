@@ -86,19 +86,8 @@ enum ExportFixtures {
     }
 }
 
-/// A fresh directory under the temporary directory, removed when released.
-final class ExportDirectory {
-    let path: String
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-export-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// Runs `rewind export …` writing to a file and returns the file's text.
-func exportText(_ arguments: [String], in directory: ExportDirectory, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+func exportText(_ arguments: [String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) -> String {
     let output = directory.file("export-\(UUID().uuidString)")
     var streams = CapturedStreams()
     let status = RewindCommandLine.run(["export"] + arguments + ["-o", output], streams: &streams)
@@ -119,7 +108,7 @@ enum SampleLogs {
 @Suite struct ExportGoldenTests {
     @Test(arguments: SampleLogs.names, ExportFormat.allCases)
     func everyFormatOfEverySampleLogMatchesItsGoldenFile(sample: String, format: ExportFormat) throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let text = exportText([SampleLogs.path(sample), "--format", format.rawValue], in: directory)
         let suffix = switch format {
         case .markdown: "md"
@@ -132,7 +121,7 @@ enum SampleLogs {
     }
 
     @Test func aRangeWithAPathAndPerEntryPartsMatchTheirGoldenFiles() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = SampleLogs.path("todos")
         let range = ["--from", "4", "--to", "7"]
         Golden.expect(exportText([log, "--format", "markdown", "--path", "/todos"] + range, in: directory), matches: "todos-4-7-todos.md")
@@ -144,7 +133,7 @@ enum SampleLogs {
     /// and its redux-devtools export imports back to the same actions and states.
     @Test(arguments: SampleLogs.names)
     func sampleLogsRoundTripThroughJSONLinesAndReduxDevTools(sample: String) throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let original = try LogReader(path: SampleLogs.path(sample))
         let count = original.entryCount
         #expect(count >= 4)

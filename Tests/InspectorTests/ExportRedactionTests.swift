@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func theRecorderNeverWritesARedactedSecretAndMarkersShowChanges() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("account.jsonl")
         try Self.record(to: path, rules: Self.rules)
         let leaked = Self.secretsIn(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: ExportFormat.allCases)
     func exportingWithRedactRulesKeepsSecretsOutOfEveryFormat(format: ExportFormat) throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = directory.file("account.jsonl")
         try Self.record(to: log, rules: nil)
         let unredacted = Self.secretsIn(try Data(contentsOf: URL(fileURLWithPath: log)))
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func theRedactedMarkdownReportStillShowsWhenASecretChanged() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = directory.file("account.jsonl")
         try Self.record(to: log, rules: nil)
         let report = exportText([log, "--from", "2", "--to", "3"] + Self.rules.flatMap { ["--redact", $0] }, in: directory)
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aRedactedJSONLinesSliceUsesOneMarkerPerSecretValue() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let log = directory.file("account.jsonl")
         try Self.record(to: log, rules: nil)
         let slice = directory.file("slice.jsonl")

@@ -4,7 +4,7 @@ import Testing
 @testable import Inspector
 
 @Suite struct ImportCommandTests {
-    private func importFile(_ text: String, in directory: ExportDirectory) -> (status: Int32, error: String, log: String) {
+    private func importFile(_ text: String, in directory: TemporaryDirectory) -> (status: Int32, error: String, log: String) {
         let input = directory.file("export-\(UUID().uuidString).json")
         let output = directory.file("imported-\(UUID().uuidString).jsonl")
         try? Data(text.utf8).write(to: URL(fileURLWithPath: input))
@@ -29,7 +29,7 @@ import Testing
         """
 
     @Test func theLiftedStateImportsWithComputedStatesAndSkippedActionsMarked() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let result = importFile(Self.liftedState, in: directory)
         #expect(result.status == 0, "\(result.error)")
         let reader = try LogReader(path: result.log)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func theLiftedStateInsideAPayloadStringImportsToo() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let wrapped = JSONWriter.compactString(["payload": .string(Self.liftedState)])
         let result = importFile(wrapped, in: directory)
         #expect(result.status == 0, "\(result.error)")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func thePairWithoutStatesRecordsThePreloadedStateAndSaysSo() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let file = JSONWriter.compactString([
             "payload": #"[{"type":"cart/add","payload":{"sku":"A1"}},{"type":"cart/clear"}]"#,
             "preloadedState": #"{"cart":[]}"#,
@@ -86,7 +86,7 @@ import Testing
         (#"{"actionsById":{"0":{"action":{"type":"a"}}},"stagedActionIds":[0]}"#, "the lifted state has neither \"computedStates\" nor \"committedState\""),
     ])
     func malformedExportsAreOneLineNamingWhatIsMissing(text: String, message: String) throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         let result = importFile(text, in: directory)
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("rewind import: "))
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func aMissingFileOrOutputIsStatus2() throws {
-        let directory = try ExportDirectory()
+        let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(["import", directory.file("nope.json"), "-o", directory.file("out.jsonl")], streams: &streams) == 2)
         #expect(streams.standardError == "rewind import: cannot read \(directory.file("nope.json")): no such file\n")

@@ -60,3 +60,13 @@ extension InspectorModel {
     /// The screen a user would see, as text.
     var screenText: String { render(self, size: size).plainText }
 }
+
+extension LogFixture {
+    /// The todo recording from `InspectorFixtures`, as a file in a fresh temporary directory.
+    static func todoLog(keyframeInterval: Int = 3, damageLine: Int? = nil, tornTail: Bool = false) throws -> String {
+        let timeline = InspectorFixtures.todoTimeline()
+        let steps = timeline.steps.map { Step(type: $0.actionType, payload: $0.payload, state: $0.state, fromEffect: $0.fromEffect) }
+        let times = timeline.steps.map(\.timeOffset)
+        return try write(steps, times: times, keyframeInterval: keyframeInterval, damageLine: damageLine, tornTail: tornTail)
+    }
+}

@@ -8,7 +8,7 @@ import SampleDomains
 /// records from another thread while the command runs.
 @Suite(.serialized) struct ListenCommandTests {
     @Test func listenPrintsWhatAnAppNeedsThenEachRecordingAndKeepsItsToken() throws {
-        let directory = LiveRecordingTests.Directory()
+        let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         let status = ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &streams) { listener in
             guard let recorder = try? Recorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
@@ -53,7 +53,7 @@ import SampleDomains
         (["--token", "", "--port", "0"], "rewind listen: --token wants 1 to 256 characters"),
     ])
     func badArgumentsGiveOneLineAndStatus2(arguments: [String], message: String) {
-        let directory = LiveRecordingTests.Directory()
+        let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         let withDirectory = arguments.contains("-o") ? arguments : ["-o", directory.path] + arguments
         let status = RewindCommandLine.run(["listen", "--no-ui"] + withDirectory, streams: &streams)

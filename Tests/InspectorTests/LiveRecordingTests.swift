@@ -11,20 +11,7 @@ import SampleDomains
     static let token = "0123456789abcdef0123456789abcdef"
     static let patience = 10.0
 
-    /// A fresh directory under /tmp for the listener's logs.
-    final class Directory {
-        let path: String
-        init() {
-            var template = Array("/tmp/rewind-live-XXXXXX".utf8CString)
-            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        var logs: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted().map { path + "/" + $0 }
-        }
-    }
-
-    static func listener(_ directory: Directory, port: UInt16 = 0, maximumRecordBytes: Int = LogReader.maximumLineBytes) throws -> LiveListener {
+    static func listener(_ directory: TemporaryDirectory, port: UInt16 = 0, maximumRecordBytes: Int = LogReader.maximumLineBytes) throws -> LiveListener {
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: port), directory: directory.path, token: token)
         configuration.maximumRecordBytes = maximumRecordBytes
         return try LiveListener(configuration)
@@ -44,7 +31,7 @@ import SampleDomains
     }
 
     @Test func aStreamedRecordingIsByteForByteTheFileItIsAlsoWrittenTo() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let local = directory.path + "/local.json"
@@ -63,7 +50,7 @@ import SampleDomains
     }
 
     @Test func aListenerKilledAndRestartedMidStreamLeavesOneLogWithAGapAndTheAppNeverWaits() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         var first: LiveListener? = try Self.listener(directory)
         let port = first!.address.port
         var options = Recorder.Options()
@@ -120,7 +107,7 @@ import SampleDomains
     }
 
     @Test func aWrongTokenIsRefusedBeforeAnythingIsWritten() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let errors = ErrorCollector()
@@ -134,6 +121,8 @@ import SampleDomains
         let expected = "127.0.0.1:\(listener.address.port): the listener refused the stream: wrong token"
         #expect(throws: RecorderError.self) { try recorder.close() }
         do { try recorder.close() } catch { #expect(error.description == expected) }
+        // onError runs on the stream's thread, possibly just after close() threw.
+        #expect(errors.waitFor(count: 1))
         #expect(errors.all.map(\.description) == [expected])
         #expect(directory.logs.isEmpty)
     }
@@ -182,7 +171,7 @@ import SampleDomains
     ])
     func aBadFrameClosesThatConnectionOnlyAndIsReported(_ frame: BadFrame) throws {
         let (bytes, reason) = (frame.bytes, frame.reason)
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         let listener = try Self.listener(directory, maximumRecordBytes: 4096)
         defer { listener.stop() }
         #expect(try Self.send(bytes, to: listener).contains("welcome"))
@@ -203,7 +192,7 @@ import SampleDomains
     }
 
     @Test func aConnectionThatSaysNothingIsRefusedAfterTheHelloTimeout() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: 0), directory: directory.path, token: Self.token)
         configuration.helloTimeout = 0.2
         let listener = try LiveListener(configuration)
@@ -218,7 +207,7 @@ import SampleDomains
     }
 
     @Test func aConnectionThatDoesNotSayHelloIsRefused() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let socket = try LiveSocket.connect(to: listener.address, timeout: 5).get()
@@ -227,11 +216,4 @@ import SampleDomains
         #expect(listener.waitUntil(timeout: Self.patience) { $0.events.contains { if case .refused(_, "the connection did not start with a Rewind hello") = $0 { true } else { false } } })
         #expect(directory.logs.isEmpty)
     }
-}
-
-final class ErrorCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [RecorderError] = []
-    func add(_ error: RecorderError) { lock.withLock { errors.append(error) } }
-    var all: [RecorderError] { lock.withLock { errors } }
 }

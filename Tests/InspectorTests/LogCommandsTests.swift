@@ -151,11 +151,10 @@ import Recorder
     }
 
     @Test func missingUnreadableAndNonLogFilesAreOneLineWithStatus2() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bad-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let notALog = directory.appendingPathComponent("notes.txt").path
+        let directory = TemporaryDirectory()
+        let notALog = directory.file("notes.txt")
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: notALog))
-        let missing = directory.appendingPathComponent("missing.jsonl").path
+        let missing = directory.file("missing.jsonl")
         for command in [["show"], ["log"], ["stats"], ["open"], []] {
             for (path, reason) in [(missing, "no such file"), (notALog, "not a Rewind log (the first line is not a Rewind header)"),
                                    (directory.path, "is a directory, not a log file")] {

@@ -64,7 +64,8 @@ import Recorder
         let timeline = try LogTimeline(path: path, indexInBackground: true)
         var model = InspectorFixtures.model(timeline)
         #expect(model.count < 6_000)
-        for _ in 0..<500 where timeline.indexing != .complete { usleep(10_000) }
+        timeline.waitUntilIndexed()
+        #expect(timeline.indexing == .complete)
         reduce(&model, .tick)
         #expect(model.count == 6_000)
         #expect(!model.screenText.contains("indexing"))

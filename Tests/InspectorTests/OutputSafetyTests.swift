@@ -7,11 +7,11 @@ import Testing
 /// Issue 15, points 5, 6 and 7 (import): output that must not destroy
 /// anything, a failing standard output, and an empty import.
 @Suite struct OutputSafetyTests {
-    let directory: ExportDirectory
+    let directory: TemporaryDirectory
     let log: String
 
     init() throws {
-        directory = try ExportDirectory()
+        directory = TemporaryDirectory()
         log = directory.file("app.jsonl")
         try FileManager.default.copyItem(atPath: SampleLogs.path("todos"), toPath: log)
     }

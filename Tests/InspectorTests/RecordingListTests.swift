@@ -30,7 +30,7 @@ import Testing
 
     /// The directory, removed when the value goes.
     final class Fixture {
-        let directory = LiveRecordingTests.Directory()
+        let directory = TemporaryDirectory()
         var path: String { directory.path }
 
         init() throws {
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func verifyCountsEntriesExactlyAndFindsDamageInTheMiddle() throws {
-        let directory = LiveRecordingTests.Directory()
+        let directory = TemporaryDirectory()
         var bytes = Self.log(process: "app", created: Self.start, entries: 5)
         // Damage the third entry's state: its checksum no longer matches.
         let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: #""state":{"n":2}"#, with: #""state":{"n":7}"#)

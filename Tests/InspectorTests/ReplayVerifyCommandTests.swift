@@ -92,8 +92,10 @@ import Testing
 /// Real logs recorded from the sample domains, in temporary directories.
 enum ReplayLogs {
     struct Log {
-        let directory: String
-        var path: String { directory + "/log.jsonl" }
+        /// Kept with the log, so the directory lives as long as the test holds the log.
+        let folder = TemporaryDirectory()
+        var directory: String { folder.path }
+        var path: String { folder.file("log.jsonl") }
     }
 
     static func todo() throws -> Log {
@@ -103,9 +105,7 @@ enum ReplayLogs {
     static func record<State, Action, Result>(
         initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result
     ) throws -> Log {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-replay-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let log = Log(directory: directory)
+        let log = Log()
         var options = Recorder.Options()
         options.keyframeInterval = 4
         options.clock = .fixed(start: 1_764_400_000, step: 0.25)

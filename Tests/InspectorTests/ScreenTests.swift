@@ -219,8 +219,8 @@ import Recorder
     }
 
     @Test func aSavedHideListAppliesFromTheStart() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-hide-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = TemporaryDirectory()
+        let directory = folder.path
         try HiddenActionTypes.save(["todo/add", "filter/set"], directory: directory)
         #expect(try String(contentsOfFile: directory + "/.rewind/hidden-actions", encoding: .utf8) == "todo/add\nfilter/set\n")
         var terminal = ScriptedTerminal(events: [.tick, .tick])

@@ -32,9 +32,8 @@ struct ScriptedTerminal: TerminalDevice {
     }
 
     @Test func exportWritesTheMarkdownFileAndShowsItsPath() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-export-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = TemporaryDirectory()
+        let directory = folder.path
         let first = try ExportFile.write("# one\n", suggestedName: "todo-diff-1-2.md", directory: directory)
         let second = try ExportFile.write("# two\n", suggestedName: "todo-diff-1-2.md", directory: directory)
         #expect(first == directory + "/todo-diff-1-2.md")
@@ -66,9 +65,8 @@ struct ScriptedTerminal: TerminalDevice {
     }
 
     @Test func eWritesTheMarkDiffInTheBackgroundAndTheNoticeStays() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-export-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = TemporaryDirectory()
+        let directory = folder.path
         let worker = ExportWorker(directory: directory)
         let keys: [InspectorEvent?] = "jmGde".map { .key(.character($0)) } + [nil, .key(.character("k")), .tick]
         var terminal = ExportingTerminal(events: keys, worker: worker)

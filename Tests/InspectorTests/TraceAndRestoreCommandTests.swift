@@ -23,16 +23,9 @@ private func fixedClock() -> Recorder.Options {
     return options
 }
 
-/// A directory per test, removed when the test's suite value goes away.
-private final class Scratch: Sendable {
-    let path = NSTemporaryDirectory() + "rewind-trace-" + UUID().uuidString
-    init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// `rewind log --trace`, and `verify` on logs with entries restored from the log.
 @Suite struct TraceAndRestoreCommandTests {
-    private let scratch = Scratch()
+    private let scratch = TemporaryDirectory()
     private var directory: String { scratch.path }
 
     @Test func logWithTraceShowsWhereEachActionWasDispatched() async throws {

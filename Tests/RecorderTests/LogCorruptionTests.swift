@@ -19,8 +19,8 @@ import Testing
     }
 
     static func makeSmallLog() throws -> SmallLog {
-        let path = NSTemporaryDirectory() + "rewind-corruption-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = TemporaryDirectory()
+        let path = directory.file("small.jsonl")
         var options = Recorder.Options()
         options.keyframeInterval = 4
         options.clock = .fixed(start: 1_700_000_000, step: 0.25)
@@ -50,9 +50,9 @@ import Testing
     }
 
     static func open(_ bytes: [UInt8]) -> Result<LogReader, LogReadError> {
-        let path = NSTemporaryDirectory() + "rewind-corruption-\(UUID().uuidString).jsonl"
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = TemporaryDirectory()
+        let path = directory.file("damaged.jsonl")
+        writeBytes(bytes, to: path)
         return Result { () throws(LogReadError) in try LogReader(path: path) }
     }
 

@@ -9,27 +9,33 @@ import Testing
     enum Action: Codable, Sendable, Equatable { case start, tick(Int), loaded(String) }
     struct State: Codable, Equatable { var ticks: [Int] = []; var text = "" }
 
-    static func reducer(_ state: inout State, _ action: Action) -> Effect<Action> {
-        switch action {
-        case .start: return .send(.tick(1), .tick(2))
-        case .tick(let value):
-            state.ticks.append(value)
-            return value == 2 ? .run { send in
-                try? await Task.sleep(nanoseconds: 5_000_000)
-                send(.loaded("done"))
-            } : .none
-        case .loaded(let text):
-            state.text = text
-            return .none
+    /// `.start` sends two ticks at once; the second starts an effect that
+    /// answers `.loaded` once `answer` opens (a request still in flight until the test says).
+    static func reducer(answer: Gate) -> (inout State, Action) -> Effect<Action> {
+        { state, action in
+            switch action {
+            case .start: return .send(.tick(1), .tick(2))
+            case .tick(let value):
+                state.ticks.append(value)
+                return value == 2 ? .run { send in
+                    await answer.passed()
+                    send(.loaded("done"))
+                } : .none
+            case .loaded(let text):
+                state.text = text
+                return .none
+            }
         }
     }
 
     @Test func runsEffectsAndRecordsWhichEntryStartedThem() async throws {
         let path = directory.file("store.jsonl")
         let recorder = try Recorder(file: path, options: testOptions())
-        let store = Store(initialState: State(), recorder: recorder, reducer: StoreTests.reducer)
+        let answer = Gate()
+        let store = Store(initialState: State(), recorder: recorder, reducer: StoreTests.reducer(answer: answer))
         store.send(.start)
-        #expect(store.state.ticks == [1, 2])
+        #expect(store.state == State(ticks: [1, 2], text: ""), "send returns before its effect answers")
+        answer.open()
         await store.finishEffects()
         #expect(store.state == State(ticks: [1, 2], text: "done"))
         try recorder.close()
@@ -42,8 +48,10 @@ import Testing
     }
 
     @Test func worksWithoutARecorder() async {
-        let store = Store(initialState: State(), reducer: StoreTests.reducer)
+        let answer = Gate()
+        let store = Store(initialState: State(), reducer: StoreTests.reducer(answer: answer))
         store.send(.start)
+        answer.open()
         await store.finishEffects()
         #expect(store.state.text == "done")
     }

@@ -72,10 +72,10 @@ final class CounterStore {
 }
 
 @Suite struct AttachRecipeTests {
-    let scratch = ScratchDirectory()
+    let scratch = TemporaryDirectory()
 
     @Test func aPlainClosureReducer() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let reducer = recorder.recording(counterReducer)
         var state = Counter()
         reducer(&state, .increment)
@@ -88,7 +88,7 @@ final class CounterStore {
     }
 
     @Test func theReferenceStore() async throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Counter, CounterAction>(initialState: Counter(), recorder: recorder) { state, action in
             counterReducer(&state, action)
             return action == .reset ? .none : .send(contentsOf: action == .increment ? [.add(10)] : [])
@@ -105,7 +105,7 @@ final class CounterStore {
     }
 
     @Test func aReSwiftStoreThroughItsMiddleware() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = ReSwiftStore<Counter>(
             reducer: reSwiftCounterReducer, state: nil, middleware: [recorder.middleware()])
         store.dispatch(Increment())
@@ -120,7 +120,7 @@ final class CounterStore {
     }
 
     @Test func aTCAStyleReduceReturningAnEffect() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         // As in the README: the closure spells out its types, as TCA's Reduce infers them from the body.
         let feature = Reduce(recorder.recording { (state: inout Counter, action: CounterAction) -> TCAEffect<CounterAction> in
             counterReducer(&state, action)
@@ -138,7 +138,7 @@ final class CounterStore {
     }
 
     @Test func aClassBasedStoreWithDispatch() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = CounterStore(reducer: recorder.recording(counterReducer))
         store.dispatch(.add(7))
         store.dispatch(.increment)

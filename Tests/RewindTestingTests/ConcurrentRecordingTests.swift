@@ -7,7 +7,7 @@ import Testing
 /// other threads: the log holds every action, numbered in the order the
 /// reducer ran them. Run under Thread Sanitizer by CI (`scripts/tsan`).
 @Suite struct ConcurrentRecordingTests {
-    let scratch = ScratchDirectory()
+    let scratch = TemporaryDirectory()
 
     struct Ledger: Codable, Sendable { var ran: [Int] = [] }
     enum Work: Codable, Equatable, Sendable { case start(Int), answer(Int) }
@@ -19,6 +19,8 @@ import Testing
             state.ran.append(n)
             return .run { send in
                 for k in 1...3 {
+                    // Not a wait for a result: a random pause between answers is the
+                    // behaviour under test (answers interleave differently on every run).
                     try? await Task.sleep(for: .microseconds(Int.random(in: 0...200)))
                     send(.answer(n * 10 + k))
                 }
@@ -49,7 +51,7 @@ import Testing
     }
 
     @Test func tasksAndEffectsOnOtherThreadsAreRecordedInTheOrderTheReducerRan() async throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...40 { group.addTask { store.send(.start(n)) } }
@@ -60,7 +62,7 @@ import Testing
     }
 
     @Test func effectAnswersPointAtTheEntryThatStartedThem() async throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...10 { group.addTask { store.send(.start(n)) } }
@@ -82,7 +84,7 @@ import Testing
     }
 
     @Test func manyThreadsDispatchingThroughAWrappedReducerLoseNothing() throws {
-        let recorder = try Recorder(file: scratch.log)
+        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
         let reducer = recorder.recording { (state: inout Ledger, action: Work) in
             if case .start(let n) = action { state.ran.append(n) }
         }

@@ -29,15 +29,19 @@ import Testing
 
     @Test(.recorded) func searchShowsOnlyTheAnswerToTheLatestQuery() async throws {
         let recorder = try #require(TestRecording.current).recorder
+        // The search service answers only once both queries were typed, so the
+        // answer to "sw" is certain to arrive late.
+        let service = Gate()
         let store = Store<SearchState, SearchAction>(initialState: SearchState(), recorder: recorder) { state, action in
             let followUps = SearchDomain.reduce(&state, action)
             return followUps.isEmpty ? .none : .run { send in
-                try? await Task.sleep(for: .milliseconds(5))
+                await service.passed()
                 for action in followUps { send(action) }
             }
         }
         store.send(.queryChanged("sw"))
         store.send(.queryChanged("swift"))
+        service.open()
         await store.finishEffects()
         #expect(store.state.isLoading == false)
         #expect(store.state.results.map(\.title) == ["Swift Concurrency", "SwiftUI layout"])

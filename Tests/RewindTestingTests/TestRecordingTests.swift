@@ -14,21 +14,8 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
     }
 }
 
-/// A private directory per test, so tests running in parallel never share
-/// logs; removed when the test's suite value goes away.
-final class ScratchDirectory: Sendable {
-    let path = NSTemporaryDirectory() + "rewind-testing-" + UUID().uuidString
-
-    init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// A log path inside the directory.
-    var log: String { path + "/recipe.jsonl" }
-}
-
 @Suite struct TestRecordingTests {
-    let scratch = ScratchDirectory()
+    let scratch = TemporaryDirectory()
 
     @Test func aPassingTestDeletesItsLog() throws {
         let directory = scratch.path

@@ -96,6 +96,9 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// Blocks until the read-ahead queued so far is done (benchmarks).
     func waitForReadAhead() { readAheadQueue.sync {} }
 
+    /// Blocks until the background scan has finished (tests: awaited, not polled).
+    func waitUntilIndexed() { indexer?.waitUntilFinished() }
+
     /// Prepares entry `index`'s row and state in the background (the reader caches the state).
     private func readAhead(_ index: Int) {
         guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }
@@ -139,13 +142,16 @@ final class BackgroundIndexer: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
     private var running = true
+    private let finished = DispatchGroup()
 
     init(reader: LogReader) {
-        DispatchQueue.global(qos: .utility).async { [self] in
+        DispatchQueue.global(qos: .utility).async(group: finished) { [self] in
             while !isCancelled, reader.indexMore(maxBytes: 2 << 20) {}
             lock.withLock { running = false }
         }
     }
+
+    func waitUntilFinished() { finished.wait() }
 
     private var isCancelled: Bool { lock.withLock { cancelled } }
     var isRunning: Bool { lock.withLock { running } }

@@ -152,8 +152,8 @@ import Recorder
         let none = find([directory, "exists /nothing"])
         #expect(none.status == 1)
         #expect(none.output == "No entry in the 3 recordings under \(directory) matches exists /nothing\n")
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-empty-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let emptyFolder = TemporaryDirectory()
+        let empty = emptyFolder.path
         let nothing = find([empty, "exists /a"])
         #expect(nothing.status == 2)
         #expect(nothing.error == "rewind find: \(empty): no Rewind recordings in this directory\n")

@@ -1,21 +1,6 @@
 import Foundation
 @testable import Recorder
 
-/// A fresh directory under /tmp, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/rewind-tests-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
-
 // A small todo domain with nested state, used across the recorder tests.
 struct Todo: Codable, Equatable {
     var id: Int
@@ -106,52 +91,4 @@ func recordTodos(_ actions: [TodoAction], to path: String, options: Recorder.Opt
     }
     try recorder.close()
     return states
-}
-
-func readLines(_ path: String) -> [String] {
-    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-}
-
-func fileBytes(_ path: String) -> [UInt8] {
-    Array(FileManager.default.contents(atPath: path) ?? Data())
-}
-
-/// Appends `bytes` to the file at `path` with `write(2)` (`FileHandle.write` traps on EINTR).
-func append(_ bytes: [UInt8], to path: String) {
-    let descriptor = open(path, O_WRONLY | O_APPEND)
-    precondition(descriptor >= 0, "cannot open \(path)")
-    var written = 0
-    while written < bytes.count {
-        let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-        if result > 0 { written += result } else if result < 0 && errno == EINTR { continue } else { break }
-    }
-    close(descriptor)
-}
-
-func writeBytes(_ bytes: [UInt8], to path: String) {
-    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-}
-
-/// `line` (one record, with or without its newline) without its framing:
-/// the object up to, not including, `,"n":N` (format 2) or `,"crc":…`, ready to be sealed again.
-func unsealed(_ line: [UInt8]) -> [UInt8] {
-    var text = String(decoding: line, as: UTF8.self)
-    if text.hasSuffix("\n") { text.removeLast() }
-    text.removeLast(18)  // ,"crc":"xxxxxxxx"}
-    if let range = text.range(of: #","n":[0-9]+$"#, options: .regularExpression) { text.removeSubrange(range) }
-    return Array(text.utf8)
-}
-
-/// Seals `record` (an object missing its closing brace) as record `number` of the
-/// last session in the log at `path`, as the recorder would have: a test that
-/// adds a record by hand makes it a genuine one, not a foreign line.
-func sealAsRecord(_ record: [UInt8], number: Int64, ofLastSessionIn path: String) -> [UInt8] {
-    let headers = String(decoding: fileBytes(path), as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"header""#) }
-    var chain = LogChain()
-    chain.key = UInt32(headers.last!.suffix(10).prefix(8), radix: 16)!
-    chain.nextNumber = number
-    var bytes = record
-    LogLine.seal(&bytes, recordStart: 0, chain: &chain)
-    return bytes
 }

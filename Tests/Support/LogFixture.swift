@@ -1,32 +1,34 @@
 import Foundation
-@testable import Recorder
-@testable import Inspector
+import Recorder
 
 /// Writes small logs in format v1 (header, keyframes every `keyframeInterval`
 /// entries, RFC 6902 patches between them, CRC-32 per line) for command tests.
-struct LogFixture {
-    struct Step {
-        var type: String
-        var payload: JSONValue
-        var state: JSONValue
-        var fromEffect = false
+/// Each log goes into its own directory inside `TemporaryDirectory.forThisProcess`.
+public struct LogFixture {
+    /// One entry: the action and the state after it.
+    public struct Step {
+        public var type: String
+        public var payload: JSONValue
+        public var state: JSONValue
+        public var fromEffect = false
+
+        public init(type: String, payload: JSONValue, state: JSONValue, fromEffect: Bool = false) {
+            self.type = type
+            self.payload = payload
+            self.state = state
+            self.fromEffect = fromEffect
+        }
     }
 
-    static let start = 1_764_400_000.0
+    /// The header's `created` time; entry `i` is at `start + times[i]` (or `start + i`).
+    public static let start = 1_764_400_000.0
 
-    /// The todo recording from `InspectorFixtures`, as a file in a fresh temporary directory.
-    static func todoLog(keyframeInterval: Int = 3, damageLine: Int? = nil, tornTail: Bool = false) throws -> String {
-        let timeline = InspectorFixtures.todoTimeline()
-        let steps = timeline.steps.map { Step(type: $0.actionType, payload: $0.payload, state: $0.state, fromEffect: $0.fromEffect) }
-        let times = timeline.steps.map(\.timeOffset)
-        return try write(steps, times: times, keyframeInterval: keyframeInterval, damageLine: damageLine, tornTail: tornTail)
-    }
-
-    static func write(_ steps: [Step], times: [Double]? = nil, keyframeInterval: Int = 3, initialState: JSONValue? = nil,
+    /// Writes `steps` as a log named `name` in a fresh directory and returns its path.
+    /// `damageLine` (1-based) gets one byte flipped; `tornTail` adds half a record without its newline.
+    public static func write(_ steps: [Step], times: [Double]? = nil, keyframeInterval: Int = 3, initialState: JSONValue? = nil,
                       damageLine: Int? = nil, tornTail: Bool = false, name: String = "todo.jsonl",
                       datePaths: [String]? = nil) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-inspector-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = TemporaryDirectory.forThisProcess.subdirectory("log-\(UUID().uuidString)")
         var bytes: [UInt8] = []
         var header = JSONObject()
         header["kind"] = "header"
@@ -77,7 +79,7 @@ struct LogFixture {
             extra["seq"] = .integer(Int64(steps.count))
             output += Array(JSONWriter.compactString(.object(extra)).utf8.prefix(20))
         }
-        let path = directory.appendingPathComponent(name).path
+        let path = directory + "/" + name
         try Data(output).write(to: URL(fileURLWithPath: path))
         return path
     }
