@@ -2,11 +2,10 @@ import Foundation
 
 /// `rewind <log>` and `rewind open <log>`: the full-screen inspector when
 /// stdin and stdout are a terminal, the entry list otherwise (pipes, CI).
-enum OpenCommand {
-    static let usage = "usage: rewind open <log>"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams, replay: ReplayLink? = nil) -> Int32 {
-        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
+enum OpenCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        let path = invocation.positional[0]
+        let replay = invocation.program.replay
         guard streams.isTerminal else {
             guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
             LogCommand.printEntries(of: timeline, streams: &streams)
