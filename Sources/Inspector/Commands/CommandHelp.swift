@@ -15,7 +15,7 @@ extension CommandLineProgram {
         var pieces = command.arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }
         pieces += command.options.map { option in
             let shown = option.valueName.map { "\(option.key) \($0)" } ?? option.key
-            return "[\(shown)]" + (option.isRepeatable ? "..." : "")
+            return (option.isRequired ? shown : "[\(shown)]") + (option.isRepeatable ? "..." : "")
         }
         var lines: [String] = []
         var line = head

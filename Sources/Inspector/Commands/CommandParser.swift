@@ -8,7 +8,7 @@
 /// - `-h` or `--help` anywhere before `--` asks for the command's help, which
 ///   wins over any other mistake on the line;
 /// - an unknown option, a missing value, a value not among an option's choices,
-///   or too few or too many positional arguments is a usage error.
+///   a required option left out, or too few or too many positional arguments is a usage error.
 enum CommandParser {
     /// The arguments as the command reads them.
     struct Parsed {
@@ -69,6 +69,9 @@ enum CommandParser {
             } else {
                 parsed.values[option.key] = [value]
             }
+        }
+        if let missing = command.options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
+            return .usageError("\(missing.key) \(missing.valueName ?? "") is required")
         }
         let required = command.arguments.filter { !$0.isOptional }.count
         if parsed.positional.count < required {

@@ -38,13 +38,15 @@ struct CommandSpec {
         var choices: [String] = []
         /// May be given more than once, every value kept (`--redact RULE`...); otherwise the last one wins.
         var isRepeatable = false
+        /// Must be given (`import -o`): usage shows it without brackets, and the parser insists.
+        var isRequired = false
 
         static func flag(_ names: String..., help: String) -> Option {
             Option(names: names, valueName: nil, help: help)
         }
 
-        static func value(_ names: String..., valueName: String, help: String, repeatable: Bool = false) -> Option {
-            Option(names: names, valueName: valueName, help: help, isRepeatable: repeatable)
+        static func value(_ names: String..., valueName: String, help: String, repeatable: Bool = false, required: Bool = false) -> Option {
+            Option(names: names, valueName: valueName, help: help, isRepeatable: repeatable, isRequired: required)
         }
 
         /// An option whose value is one of `choices`, shown as `text|json` in usage unless a `valueName` is given.

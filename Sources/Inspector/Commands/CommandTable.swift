@@ -30,19 +30,19 @@ enum CommandTable {
 
     static var open: CommandSpec {
         CommandSpec(
-            name: "open", abstract: "the inspector on a log (the entry list when not in a terminal); also rewind <log>",
+            name: "open", abstract: "the inspector on a log (the entry list when not in a terminal); <log> alone does the same",
             arguments: [.logFile], runner: OpenCommand.self)
     }
 
     static var list: CommandSpec {
         CommandSpec(
-            name: "ls", abstract: "the recordings under a directory, failed tests first, then newest first; also rewind <directory>",
+            name: "ls", abstract: "the recordings under a directory, failed tests first, then newest first; <directory> alone too",
             arguments: [.required("<directory>", "searched recursively; hidden folders are skipped")],
             options: [
                 .choice("--format", choices: ["text", "json"], help: "text (the default) or one JSON object, a recording per line"),
                 .flag("--verify", help: "read every recording through, counting entries and damaged records"),
             ],
-            discussion: "In a terminal, rewind <directory> opens the list view instead: Enter opens a recording, q comes back.",
+            discussion: "In a terminal, <directory> alone (without ls) opens the list view instead: Enter opens a recording, q comes back.",
             runner: ListCommand.self)
     }
 
@@ -106,7 +106,7 @@ enum CommandTable {
         CommandSpec(
             name: "import", abstract: "a Redux DevTools export as a Rewind log",
             arguments: [.required("<export.json>", "a file the Redux DevTools extension exported (or rewind export wrote)")],
-            options: [.value("-o", "--output", valueName: "<out.jsonl>", help: "the log to write (required)")],
+            options: [.value("-o", "--output", valueName: "<out.jsonl>", help: "the log to write", required: true)],
             runner: ImportCommand.self)
     }
 
