@@ -40,7 +40,7 @@ struct CapturedStreams: TextStreams {
         #expect(result.output == "")
         #expect(result.error == """
             rewind export: unknown option '--bogus'
-            usage: rewind export <log> [--from A] [--to B] [--format FORMAT] [-o FILE] [--per-entry]
+            usage: rewind export <log> [--format FORMAT] [--from A] [--to B] [-o FILE] [--per-entry]
                                  [--path /json/pointer] [--redact RULE]...
             See 'rewind export --help'.
 
@@ -126,7 +126,7 @@ struct CapturedStreams: TextStreams {
         let export = rewind("help", "export")
         #expect(export.status == 0)
         #expect(export.output != global.output)
-        #expect(export.output.hasPrefix("usage: rewind export <log> [--from A] [--to B]"))
+        #expect(export.output.hasPrefix("usage: rewind export <log> [--format FORMAT] [--from A] [--to B]"))
         #expect(export.output.contains("  -o, --output FILE     write to FILE (replaced atomically) instead of standard output\n"))
     }
 

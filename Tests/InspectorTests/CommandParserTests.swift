@@ -8,15 +8,14 @@ import Testing
     }
 
     static var command: CommandSpec { CommandSpec(
-        name: "try", abstract: "a command to parse",
-        arguments: [.required("<log>", "a log"), .optional("<more>", "anything")],
+        name: "try", runner: Unused.self, arguments: [.required("<log>", "a log"), .optional("<more>", "anything")],
+        abstract: "a command to parse",
         options: [
             .flag("-f", "--follow", help: "a flag with two spellings"),
             .value("-o", "--output", valueName: "FILE", help: "an option with two spellings"),
             .value("--tag", valueName: "T", help: "repeatable", repeatable: true),
             .choice("--format", choices: ["text", "json"], help: "one of two"),
-        ],
-        runner: Unused.self) }
+        ]) }
 
     func parse(_ arguments: [String]) -> Invocation? {
         guard case .parsed(let parsed) = CommandParser.parse(arguments, for: Self.command) else { return nil }

@@ -215,7 +215,7 @@ import Testing
         let help = run(["--help"]).output
         #expect(help.contains("\n  export   a bug report, patch, diff, log slice or Redux DevTools file"))
         #expect(help.contains("\n  import   a Redux DevTools export as a Rewind log"))
-        #expect(run(["help", "export"]).output.hasPrefix("usage: rewind export <log> [--from A] [--to B]"))
+        #expect(run(["help", "export"]).output.hasPrefix("usage: rewind export <log> [--format FORMAT] [--from A] [--to B]"))
         #expect(run(["help", "import"]).output.hasPrefix("usage: rewind import <export.json> -o <out.jsonl>"))
     }
 }

@@ -4,15 +4,15 @@
 struct CommandSpec {
     /// `export`: what the user types after the program name.
     var name: String
-    /// One line for the command list of `rewind --help`: `a bug report, patch, diff, …`.
-    var abstract: String
+    /// Runs the command once its arguments are parsed.
+    var runner: any CommandRunner.Type
     /// The positional arguments, in order.
     var arguments: [Argument] = []
+    /// One line for the command list of `rewind --help`: `a bug report, patch, diff, …`.
+    var abstract: String
     var options: [Option] = []
     /// Text after the options in `rewind CMD --help`: examples, exit statuses.
     var discussion = ""
-    /// Runs the command once its arguments are parsed.
-    var runner: any CommandRunner.Type
 
     /// A positional argument: `<log>`, `'<query>'`.
     struct Argument {

@@ -21,7 +21,7 @@ enum ListenCommand: CommandRunner {
     /// own once the listener is up; the command stops when it returns.
     static func run(_ arguments: [String], streams: inout some TextStreams,
                     whileListening: @escaping @Sendable (LiveListener) -> Void) -> Int32 {
-        CommandLineProgram.rewind.run(CommandTable.listen, arguments, streams: &streams) { invocation, streams in
+        CommandLineProgram.rewind.run(CommandTable.command("listen"), arguments, streams: &streams) { invocation, streams in
             run(invocation, streams: &streams, whileListening: whileListening)
         }
     }

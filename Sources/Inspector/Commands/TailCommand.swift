@@ -27,7 +27,7 @@ enum TailCommand: CommandRunner {
     /// false to stop (tests append entries there).
     static func run(_ arguments: [String], streams: inout some TextStreams, environment: [String: String],
                     stdoutIsTerminal: Bool, waitForMore: () -> Bool) -> Int32 {
-        CommandLineProgram.rewind.run(CommandTable.tail, arguments, streams: &streams) { invocation, streams in
+        CommandLineProgram.rewind.run(CommandTable.command("tail"), arguments, streams: &streams) { invocation, streams in
             run(invocation, streams: &streams, environment: environment, stdoutIsTerminal: stdoutIsTerminal, waitForMore: waitForMore)
         }
     }
