@@ -172,6 +172,10 @@ struct CapturedStreams: TextStreams {
         #expect(error.error.hasPrefix("cart-debug export: unknown option '--bogus'\nusage: cart-debug export <log> "))
         #expect(error.error.hasSuffix("See 'cart-debug export --help'.\n"))
 
+        // Its commands' own messages too.
+        #expect(debug("log", "/no/such.jsonl").error == "cart-debug: /no/such.jsonl: no such file\n")
+        #expect(debug("show", "/no/such.jsonl", "--path", "x").error.hasPrefix("cart-debug show: invalid JSON Pointer"))
+
         let verify = debug("verify", "--help")
         #expect(verify.status == 0)
         #expect(verify.output.hasPrefix("usage: cart-debug verify <log>\n"))

@@ -10,7 +10,7 @@ enum BlameCommand: CommandRunner {
         } catch {
             return invocation.fail(error.description, streams: &streams)
         }
-        guard let timeline = CommandSupport.openLog(invocation.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let numberWidth = max(3, String(timeline.count).count)
         // The engine behind `w`: follows the value at `pointer` in the last state back to where it was created.
         var history = ValueHistory(path: pointer, origin: timeline.count - 1, source: timeline)

@@ -4,12 +4,13 @@ import Recorder
 /// Shared by the log commands: opening a log with a one-line error, and the
 /// entry line. (Arguments are parsed by ``CommandParser`` from ``CommandTable``.)
 enum CommandSupport {
-    /// Opens `path` for a command (indexed fully), or writes one line and returns nil.
-    static func openLog(_ path: String, streams: inout some TextStreams) -> LogTimeline? {
+    /// Opens `path` for a command (indexed fully), or writes one line, `rewind: <why>`
+    /// (`program` names a debug executable instead), and returns nil.
+    static func openLog(_ path: String, program: String = "rewind", streams: inout some TextStreams) -> LogTimeline? {
         do {
             return try LogTimeline(path: path)
         } catch {
-            streams.error("rewind: \(error.description)")
+            streams.error("\(program): \(error.description)")
             return nil
         }
     }

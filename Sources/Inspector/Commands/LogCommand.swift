@@ -4,7 +4,7 @@ import Recorder
 /// `rewind <log>` prints when stdout is not a terminal.
 enum LogCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
-        guard let timeline = CommandSupport.openLog(invocation.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         printEntries(of: timeline, trace: invocation.isSet("--trace"), streams: &streams)
         return 0
     }

@@ -12,11 +12,11 @@ enum ShowCommand: CommandRunner {
                 return invocation.fail(error.description, streams: &streams)
             }
         }
-        guard let timeline = CommandSupport.openLog(invocation.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let number: Int
         if let text = invocation["--at"] {
             guard let value = Int(text), value >= 0, value <= timeline.count else {
-                streams.error("rewind show: no entry \(text) (\(timeline.name) has entries 1–\(timeline.count))")
+                streams.error("\(invocation.displayName): no entry \(text) (\(timeline.name) has entries 1–\(timeline.count))")
                 return 2
             }
             number = value
@@ -26,7 +26,7 @@ enum ShowCommand: CommandRunner {
         let state: JSONValue
         if number == 0 {
             guard let initial = timeline.initialState else {
-                streams.error("rewind show: \(timeline.name) has no initial state (entries are 1–\(timeline.count))")
+                streams.error("\(invocation.displayName): \(timeline.name) has no initial state (entries are 1–\(timeline.count))")
                 return 2
             }
             state = initial
@@ -34,12 +34,12 @@ enum ShowCommand: CommandRunner {
             do {
                 state = try timeline.state(at: number - 1)
             } catch {
-                streams.error("rewind: \(error)")
+                streams.error("\(invocation.program.name): \(error)")
                 return 2
             }
         }
         guard let value = state[pointer: pointer] else {
-            streams.error("rewind show: \(pointer) does not exist in the state after entry \(number)")
+            streams.error("\(invocation.displayName): \(pointer) does not exist in the state after entry \(number)")
             return 2
         }
         streams.output(JSONWriter.prettyString(value))

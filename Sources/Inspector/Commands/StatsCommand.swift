@@ -2,7 +2,7 @@
 /// and how often each action type occurs.
 enum StatsCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
-        guard let timeline = CommandSupport.openLog(invocation.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         var unreadable = 0
         var fromEffects = 0
         var counts: [String: Int] = [:]

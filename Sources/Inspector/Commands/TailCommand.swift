@@ -48,7 +48,7 @@ enum TailCommand: CommandRunner {
         settings.format = invocation["--format"].flatMap(Format.init(rawValue:)) ?? .text
         settings.follow = invocation.isSet("-f")
         settings.colors = settings.format == .text && stdoutIsTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true
-        guard let timeline = CommandSupport.openLog(settings.path, streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(settings.path, program: invocation.program.name, streams: &streams) else { return 2 }
 
         let count = timeline.count
         var printed = settings.last.map { max(0, count - $0) } ?? 0

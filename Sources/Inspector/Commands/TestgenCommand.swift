@@ -22,7 +22,7 @@ enum TestgenCommand: CommandRunner {
             do { request.redaction = try Redaction(rules: rules) } catch { return fail(error.description, streams: &streams) }
         }
         let logPath = invocation.positional[0]
-        guard let timeline = CommandSupport.openLog(logPath, streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(logPath, program: invocation.program.name, streams: &streams) else { return 2 }
         guard timeline.count > 0 else { return fail("\(timeline.name) has no entries to replay", streams: &streams) }
         let first = request.firstEntry ?? 1, last = request.lastEntry ?? timeline.count
         guard first <= last, last <= timeline.count else {
