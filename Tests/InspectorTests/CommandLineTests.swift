@@ -182,6 +182,17 @@ struct CapturedStreams: TextStreams {
         #expect(debug("help", "verify").output == verify.output)
     }
 
+    @Test func everyCommandOfADebugExecutableHasItsHelpUnderItsName() {
+        let invariant = StateInvariant(name: "holds") { _ in .success(true) }
+        for command in CommandTable.debugCommands(invariants: true) {
+            let help = debug(command.name, "--help", invariants: [invariant])
+            #expect(help.status == 0, "\(command.name)")
+            #expect(help.output.hasPrefix("usage: cart-debug \(command.name)"), "\(command.name)")
+            #expect(!help.output.contains("usage: rewind"), "\(command.name)")
+            for option in command.options { #expect(help.output.contains(option.help), "\(command.name) \(option.key)") }
+        }
+    }
+
     @Test func replayOnlyCommandsAreOnlyInADebugExecutable() {
         let result = rewind("verify", "app.jsonl")
         #expect(result.status == 2)
