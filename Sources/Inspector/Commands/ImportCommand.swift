@@ -5,7 +5,7 @@ import Recorder
 enum ImportCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
         func fail(_ message: String) -> Int32 { invocation.fail(message, streams: &streams) }
-        guard let output = invocation["-o"] else { return invocation.usageError("-o is required", streams: &streams) }  // the parser insists
+        guard let output = invocation["-o"] else { return invocation.usageError("-o is required", streams: &streams) }  // the table requires it, so the parser has checked
         let path = invocation.positional[0]
         let data: [UInt8]
         switch readInput(path) {
