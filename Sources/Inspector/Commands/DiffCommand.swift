@@ -18,7 +18,7 @@ enum DiffCommand: CommandRunner {
         // The parser accepts only the table's choices, which are the cases.
         let format = invocation["--format"].flatMap(Format.init(rawValue:)) ?? .tree
         let (oldPath, newPath) = (invocation.positional[0], invocation.positional[1])
-        guard let old = read(oldPath, streams: &streams), let new = read(newPath, streams: &streams) else { return 2 }
+        guard let old = read(oldPath, invocation, streams: &streams), let new = read(newPath, invocation, streams: &streams) else { return 2 }
         if old == new {
             streams.output("no differences")
             return 0
@@ -32,19 +32,19 @@ enum DiffCommand: CommandRunner {
     }
 
     /// The parsed document, or nil after writing `rewind diff: FILE:LINE:COLUMN: reason`.
-    private static func read(_ path: String, streams: inout some TextStreams) -> JSONValue? {
+    private static func read(_ path: String, _ invocation: Invocation, streams: inout some TextStreams) -> JSONValue? {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            streams.error("rewind diff: \(path): \(exists ? "cannot read the file" : "no such file")")
+            streams.error("\(invocation.displayName): \(path): \(exists ? "cannot read the file" : "no such file")")
             return nil
         }
         do {
             return try JSONParser.parse(data)
         } catch {
-            streams.error("rewind diff: \(path):\(error.line):\(error.column): \(error.reason)")
+            streams.error("\(invocation.displayName): \(path):\(error.line):\(error.column): \(error.reason)")
             return nil
         }
     }

@@ -14,14 +14,14 @@ enum ListCommand: CommandRunner {
         let directory = invocation.positional[0]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return fail("\(directory): no such directory") }
-        guard isDirectory.boolValue else { return fail("\(directory): not a directory (to open one log: rewind \(directory))") }
+        guard isDirectory.boolValue else { return fail("\(directory): not a directory (to open one log: \(invocation.program.name) \(directory))") }
         guard access(directory, R_OK | X_OK) == 0 else { return fail("\(directory): cannot read: \(String(cString: strerror(errno)))") }
 
         let recordings = RecordingCatalog.list(directory, verify: verify)
         if interactive && format == "text" && streams.isTerminal {
             guard var terminal = CursesTerminal() else {
                 let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
-                return fail("cannot drive this terminal (TERM=\(name)); 'rewind ls \(directory)' prints the list")
+                return fail("cannot drive this terminal (TERM=\(name)); '\(invocation.program.name) ls \(directory)' prints the list")
             }
             return RecordingListSession.run(RecordingListModel(directory: directory, recordings: recordings, size: terminal.size), terminal: &terminal)
         }
