@@ -80,14 +80,19 @@ import Testing
 
         let unknownFlag = run(["diff", paths["a.json"]!, paths["a.json"]!, "--colour"])
         #expect(unknownFlag.status == 2)
-        #expect(unknownFlag.error == "rewind diff: unknown option '--colour'. \(DiffCommand.usage)\n")
+        #expect(unknownFlag.error == """
+            rewind diff: unknown option '--colour'
+            usage: rewind diff A.json B.json [--format tree|patch|unified]
+            See 'rewind diff --help'.
+
+            """)
 
         let badFormat = run(["diff", paths["a.json"]!, paths["a.json"]!, "--format", "xml"])
         #expect(badFormat.status == 2)
-        #expect(badFormat.error.hasPrefix("rewind diff: unknown format 'xml'."))
+        #expect(badFormat.error.hasPrefix("rewind diff: unknown format 'xml' (expected one of: tree, patch, unified)\nusage: rewind diff"))
 
         let oneFile = run(["diff", paths["a.json"]!])
         #expect(oneFile.status == 2)
-        #expect(oneFile.error == "rewind diff: expected two files. \(DiffCommand.usage)\n")
+        #expect(oneFile.error.hasPrefix("rewind diff: missing B.json\nusage: rewind diff A.json B.json"))
     }
 }

@@ -163,7 +163,7 @@ import Testing
     // MARK: Bad input
 
     @Test(arguments: [
-        (["export"], "rewind export: expected one log file"),
+        (["export"], "rewind export: missing <log>\nusage: rewind export <log>"),
         (["export", "/nonexistent/app.jsonl"], "rewind export: "),
         (["export", "LOG", "--format", "pdf"], "rewind export: unknown format 'pdf' (expected one of: markdown, patch, unified, jsonl, redux-devtools)"),
         (["export", "LOG", "--from", "0"], "rewind export: --from '0' is not an entry number (entries are numbered from 1)"),
@@ -176,9 +176,9 @@ import Testing
         (["export", "LOG", "--path", "todos"], "rewind export: invalid JSON Pointer"),
         (["export", "LOG", "--path", "/nope"], "rewind export: /nope does not exist in the state after entry 12"),
         (["export", "LOG", "--redact", ""], "rewind export: invalid redaction rule \"\""),
-        (["export", "LOG", "--color"], "rewind export: unknown option '--color'"),
+        (["export", "LOG", "--color"], "rewind export: unknown option '--color'\nusage: rewind export <log>"),
     ])
-    func badInputIsOneLineAndStatus2(arguments: [String], message: String) throws {
+    func badInputIsOneLineOrTheUsageErrorAndStatus2(arguments: [String], message: String) throws {
         let directory = TemporaryDirectory()
         let log = try ExportFixtures.log(.todo, in: directory.path)
         let result = run(arguments.map { $0 == "LOG" ? log : $0 })
@@ -213,7 +213,9 @@ import Testing
 
     @Test func helpListsExportAndImport() {
         let help = run(["--help"]).output
-        #expect(help.contains("rewind export <log> [--from A] [--to B]"))
-        #expect(help.contains("rewind import <export.json> -o <out.jsonl>"))
+        #expect(help.contains("\n  export   a bug report, patch, diff, log slice or Redux DevTools file"))
+        #expect(help.contains("\n  import   a Redux DevTools export as a Rewind log"))
+        #expect(run(["help", "export"]).output.hasPrefix("usage: rewind export <log> [--format FORMAT] [--from A] [--to B]"))
+        #expect(run(["help", "import"]).output.hasPrefix("usage: rewind import <export.json> -o <out.jsonl>"))
     }
 }

@@ -46,9 +46,7 @@ import SampleDomains
     @Test(arguments: [
         (["--port", "seven"], "rewind listen: --port wants a number from 0 to 65535, not 'seven'"),
         (["--port", "70000"], "rewind listen: --port wants a number from 0 to 65535, not '70000'"),
-        (["--port"], "rewind listen: option '--port' needs a value (\(ListenCommand.usage))"),
         (["--bind", "no such host.invalid", "--port", "0"], "rewind listen: cannot listen on no such host.invalid:0: "),
-        (["extra"], "rewind listen: unexpected 'extra' (\(ListenCommand.usage))"),
         (["-o", "/proc/rewind-cannot-be-here"], "rewind listen: cannot create the directory /proc/rewind-cannot-be-here: "),
         (["--token", "", "--port", "0"], "rewind listen: --token wants 1 to 256 characters"),
     ])
@@ -61,5 +59,21 @@ import SampleDomains
         #expect(streams.standardOutput == "")
         #expect(streams.standardError.hasPrefix(message))
         #expect(streams.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test(arguments: [
+        (["--port"], "rewind listen: option '--port' needs a value"),
+        (["extra"], "rewind listen: unexpected argument 'extra'"),
+    ])
+    func callingItWrongGivesTheUsageErrorAndStatus2(arguments: [String], message: String) {
+        var streams = CapturedStreams()
+        #expect(RewindCommandLine.run(["listen", "--no-ui"] + arguments, streams: &streams) == 2)
+        #expect(streams.standardOutput == "")
+        #expect(streams.standardError == message + """
+
+            usage: rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]
+            See 'rewind listen --help'.
+
+            """)
     }
 }

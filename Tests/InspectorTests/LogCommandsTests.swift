@@ -80,7 +80,7 @@ import Recorder
         #expect(badPointer.error == "rewind show: invalid JSON Pointer \"nope\": a JSON Pointer must be empty or start with '/'\n")
         let unknown = run(["show", path, "--frobnicate", "1"])
         #expect(unknown.status == 2)
-        #expect(unknown.error.hasPrefix("rewind show: unknown option '--frobnicate'."))
+        #expect(unknown.error.hasPrefix("rewind show: unknown option '--frobnicate'\nusage: rewind show <log>"))
         let noInitial = run(["show", path, "--at", "0"])
         #expect(noInitial.status == 2)
         #expect(noInitial.error == "rewind show: todo.jsonl has no initial state (entries are 1–6)\n")
@@ -168,7 +168,7 @@ import Recorder
         }
         #expect(run(["blame", missing, "/a"]).error == "rewind: \(missing): no such file\n")
         #expect(run(["log"]).status == 2)
-        #expect(run(["log"]).error == "usage: rewind log <log> [--trace]\n")
+        #expect(run(["log"]).error == "rewind log: missing <log>\nusage: rewind log <log> [--trace]\nSee 'rewind log --help'.\n")
         #expect(run(["stats", "a", "b"]).status == 2)
     }
 

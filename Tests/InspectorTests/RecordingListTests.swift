@@ -108,13 +108,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (["ls"], "rewind ls: expected one directory (\(ListCommand.usage))"),
+        (["ls"], "rewind ls: missing <directory>\nusage: rewind ls <directory> [--format text|json] [--verify]\nSee 'rewind ls --help'."),
         (["ls", "/no/such/place"], "rewind ls: /no/such/place: no such directory"),
         (["ls", "/etc/hostname"], "rewind ls: /etc/hostname: not a directory (to open one log: rewind /etc/hostname)"),
-        (["ls", "/tmp", "--format", "xml"], "rewind ls: unknown format 'xml': use text or json"),
-        (["ls", "/tmp", "--sort"], "rewind ls: unknown option '--sort' (\(ListCommand.usage))"),
+        (["ls", "/tmp", "--format", "xml"], "rewind ls: unknown format 'xml' (expected one of: text, json)\nusage: rewind ls <directory> [--format text|json] [--verify]\nSee 'rewind ls --help'."),
+        (["ls", "/tmp", "--sort"], "rewind ls: unknown option '--sort'\nusage: rewind ls <directory> [--format text|json] [--verify]\nSee 'rewind ls --help'."),
     ])
-    func badArgumentsGiveOneLineAndStatus2(arguments: [String], message: String) {
+    func badArgumentsGiveOneLineOrTheUsageErrorAndStatus2(arguments: [String], message: String) {
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(arguments, streams: &streams) == 2)
         #expect(streams.standardOutput == "")

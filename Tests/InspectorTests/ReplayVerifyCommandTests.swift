@@ -71,11 +71,11 @@ import Testing
 
     @Test func aMissingLogIsAOneLineErrorWithStatus2() {
         var streams = CapturedStreams()
-        #expect(Inspector.run(["verify", "/nonexistent/x.jsonl"], replay: Inspector.link(TodoDomain.reduce), streams: &streams) == 2)
-        #expect(streams.standardError == "verify: /nonexistent/x.jsonl: no such file\n")
+        #expect(Inspector.run(["verify", "/nonexistent/x.jsonl"], programName: "debug", replay: Inspector.link(TodoDomain.reduce), streams: &streams) == 2)
+        #expect(streams.standardError == "debug verify: /nonexistent/x.jsonl: no such file\n")
         var usage = CapturedStreams()
-        #expect(Inspector.run(["verify"], replay: Inspector.link(TodoDomain.reduce), streams: &usage) == 2)
-        #expect(usage.standardError == "usage: verify <log>\n")
+        #expect(Inspector.run(["verify"], programName: "debug", replay: Inspector.link(TodoDomain.reduce), streams: &usage) == 2)
+        #expect(usage.standardError == "debug verify: missing <log>\nusage: debug verify <log>\nSee 'debug verify --help'.\n")
     }
 
     @Test func otherCommandsAreTheRewindCommands() throws {
@@ -85,7 +85,7 @@ import Testing
         #expect(streams.standardOutput.split(separator: "\n").count == 12)
         var help = CapturedStreams()
         #expect(Inspector.run(["--help"], replay: Inspector.link(TodoDomain.reduce), streams: &help) == 0)
-        #expect(help.standardOutput.contains("verify <log>"))
+        #expect(help.standardOutput.contains("\n  verify   replay every entry through the linked reducer"))
     }
 }
 

@@ -85,7 +85,7 @@ private func fixedClock() -> Recorder.Options {
     @Test func logRejectsAnUnknownOptionWithItsUsage() {
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(["log", "--tracer", "x.jsonl"], streams: &streams) == 2)
-        #expect(streams.standardError == "usage: rewind log <log> [--trace]\n")
+        #expect(streams.standardError == "rewind log: unknown option '--tracer'\nusage: rewind log <log> [--trace]\nSee 'rewind log --help'.\n")
     }
 
     /// A ReSwift store without a state dispatches ReSwiftInit first, through the middleware.

@@ -9,56 +9,22 @@ import Recorder
 /// action repairs it), so halving would land on *a* break, not the first.
 /// The scan reads every state once, one patch per entry, on all cores, and
 /// stops at the first break.
-enum BisectCommand {
-    static let usage = "usage: rewind bisect <log> '<invariant>'"
-
-    static let help = """
-        \(usage)
-
-        Names the first entry at which the invariant (a query, docs/QUERIES.md) stops
-        holding, with its action and the diff of that step, and exits 1; exits 0 when
-        it holds at every entry.
-          rewind bisect cart.jsonl '/cart/total >= 0'
-          rewind bisect todo.jsonl '/stats/done <= /stats/total'
-        In a debug executable (Inspector.main(…, invariants:)), the Swift invariants
-        are checked as well, and the query may be left out.
-        """
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        run(arguments, invariants: [], streams: &streams)
-    }
-
-    /// With `invariants` (a linked debug executable), the query is optional.
-    static func run(_ arguments: [String], invariants: [StateInvariant], streams: inout some TextStreams) -> Int32 {
-        let parsed: CommandArguments
-        switch CommandArguments.parse(arguments, flags: [], options: []) {
-        case .success(let value): parsed = value
-        case .failure(let error):
-            streams.error("rewind bisect: \(error.description). \(usage)")
-            return 2
-        }
-        if parsed.wantsHelp {
-            streams.output(help)
-            return 0
-        }
-        let wanted = invariants.isEmpty ? 2...2 : 1...2
-        guard wanted.contains(parsed.positional.count) else {
-            streams.error("rewind bisect: expected a log and an invariant. \(usage)")
-            return 2
-        }
+enum BisectCommand: CommandRunner {
+    /// In a debug executable with Swift invariants (``Inspector``), the table makes the query optional.
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        let invariants = invocation.program.invariants
         var query: Query?
-        if parsed.positional.count == 2 {
+        if let text = invocation.argument(1) {
             do {
-                query = try Query(parsing: parsed.positional[1])
+                query = try Query(parsing: text)
             } catch {
-                streams.error("rewind bisect: bad invariant at \(error.description)")
-                return 2
+                return invocation.fail("bad invariant at \(error.description)", streams: &streams)
             }
         }
-        guard let timeline = FindCommand.openIndexingInBackground(parsed.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = FindCommand.openIndexingInBackground(invocation.positional[0], streams: &streams) else { return 2 }
         let (breaking, unavailable) = firstBreak(in: timeline, query: query, invariants: invariants)
         if unavailable > 0 {
-            streams.error("rewind bisect: \(timeline.name): \(unavailable) entries not checked: their state cannot be rebuilt (a damaged record or a gap before them)")
+            streams.error("\(invocation.displayName): \(timeline.name): \(unavailable) entries not checked: their state cannot be rebuilt (a damaged record or a gap before them)")
         }
         let described = ([query?.text].compactMap { $0 } + invariants.map(\.name)).joined(separator: "; ")
         guard let (index, broken) = breaking else {

@@ -2,22 +2,15 @@ import Recorder
 
 /// `rewind blame <log> <pointer>`: every entry that changed a state path,
 /// with the value before and after (`old → new`).
-enum BlameCommand {
-    static let usage = "usage: rewind blame <log> </json/pointer>"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        guard arguments.count == 2 else {
-            streams.error(usage)
-            return 2
-        }
+enum BlameCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
         let pointer: JSONPointer
         do {
-            pointer = try JSONPointer(parsing: arguments[1])
+            pointer = try JSONPointer(parsing: invocation.positional[1])
         } catch {
-            streams.error("rewind blame: \(error.description)")
-            return 2
+            return invocation.fail(error.description, streams: &streams)
         }
-        guard let timeline = CommandSupport.openLog(arguments[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let numberWidth = max(3, String(timeline.count).count)
         // The engine behind `w`: follows the value at `pointer` in the last state back to where it was created.
         var history = ValueHistory(path: pointer, origin: timeline.count - 1, source: timeline)

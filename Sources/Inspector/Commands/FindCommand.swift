@@ -6,63 +6,28 @@ import Recorder
 /// `rewind log` prints them. Like grep: exit 0 when something matched, 1 when
 /// nothing did, 2 for bad input. A directory is searched recording by
 /// recording on all cores, results streaming in path order.
-enum FindCommand {
-    static let usage = "usage: rewind find <log|dir> '<query>' [--first] [--changes] [--count]"
-
-    static let help = """
-        \(usage)
-
-        Lists the entries whose state (after the action) satisfies the query.
-          --first     only the first matching entry (of each recording, for a directory)
-          --changes   only the entries where the query's truth flips, marked → true / → false
-          --count     only the number of entries listed (per recording for a directory)
-
-        Queries (docs/QUERIES.md):
-          /cart/total < 0            /user/name == "Ann"        exists /session
-          /items length > 3          /tags contains "work"      changed /cart
-          action == checkout.submit  action == cart.*           not (…) and (… or …)
-
-        Exit status: 0 something matched, 1 nothing matched, 2 bad input.
-        """
-
+enum FindCommand: CommandRunner {
     struct Options: Sendable {
         var mode = QueryScan.Mode.matches
         var countOnly = false
     }
 
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        let parsed: CommandArguments
-        switch CommandArguments.parse(arguments, flags: ["--first", "--changes", "--count"], options: []) {
-        case .success(let value): parsed = value
-        case .failure(let error):
-            streams.error("rewind find: \(error.description). \(usage)")
-            return 2
-        }
-        if parsed.wantsHelp {
-            streams.output(help)
-            return 0
-        }
-        guard parsed.positional.count == 2 else {
-            streams.error("rewind find: expected a log (or a directory) and a query. \(usage)")
-            return 2
-        }
-        if parsed.flags.contains("--first") && parsed.flags.contains("--changes") {
-            streams.error("rewind find: --first and --changes cannot be combined. \(usage)")
-            return 2
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        if invocation.isSet("--first") && invocation.isSet("--changes") {
+            return invocation.usageError("--first and --changes cannot be combined", streams: &streams)
         }
         let query: Query
         do {
-            query = try Query(parsing: parsed.positional[1])
+            query = try Query(parsing: invocation.positional[1])
         } catch {
-            streams.error("rewind find: bad query at \(error.description)")
-            return 2
+            return invocation.fail("bad query at \(error.description)", streams: &streams)
         }
         var options = Options()
-        if parsed.flags.contains("--first") { options.mode = .first }
-        if parsed.flags.contains("--changes") { options.mode = .changes }
-        options.countOnly = parsed.flags.contains("--count")
+        if invocation.isSet("--first") { options.mode = .first }
+        if invocation.isSet("--changes") { options.mode = .changes }
+        options.countOnly = invocation.isSet("--count")
 
-        let path = parsed.positional[0]
+        let path = invocation.positional[0]
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return FindInDirectory.run(directory: path, query: query, options: options, streams: &streams)

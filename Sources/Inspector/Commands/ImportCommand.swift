@@ -2,23 +2,11 @@ import Foundation
 import Recorder
 
 /// `rewind import <export.json> -o out.jsonl`: a Redux DevTools export as a Rewind log.
-enum ImportCommand {
-    static let usage = "usage: rewind import <redux-devtools-export.json> -o <out.jsonl>"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            streams.error("rewind import: \(message)")
-            return 2
-        }
-        var rest = arguments
-        let outputs: [(name: String, value: String)]
-        switch CommandSupport.takeRepeated(["-o", "--output"], from: &rest) {
-        case .success(let values): outputs = values
-        case .failure(let error): return fail("\(error.description)\n\(usage)")
-        }
-        guard rest.count == 1, !rest[0].hasPrefix("-") else { return fail("expected one export file\n\(usage)") }
-        guard let output = outputs.last?.value else { return fail("-o <out.jsonl> is required\n\(usage)") }
-        let path = rest[0]
+enum ImportCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        func fail(_ message: String) -> Int32 { invocation.fail(message, streams: &streams) }
+        guard let output = invocation["-o"] else { return invocation.usageError("-o is required", streams: &streams) }  // the table requires it, so the parser has checked
+        let path = invocation.positional[0]
         let data: [UInt8]
         switch readInput(path) {
         case .success(let bytes): data = bytes
@@ -31,7 +19,7 @@ enum ImportCommand {
         } catch {
             return fail("\(path): \(error.description)")
         }
-        return CommandSupport.write(log, to: output, inputs: [path], command: "import", streams: &streams)
+        return CommandSupport.write(log, to: output, inputs: [path], invocation: invocation, streams: &streams)
     }
 
     /// The whole file at `path` (a pipe or device too), or why it cannot be read, in one line.

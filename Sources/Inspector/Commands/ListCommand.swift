@@ -4,37 +4,24 @@ import Recorder
 /// `rewind ls DIR [--format text|json] [--verify]` (and `rewind DIR`): the
 /// recordings under a directory, failed tests first, then newest first. In a
 /// terminal, `rewind DIR` opens the list view instead (Enter opens one, `q` comes back).
-enum ListCommand {
-    static let usage = "usage: rewind ls <directory> [--format text|json] [--verify]"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams, interactive: Bool = false) -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            streams.error("rewind ls: \(message)")
-            return 2
-        }
-        var rest = arguments
-        let verify = rest.contains("--verify")
-        rest.removeAll { $0 == "--verify" }
-        let format: String
-        switch CommandSupport.parse(rest, options: ["--format"]) {
-        case .failure(let error): return fail("\(error.description) (\(usage))")
-        case .success(let parsed):
-            guard parsed.positional.count == 1 else { return fail("expected one directory (\(usage))") }
-            rest = parsed.positional
-            format = parsed.options["--format"] ?? "text"
-        }
-        guard format == "text" || format == "json" else { return fail("unknown format '\(format)': use text or json") }
-        let directory = rest[0]
+enum ListCommand: CommandRunner {
+    /// `rewind DIR` (chosen by the path) is interactive in a terminal; `rewind ls DIR` prints.
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        func fail(_ message: String) -> Int32 { invocation.fail(message, streams: &streams) }
+        let verify = invocation.isSet("--verify")
+        let interactive = invocation.chosenByPath
+        let format = invocation["--format"] ?? "text"
+        let directory = invocation.positional[0]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return fail("\(directory): no such directory") }
-        guard isDirectory.boolValue else { return fail("\(directory): not a directory (to open one log: rewind \(directory))") }
+        guard isDirectory.boolValue else { return fail("\(directory): not a directory (to open one log: \(invocation.program.name) \(directory))") }
         guard access(directory, R_OK | X_OK) == 0 else { return fail("\(directory): cannot read: \(String(cString: strerror(errno)))") }
 
         let recordings = RecordingCatalog.list(directory, verify: verify)
         if interactive && format == "text" && streams.isTerminal {
             guard var terminal = CursesTerminal() else {
                 let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
-                return fail("cannot drive this terminal (TERM=\(name)); 'rewind ls \(directory)' prints the list")
+                return fail("cannot drive this terminal (TERM=\(name)); '\(invocation.program.name) ls \(directory)' prints the list")
             }
             return RecordingListSession.run(RecordingListModel(directory: directory, recordings: recordings, size: terminal.size), terminal: &terminal)
         }

@@ -8,44 +8,44 @@ import Recorder
 ///
 /// The token is kept in `DIR/.rewind-listen-token` (owner-only), so a
 /// restarted listener takes its apps back without them changing anything.
-enum ListenCommand {
-    static let usage = "usage: rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]"
+enum ListenCommand: CommandRunner {
     static let defaultPort: UInt16 = 7777
     static let defaultDirectory = "rewind-live"
     static let tokenFileName = ".rewind-listen-token"
 
-    /// `whileListening` (tests) runs on a thread of its own once the listener is up;
-    /// the command stops when it returns. Without it the command runs until killed.
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        run(invocation, streams: &streams, whileListening: nil)
+    }
+
+    /// `rewind listen ARGUMENTS` with `whileListening` (tests), which runs on a thread of its
+    /// own once the listener is up; the command stops when it returns.
     static func run(_ arguments: [String], streams: inout some TextStreams,
-                    whileListening: (@Sendable (LiveListener) -> Void)? = nil) -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            streams.error("rewind listen: \(message)")
-            return 2
+                    whileListening: @escaping @Sendable (LiveListener) -> Void) -> Int32 {
+        CommandLineProgram.rewind.run(CommandTable.command("listen"), arguments, streams: &streams) { invocation, streams in
+            run(invocation, streams: &streams, whileListening: whileListening)
         }
-        var rest = arguments
-        let noUI = rest.contains("--no-ui")
-        rest.removeAll { $0 == "--no-ui" }
-        let options: [String: String]
-        switch CommandSupport.takeRepeated(["--port", "--bind", "-o", "--output", "--token"], from: &rest) {
-        case .failure(let error): return fail("\(error.description) (\(usage))")
-        case .success(let taken): options = Dictionary(taken.map { ($0.name == "--output" ? "-o" : $0.name, $0.value) }, uniquingKeysWith: { $1 })
-        }
-        guard rest.isEmpty else { return fail("unexpected '\(rest[0])' (\(usage))") }
+    }
+
+    /// Without `whileListening` the command runs until killed.
+    static func run(_ invocation: Invocation, streams: inout some TextStreams,
+                    whileListening: (@Sendable (LiveListener) -> Void)?) -> Int32 {
+        func fail(_ message: String) -> Int32 { invocation.fail(message, streams: &streams) }
+        let noUI = invocation.isSet("--no-ui")
         var port = defaultPort
-        if let text = options["--port"] {
+        if let text = invocation["--port"] {
             guard let value = UInt16(text) else { return fail("--port wants a number from 0 to 65535, not '\(text)'") }
             port = value
         }
-        let host = options["--bind"] ?? "127.0.0.1"
+        let host = invocation["--bind"] ?? "127.0.0.1"
         guard !host.isEmpty else { return fail("--bind wants an address such as 127.0.0.1 or 0.0.0.0") }
-        let directory = options["-o"] ?? defaultDirectory
+        let directory = invocation["-o"] ?? defaultDirectory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             return fail("cannot create the directory \(directory): \(reason(of: error))")
         }
         let token: String
-        switch self.token(given: options["--token"], directory: directory) {
+        switch self.token(given: invocation["--token"], directory: directory) {
         case .success(let value): token = value
         case .failure(let error): return fail(error.description)
         }

@@ -2,14 +2,10 @@ import Recorder
 
 /// `rewind log <log>`: one line per entry, for grep and scripts. Also what
 /// `rewind <log>` prints when stdout is not a terminal.
-enum LogCommand {
-    static let usage = "usage: rewind log <log> [--trace]"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        let trace = arguments.contains("--trace")
-        guard let path = CommandSupport.singleLogPath(arguments.filter { $0 != "--trace" }, usage: usage, streams: &streams),
-              let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
-        printEntries(of: timeline, trace: trace, streams: &streams)
+enum LogCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
+        printEntries(of: timeline, trace: invocation.isSet("--trace"), streams: &streams)
         return 0
     }
 

@@ -2,13 +2,12 @@ import Foundation
 
 /// `rewind <log>` and `rewind open <log>`: the full-screen inspector when
 /// stdin and stdout are a terminal, the entry list otherwise (pipes, CI).
-enum OpenCommand {
-    static let usage = "usage: rewind open <log>"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams, replay: ReplayLink? = nil) -> Int32 {
-        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
+enum OpenCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        let path = invocation.positional[0]
+        let replay = invocation.program.replay
         guard streams.isTerminal else {
-            guard let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
+            guard let timeline = CommandSupport.openLog(path, program: invocation.program.name, streams: &streams) else { return 2 }
             LogCommand.printEntries(of: timeline, streams: &streams)
             return 0
         }
@@ -16,12 +15,12 @@ enum OpenCommand {
         do {
             timeline = try LogTimeline(path: path, indexInBackground: true)
         } catch {
-            streams.error("rewind: \(error.description)")
+            streams.error("\(invocation.program.name): \(error.description)")
             return 2
         }
         guard var terminal = CursesTerminal() else {
             let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
-            streams.error("rewind: cannot drive this terminal (TERM=\(name)); 'rewind log \(path)' prints the entries as text")
+            streams.error("\(invocation.program.name): cannot drive this terminal (TERM=\(name)); '\(invocation.program.name) log \(path)' prints the entries as text")
             return 2
         }
         // Linked with a reducer: the timeline shows skips and branches, and the replay keys work.

@@ -21,94 +21,10 @@ public enum RewindCommandLine {
         return streams.finish(status: status)
     }
 
-    /// The same, writing to the given streams (tests capture them).
-    /// With `replay`, the inspector offers replay keys (a debug executable, see ``Inspector``).
-    static func run(_ arguments: [String], streams: inout some TextStreams, replay: ReplayLink? = nil) -> Int32 {
-        guard let first = arguments.first else {
-            streams.error(usage)
-            return 2
-        }
-        switch first {
-        case "-h", "--help", "help":
-            streams.output(usage)
-            return 0
-        case "open":
-            return OpenCommand.run(Array(arguments.dropFirst()), streams: &streams, replay: replay)
-        case "show":
-            return ShowCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "log":
-            return LogCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "stats":
-            return StatsCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "blame":
-            return BlameCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "diff":
-            return DiffCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "export":
-            return ExportCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "import":
-            return ImportCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        // Asking a recording questions (docs/QUERIES.md).
-        case "find":
-            return FindCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "bisect":
-            return BisectCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "testgen":
-            return TestgenCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "tail":
-            return TailCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "listen":
-            return ListenCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        case "ls":
-            return ListCommand.run(Array(arguments.dropFirst()), streams: &streams)
-        default:
-            // `rewind DIR`: the recordings under it (the list view in a terminal).
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), isDirectory.boolValue {
-                return ListCommand.run(arguments, streams: &streams, interactive: true)
-            }
-            // `rewind app.jsonl`: anything that looks like a path is a log to open.
-            if looksLikePath(first) {
-                return OpenCommand.run(arguments, streams: &streams, replay: replay)
-            }
-            streams.error("rewind: unknown command '\(first)'. Run 'rewind --help' for usage.")
-            return 2
-        }
-    }
-
-    static let usage = """
-        usage: rewind <log>                 open a log in the inspector (prints the entry list when not a terminal)
-               rewind <directory>           the recordings under it: a list view, Enter opens one (text when not a terminal)
-               rewind ls <directory> [--format text|json] [--verify]
-                                            the recordings under it, failed tests first, then newest first
-               rewind open <log>            the same
-               rewind show <log> [--at N] [--path /json/pointer]
-                                            the state after entry N (default: the last) as JSON
-               rewind log <log> [--trace]   one line per entry (--trace: where each action was dispatched)
-               rewind stats <log>           entries, keyframes, size, damage, actions by type
-               rewind blame <log> <pointer> the entries that changed a path, old → new
-               rewind export <log> [--from A] [--to B] [--format markdown|patch|unified|jsonl|redux-devtools]
-                             [-o FILE] [--per-entry] [--path /json/pointer] [--redact RULE]...
-                                            a bug report, patch, diff, log slice or Redux DevTools file
-               rewind import <export.json> -o <out.jsonl>
-                                            a Redux DevTools export as a Rewind log
-               rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]
-                                            record apps live over TCP (Recorder(streamingTo:token:)), follow the first
-               rewind diff A.json B.json [--format tree|patch|unified]
-                                            differences between two JSON documents (exit 0 same, 1 different)
-               rewind find <log|dir> '<query>' [--first] [--changes] [--count]
-                                            the entries whose state satisfies a query (docs/QUERIES.md)
-               rewind bisect <log> '<invariant>'
-                                            the first entry where an invariant stops holding (exit 1), with its diff
-               rewind testgen <log> [--from A] [--to B] [--xctest] [-o File.swift] [--reducer EXPR] [--module NAME]
-                                            a regression test replaying the recording, with its fixture
-               rewind tail <log> [-n N|all] [-f] [--format text|json]
-                                            each entry as it is recorded: the action and the state diff
-        """
-
-    /// A first argument that is an existing file, or contains `/` or `.`, names a log.
-    static func looksLikePath(_ argument: String) -> Bool {
-        argument.contains("/") || argument.contains(".") || FileManager.default.fileExists(atPath: argument)
+    /// The same, writing to the given streams (tests capture them). The commands,
+    /// their options and help are declared in ``CommandTable``.
+    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
+        CommandLineProgram.rewind.run(arguments, streams: &streams)
     }
 }
 

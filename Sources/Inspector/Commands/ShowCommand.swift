@@ -2,35 +2,21 @@ import Recorder
 
 /// `rewind show <log> [--at N] [--path /pointer]`: the state after entry N
 /// (default: the last; 0 is the state before the first entry) as pretty JSON.
-enum ShowCommand {
-    static let usage = "usage: rewind show <log> [--at N] [--path /json/pointer]"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        let parsed: (positional: [String], options: [String: String])
-        switch CommandSupport.parse(arguments, options: ["--at", "--path"]) {
-        case .success(let value): parsed = value
-        case .failure(let error):
-            streams.error("rewind show: \(error.description). \(usage)")
-            return 2
-        }
-        guard parsed.positional.count == 1 else {
-            streams.error(usage)
-            return 2
-        }
+enum ShowCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
         var pointer = JSONPointer()
-        if let text = parsed.options["--path"] {
+        if let text = invocation["--path"] {
             do {
                 pointer = try JSONPointer(parsing: text)
             } catch {
-                streams.error("rewind show: \(error.description)")
-                return 2
+                return invocation.fail(error.description, streams: &streams)
             }
         }
-        guard let timeline = CommandSupport.openLog(parsed.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let number: Int
-        if let text = parsed.options["--at"] {
+        if let text = invocation["--at"] {
             guard let value = Int(text), value >= 0, value <= timeline.count else {
-                streams.error("rewind show: no entry \(text) (\(timeline.name) has entries 1–\(timeline.count))")
+                streams.error("\(invocation.displayName): no entry \(text) (\(timeline.name) has entries 1–\(timeline.count))")
                 return 2
             }
             number = value
@@ -40,7 +26,7 @@ enum ShowCommand {
         let state: JSONValue
         if number == 0 {
             guard let initial = timeline.initialState else {
-                streams.error("rewind show: \(timeline.name) has no initial state (entries are 1–\(timeline.count))")
+                streams.error("\(invocation.displayName): \(timeline.name) has no initial state (entries are 1–\(timeline.count))")
                 return 2
             }
             state = initial
@@ -48,12 +34,12 @@ enum ShowCommand {
             do {
                 state = try timeline.state(at: number - 1)
             } catch {
-                streams.error("rewind: \(error)")
+                streams.error("\(invocation.program.name): \(error)")
                 return 2
             }
         }
         guard let value = state[pointer: pointer] else {
-            streams.error("rewind show: \(pointer) does not exist in the state after entry \(number)")
+            streams.error("\(invocation.displayName): \(pointer) does not exist in the state after entry \(number)")
             return 2
         }
         streams.output(JSONWriter.prettyString(value))

@@ -1,11 +1,8 @@
 /// `rewind stats <log>`: entries, keyframes, size, damaged records, time span
 /// and how often each action type occurs.
-enum StatsCommand {
-    static let usage = "usage: rewind stats <log>"
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams),
-              let timeline = CommandSupport.openLog(path, streams: &streams) else { return 2 }
+enum StatsCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         var unreadable = 0
         var fromEffects = 0
         var counts: [String: Int] = [:]

@@ -5,25 +5,8 @@ import Recorder
 /// the way TCA's `_printChanges` prints them (`received action:`, the action
 /// indented, then the state diff or `(No state changes)`), or one JSON object
 /// per entry for scripts; `-f` keeps printing entries as they are recorded.
-enum TailCommand {
-    static let usage = "usage: rewind tail <log> [-n N|all] [-f] [--format text|json]"
-
-    static let help = """
-        \(usage)
-
-        Prints the last N entries (default 10; all with -n all), each as
-          received action:
-            add title: "Buy milk"
-              {
-            -   "nextID": 1
-            +   "nextID": 2
-              }
-        or "(No state changes)". Coloured when stdout is a terminal and NO_COLOR is not set.
-          -f              keep following the log as it grows (and when it is replaced or cut)
-          --format json   one object per line: entry, time, action, changed paths, patch
-        """
-
-    enum Format: String { case text, json }
+enum TailCommand: CommandRunner {
+    enum Format: String, CaseIterable { case text, json }
 
     /// How the run was asked for, apart from where it writes.
     struct Settings {
@@ -34,50 +17,38 @@ enum TailCommand {
         var colors = false
     }
 
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        run(arguments, streams: &streams, environment: ProcessInfo.processInfo.environment,
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        run(invocation, streams: &streams, environment: ProcessInfo.processInfo.environment,
             stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, waitForMore: { usleep(200_000); return true })
     }
 
-    /// `waitForMore` runs between looks at a followed log and returns false to stop (tests append entries there).
+    /// `rewind tail ARGUMENTS` with what tests inject: the environment, whether stdout is a
+    /// terminal, and `waitForMore`, which runs between looks at a followed log and returns
+    /// false to stop (tests append entries there).
     static func run(_ arguments: [String], streams: inout some TextStreams, environment: [String: String],
                     stdoutIsTerminal: Bool, waitForMore: () -> Bool) -> Int32 {
-        let parsed: CommandArguments
-        switch CommandArguments.parse(arguments, flags: ["-f", "--follow"], options: ["-n", "--format"]) {
-        case .success(let value): parsed = value
-        case .failure(let error):
-            streams.error("rewind tail: \(error.description). \(usage)")
-            return 2
+        CommandLineProgram.rewind.run(CommandTable.command("tail"), arguments, streams: &streams) { invocation, streams in
+            run(invocation, streams: &streams, environment: environment, stdoutIsTerminal: stdoutIsTerminal, waitForMore: waitForMore)
         }
-        if parsed.wantsHelp {
-            streams.output(help)
-            return 0
-        }
-        guard parsed.positional.count == 1 else {
-            streams.error("rewind tail: expected one log. \(usage)")
-            return 2
-        }
-        var settings = Settings(path: parsed.positional[0], last: 10)
-        if let count = parsed["-n"] {
+    }
+
+    static func run(_ invocation: Invocation, streams: inout some TextStreams, environment: [String: String],
+                    stdoutIsTerminal: Bool, waitForMore: () -> Bool) -> Int32 {
+        var settings = Settings(path: invocation.positional[0], last: 10)
+        if let count = invocation["-n"] {
             if count == "all" {
                 settings.last = nil
             } else if let number = Int(count), number >= 0 {
                 settings.last = number
             } else {
-                streams.error("rewind tail: -n takes a number of entries or 'all', not '\(count)'. \(usage)")
-                return 2
+                return invocation.fail("-n takes a number of entries or 'all', not '\(count)'", streams: &streams)
             }
         }
-        if let name = parsed["--format"] {
-            guard let format = Format(rawValue: name) else {
-                streams.error("rewind tail: unknown format '\(name)' (text or json). \(usage)")
-                return 2
-            }
-            settings.format = format
-        }
-        settings.follow = parsed.flags.contains("-f") || parsed.flags.contains("--follow")
+        // The parser accepts only the table's choices, which are the cases.
+        settings.format = invocation["--format"].flatMap(Format.init(rawValue:)) ?? .text
+        settings.follow = invocation.isSet("-f")
         settings.colors = settings.format == .text && stdoutIsTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true
-        guard let timeline = CommandSupport.openLog(settings.path, streams: &streams) else { return 2 }
+        guard let timeline = CommandSupport.openLog(settings.path, program: invocation.program.name, streams: &streams) else { return 2 }
 
         let count = timeline.count
         var printed = settings.last.map { max(0, count - $0) } ?? 0
@@ -87,7 +58,7 @@ enum TailCommand {
             // A log cut, rewritten, rotated or replaced at its path is reopened by name and read
             // from its start, as the inspector's follow mode does (LogReader.refresh()).
             if let notice = timeline.refresh() {
-                streams.error("rewind tail: \(notice.message)")
+                streams.error("\(invocation.displayName): \(notice.message)")
                 if notice.startedOver { printed = 0 }
             }
             if timeline.count < printed {

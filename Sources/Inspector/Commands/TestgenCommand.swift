@@ -6,50 +6,23 @@ import Recorder
 /// that replays those entries' actions through the reducer and checks what
 /// the recording saw (``GeneratedTest``), and its fixture beside it: the log
 /// slice, redacted, whose header holds the starting state.
-enum TestgenCommand {
-    static let usage = "usage: rewind testgen <log> [--from A] [--to B] [--xctest] [-o File.swift] [--reducer EXPR] [--module NAME]... [--redact RULE]..."
-
-    static let help = """
-        \(usage)
-
-        Writes a Swift Testing test (XCTest with --xctest) that sends entries A…B (default:
-        all) to your reducer one by one, each with its summary as a comment, and checks after
-        each the values the recording saw at the paths that action changed. Beside it goes
-        the fixture, the log slice with --redact rules applied (File.fixture.jsonl).
-          -o File.swift      where the test goes (default: stdout, the fixture in the current directory)
-          --reducer EXPR     the reducer, e.g. TodoDomain.reduce (default: an editor placeholder)
-          --module NAME      a module to import (your app's), repeatable
-          --redact RULE      hide secrets in the fixture, as rewind export does; redacted paths are not checked
-        Add RewindTesting to the test target's dependencies and exclude the fixture from its sources.
-        """
-
-    static func run(_ arguments: [String], streams: inout some TextStreams) -> Int32 {
-        let parsed: CommandArguments
-        switch CommandArguments.parse(arguments, flags: ["--xctest"],
-                                      options: ["--from", "--to", "-o", "--output", "--reducer", "--module", "--redact"]) {
-        case .success(let value): parsed = value
-        case .failure(let error):
-            return fail("\(error.description). \(usage)", streams: &streams)
-        }
-        if parsed.wantsHelp {
-            streams.output(help)
-            return 0
-        }
-        guard parsed.positional.count == 1 else { return fail("expected one log. \(usage)", streams: &streams) }
+enum TestgenCommand: CommandRunner {
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        func fail(_ message: String, streams: inout some TextStreams) -> Int32 { invocation.fail(message, streams: &streams) }
         var request = ExportRequest(format: .jsonl)
         for (name, keyPath) in [("--from", \ExportRequest.firstEntry), ("--to", \ExportRequest.lastEntry)] {
-            guard let text = parsed[name] else { continue }
+            guard let text = invocation[name] else { continue }
             guard let number = Int(text), number >= 1 else {
                 return fail("\(name) takes an entry number (from 1), not '\(text)'", streams: &streams)
             }
             request[keyPath: keyPath] = number
         }
-        let rules = parsed.options["--redact"] ?? []
+        let rules = invocation.values(of: "--redact")
         if !rules.isEmpty {
             do { request.redaction = try Redaction(rules: rules) } catch { return fail(error.description, streams: &streams) }
         }
-        let logPath = parsed.positional[0]
-        guard let timeline = CommandSupport.openLog(logPath, streams: &streams) else { return 2 }
+        let logPath = invocation.positional[0]
+        guard let timeline = CommandSupport.openLog(logPath, program: invocation.program.name, streams: &streams) else { return 2 }
         guard timeline.count > 0 else { return fail("\(timeline.name) has no entries to replay", streams: &streams) }
         let first = request.firstEntry ?? 1, last = request.lastEntry ?? timeline.count
         guard first <= last, last <= timeline.count else {
@@ -59,7 +32,7 @@ enum TestgenCommand {
             return fail("\(timeline.name) has no state before entry 1 to start from; use --from 2", streams: &streams)
         }
 
-        let testPath = parsed["-o"] ?? parsed["--output"]
+        let testPath = invocation["-o"]
         let typeName = GeneratedTest.typeName(from: testPath.map { ($0 as NSString).lastPathComponent }
             ?? (timeline.name as NSString).deletingPathExtension + "RecordingTests")
         let fixtureName = ((testPath.map { ($0 as NSString).lastPathComponent } ?? typeName + ".swift") as NSString)
@@ -86,10 +59,10 @@ enum TestgenCommand {
         }
         var command = "rewind testgen \(timeline.name)"
         if request.firstEntry != nil || request.lastEntry != nil { command += " --from \(first) --to \(last)" }
-        if parsed.flags.contains("--xctest") { command += " --xctest" }
+        if invocation.isSet("--xctest") { command += " --xctest" }
         let test = GeneratedTest(
-            framework: parsed.flags.contains("--xctest") ? .xctest : .swiftTesting,
-            typeName: typeName, imports: parsed.options["--module"] ?? [], reducer: parsed["--reducer"],
+            framework: invocation.isSet("--xctest") ? .xctest : .swiftTesting,
+            typeName: typeName, imports: invocation.values(of: "--module"), reducer: invocation["--reducer"],
             stateTypeName: timeline.reader.header.stateTypeName, actionTypeName: timeline.reader.header.actionTypeName,
             fixtureName: fixtureName, command: command, logName: timeline.name, steps: steps)
         if let testPath {
@@ -101,13 +74,8 @@ enum TestgenCommand {
             streams.output("Wrote \(testPath) (\(steps.count) steps) and \(fixturePath)")
         } else {
             streams.output(String(test.source.dropLast()))
-            streams.error("rewind testgen: wrote the fixture to \(fixturePath)")
+            streams.error("\(invocation.displayName): wrote the fixture to \(fixturePath)")
         }
         return 0
-    }
-
-    private static func fail(_ message: String, streams: inout some TextStreams) -> Int32 {
-        streams.error("rewind testgen: \(message)")
-        return 2
     }
 }

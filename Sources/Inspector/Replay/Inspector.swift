@@ -54,26 +54,18 @@ public enum Inspector {
         exit(streams.finish(status: status))
     }
 
-    /// What `main` runs; tests capture the streams.
-    static func run(_ arguments: [String], replay: @escaping ReplayLink, invariants: [StateInvariant] = [], streams: inout some TextStreams) -> Int32 {
-        switch arguments.first {
-        case "verify":
-            return VerifyCommand.run(Array(arguments.dropFirst()), replay: replay, streams: &streams)
-        case "bisect" where !invariants.isEmpty:
-            return BisectCommand.run(Array(arguments.dropFirst()), invariants: invariants, streams: &streams)
-        case "-h", "--help", "help":
-            streams.output(RewindCommandLine.usage + "\n" + usage)
-            return 0
-        default:
-            return RewindCommandLine.run(arguments, streams: &streams, replay: replay)
-        }
+    /// What `main` runs; tests capture the streams. The commands are `rewind`'s plus the
+    /// replay-only ones (``CommandTable/debugCommands(invariants:)``), and usage, help and
+    /// errors name the executable as it was started (`debug`, not `rewind`).
+    static func run(_ arguments: [String], programName: String = programName, replay: @escaping ReplayLink,
+                    invariants: [StateInvariant] = [], streams: inout some TextStreams) -> Int32 {
+        CommandLineProgram.debug(name: programName, replay: replay, invariants: invariants).run(arguments, streams: &streams)
     }
 
-    static let usage = """
-               bisect <log> ['<query>']     also checks the Swift invariants given to Inspector.main
-               verify <log>                 replay every entry through the linked reducer: exit 0 when
-                                            all states match, 1 with the first divergence
-        """
+    /// The name this executable was started by (`debug` for `swift run debug` or `.build/debug/debug`).
+    static var programName: String {
+        CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent }.flatMap { $0.isEmpty ? nil : $0 } ?? "debug"
+    }
 
     /// Makes a replay engine for a log, with the user's types captured.
     static func link<State: Codable, Action: Decodable, Result>(_ reducer: @escaping (inout State, Action) -> Result) -> ReplayLink {

@@ -5,17 +5,16 @@ import Recorder
 /// replays every entry through the linked reducer and exits 0 when every
 /// recomputed state equals the recorded one, 1 with the first divergence
 /// otherwise, 2 for a missing or unreadable log.
-enum VerifyCommand {
-    static let usage = "usage: verify <log>"
-
-    static func run(_ arguments: [String], replay link: ReplayLink, streams: inout some TextStreams) -> Int32 {
-        guard let path = CommandSupport.singleLogPath(arguments, usage: usage, streams: &streams) else { return 2 }
+enum VerifyCommand: CommandRunner {
+    /// Only in a debug executable's table, whose program links the reducer.
+    static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        guard let link = invocation.program.replay else { return invocation.fail("no reducer is linked", streams: &streams) }
+        let path = invocation.positional[0]
         let reader: LogReader
         do {
             reader = try LogReader(path: path)
         } catch {
-            streams.error("verify: \(error.description)")
-            return 2
+            return invocation.fail(error.description, streams: &streams)
         }
         let engine = link(reader)
         streams.output("\(reader.path): \(reader.entryCount) entries\n" + engine.compatibility.description)

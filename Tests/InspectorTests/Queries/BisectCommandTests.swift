@@ -43,12 +43,12 @@ import Recorder
         #expect(result.output == #"/user/name == "Ada" holds at every entry of todo.jsonl (6 entries)"# + "\n")
     }
 
-    @Test func badInputIsOneLineAndExitTwo() throws {
+    @Test func badInputExitsTwoWithOneLineOrTheUsageError() throws {
         let log = try LogFixture.todoLog()
         let cases: [([String], String)] = [
             ([log, "/filter =="], "rewind bisect: bad invariant at column 11: found the end of the query where a path or a value should be\n"),
-            ([log], "rewind bisect: expected a log and an invariant. \(BisectCommand.usage)\n"),
-            ([log, "exists /a", "--fast"], "rewind bisect: unknown option '--fast'. \(BisectCommand.usage)\n"),
+            ([log], "rewind bisect: missing '<invariant>'\nusage: rewind bisect <log> '<invariant>'\nSee 'rewind bisect --help'.\n"),
+            ([log, "exists /a", "--fast"], "rewind bisect: unknown option '--fast'\nusage: rewind bisect <log> '<invariant>'\nSee 'rewind bisect --help'.\n"),
         ]
         for (arguments, message) in cases {
             let result = bisect(arguments)

@@ -94,24 +94,25 @@ import Recorder
         #expect(source.contains(#"            "/count": "1","#))
     }
 
-    @Test func badInputIsOneLineAndExitTwo() throws {
+    @Test func badInputExitsTwoWithOneLineOrTheUsageError() throws {
         let log = try todoLog()
         let noInitialState = try LogFixture.todoLog()
+        let usage = "usage: rewind testgen <log> [--from A] [--to B] [--xctest] [-o File.swift] [--reducer EXPR]\n                      [--module NAME]... [--redact RULE]...\nSee 'rewind testgen --help'.\n"
         let cases: [([String], String)] = [
             ([log, "--from", "0"], "rewind testgen: --from takes an entry number (from 1), not '0'\n"),
             ([log, "--from", "5", "--to", "2"], "rewind testgen: entries 5–2 are not in todo.jsonl (it has 1–6)\n"),
             ([log, "--to", "9"], "rewind testgen: entries 1–9 are not in todo.jsonl (it has 1–6)\n"),
             ([log, "--redact", ""], "rewind testgen: \(redactionError(""))\n"),
             ([noInitialState], "rewind testgen: todo.jsonl has no state before entry 1 to start from; use --from 2\n"),
-            ([log, "--swift"], "rewind testgen: unknown option '--swift'. \(TestgenCommand.usage)\n"),
-            ([], "rewind testgen: expected one log. \(TestgenCommand.usage)\n"),
+            ([log, "--swift"], "rewind testgen: unknown option '--swift'\n" + usage),
+            ([], "rewind testgen: missing <log>\n" + usage),
         ]
         for (arguments, message) in cases {
             let result = testgen(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.error == message)
         }
-        #expect(testgen(["--help"]).output.hasPrefix(TestgenCommand.usage))
+        #expect(testgen(["--help"]).output.hasPrefix("usage: rewind testgen <log> [--from A]"))
     }
 
     func redactionError(_ rule: String) -> String {
