@@ -203,42 +203,30 @@ func runWriterProfileLoop(onlyHundredTodos: Bool = false) {
     }
 }
 
-/// An untimed loop for a profiler: rebuilding the last entry of a 10,000-todo, 1,000-action log
-/// (`rebuild-profile`), or the worst entry of the 100-todo, 3,000-action log (`rebuild-profile-100`).
-func runRebuildProfileLoop(hundredTodos: Bool = false) {
-    if hundredTodos { return runSmallRebuildProfileLoop() }
-    let path = NSTemporaryDirectory() + "rewind-rebuild-profile.jsonl"
+/// Records the workload into a fresh log at `path`; returns the log's reader and its keyframes.
+private func recordWorkloadLog(at path: String, todos: Int, actions: Int) -> (LogReader, [Int])? {
     try? FileManager.default.removeItem(atPath: path)
-    guard let recorder = try? Recorder(file: path) else { return }
+    guard let recorder = try? Recorder(file: path) else { return nil }
     let reducer = recorder.recording(workloadReducer)
-    var state = WorkloadState(todos: 10_000)
-    for action in workloadActions(count: 1_000, todos: 10_000) { reducer(&state, action) }
+    var state = WorkloadState(todos: todos)
+    for action in workloadActions(count: actions, todos: todos) { reducer(&state, action) }
     try? recorder.close()
-    guard let first = try? LogReader(path: path) else { return }
-    let keyframes = (0..<first.entryCount).filter { first.isKeyframe(at: $0) }
-    let target = keyframes.count > 1 ? keyframes[1] - 1 : first.entryCount - 1
-    for _ in 0..<30 {
-        guard let reader = try? LogReader(path: path) else { return }
-        let seconds = Benchmark.once { _ = try? reader.state(at: target) }
-        print("rebuild entry \(target) (keyframes \(keyframes)): \(Benchmark.format(seconds: seconds))")
-    }
+    guard let reader = try? LogReader(path: path) else { return nil }
+    return (reader, (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) })
 }
 
-private func runSmallRebuildProfileLoop() {
-    let path = NSTemporaryDirectory() + "rewind-rebuild-profile-100.jsonl"
-    try? FileManager.default.removeItem(atPath: path)
-    guard let recorder = try? Recorder(file: path) else { return }
-    let reducer = recorder.recording(workloadReducer)
-    var state = WorkloadState(todos: 100)
-    for action in workloadActions(count: 3_000, todos: 100) { reducer(&state, action) }
-    try? recorder.close()
-    guard let first = try? LogReader(path: path) else { return }
-    let keyframes = (0..<first.entryCount).filter { first.isKeyframe(at: $0) }
-    let targets = keyframes.dropFirst().map { $0 - 1 }
+/// An untimed loop for a profiler: rebuilding the last entry of a 10,000-todo, 1,000-action log
+/// (`rebuild-profile`), or the entries before each keyframe of the 100-todo, 3,000-action log
+/// (`rebuild-profile-100`).
+func runRebuildProfileLoop(hundredTodos: Bool = false) {
+    let path = NSTemporaryDirectory() + "rewind-rebuild-profile.jsonl"
+    guard let (first, keyframes) = recordWorkloadLog(at: path, todos: hundredTodos ? 100 : 10_000, actions: hundredTodos ? 3_000 : 1_000) else { return }
+    let targets = hundredTodos ? keyframes.dropFirst().map { $0 - 1 } : [keyframes.count > 1 ? keyframes[1] - 1 : first.entryCount - 1]
+    let rounds = hundredTodos ? 20 : 30
     var total = 0.0
-    for _ in 0..<20 {
+    for _ in 0..<rounds {
         guard let reader = try? LogReader(path: path) else { return }
         total += Benchmark.once { for target in targets { _ = try? reader.state(at: target) } }
     }
-    print("rebuilt \(targets.count * 20) entries before a keyframe: \(Benchmark.format(seconds: total / Double(targets.count * 20))) each")
+    print("rebuilt \(targets.count * rounds) entries before a keyframe: \(Benchmark.format(seconds: total / Double(targets.count * rounds))) each")
 }
