@@ -120,10 +120,12 @@ package enum LogLine {
     }
 
     /// Where a sealed record's own members end: at its `,"n":N` member, or at
-    /// its checksum member in format 1; nil when the line is not sealed.
+    /// its checksum member in format 1; nil when the line does not end with one.
+    /// (The checksum itself is not checked here: the index checked it.)
     static func membersEnd(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard unseal(line) != nil else { return nil }
+        guard line.count > checksumSuffixLength + 1 else { return nil }
         let suffixStart = line.count - checksumSuffixLength
+        for (offset, byte) in checksumMarker.enumerated() where line[suffixStart + offset] != byte { return nil }
         var digits = suffixStart
         while digits > 0, line[digits - 1] >= UInt8(ascii: "0"), line[digits - 1] <= UInt8(ascii: "9") { digits -= 1 }
         if digits < suffixStart, digits >= numberMarker.count,
