@@ -13,8 +13,11 @@ let package = Package(
         .library(name: "SampleDomains", targets: ["SampleDomains"]),
     ],
     targets: [
-        // The library apps link: recording, the log format and the JSON engine.
-        .target(name: "Recorder", dependencies: ["CBacktrace"]),
+        // The JSON engine: values, parser, encoders, writer, pointer, diff, patch, the
+        // value decoder and the skimmer. No dependencies; Recorder re-exports it.
+        .target(name: "RewindJSON"),
+        // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
         .systemLibrary(name: "CBacktrace"),
         // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
@@ -43,7 +46,7 @@ let package = Package(
         // records and `LogFixture` (Tests/Support; a target, not a product).
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains", "RewindTestSupport"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+@testable import RewindJSON
 
 /// Encoders are kept between documents with their cached containers; these
 /// check that reuse never leaks state from one document into the next, and

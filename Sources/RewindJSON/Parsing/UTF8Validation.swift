@@ -5,8 +5,8 @@
 /// (The parser builds each String with `String(decoding:as:)` and checks that
 /// nothing was replaced, which avoids validating twice; `String(validating:as:)`
 /// would cost generic metadata lookups per call.)
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+package enum UTF8Validation {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         let count = bytes.count

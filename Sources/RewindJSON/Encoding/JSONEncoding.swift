@@ -61,7 +61,7 @@ public enum JSONEncoding {
     private static let tooDeepDescription = "nesting deeper than \(maximumDepth) levels (a reference cycle?)"
 
     /// Whether `error` is the one ``tooDeep(_:_:)`` makes.
-    static func isTooDeep(_ error: any Error) -> Bool {
+    package static func isTooDeep(_ error: any Error) -> Bool {
         guard case EncodingError.invalidValue(_, let context) = error else { return false }
         return context.debugDescription == tooDeepDescription
     }

@@ -2,7 +2,7 @@
 /// values in document order (pre-order), the root first: what the recorder
 /// diffs by, skipping unchanged members and elements by comparing their bytes
 /// (docs/JSON.md, "Diffing bytes").
-struct _IndexNode: Equatable {
+package struct _IndexNode: Equatable {
     /// Offset of the member's key (its opening quote); -1 for array elements and the root.
     var keyStart: Int32
     /// Offset of the value's first byte.
@@ -15,7 +15,7 @@ struct _IndexNode: Equatable {
 }
 
 /// A compact JSON document and its structural index, borrowed from their owner.
-struct _IndexedDocument {
+package struct _IndexedDocument {
     let bytes: UnsafeBufferPointer<UInt8>
     let nodes: UnsafeBufferPointer<_IndexNode>
 
@@ -49,9 +49,9 @@ struct _IndexedDocument {
 /// (``JSONWriter`` output: no insignificant whitespace), for the documents
 /// the streaming encoder does not index as it writes them: reflection dumps,
 /// redacted states, and types that need the tree encoder.
-enum _StructuralScanner {
+package enum _StructuralScanner {
     /// Appends the index of `bytes` to the empty `nodes`; returns the deepest container nesting.
-    static func index(_ bytes: UnsafeBufferPointer<UInt8>, into nodes: inout _UnsafeStack<_IndexNode>) -> Int {
+    package static func index(_ bytes: UnsafeBufferPointer<UInt8>, into nodes: inout _UnsafeStack<_IndexNode>) -> Int {
         var open = _UnsafeStack<Int32>()
         var deepest = 0
         var position = 0
@@ -109,7 +109,7 @@ enum _StructuralScanner {
     }
 
     /// The deepest container nesting of compact JSON, without building an index.
-    static func deepestNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func deepestNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var depth = 0, deepest = 0, position = 0
         while position < bytes.count {
             switch bytes[position] {

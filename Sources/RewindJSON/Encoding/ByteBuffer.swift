@@ -6,14 +6,14 @@ import Foundation
 /// Not final only so ``_StreamingEncoder`` can *be* its buffer: containers then
 /// reach the bytes through the one reference they hold, with no extra load
 /// and retain of a separate buffer object per write. Every member is final.
-class _ByteBuffer {
+package class _ByteBuffer {
     // Unchecked: the buffer is owned by one writer at a time, and dynamic
     // exclusivity checks on every append would cost more than the append.
-    @exclusivity(unchecked) final private(set) var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) final private(set) var count = 0
+    @exclusivity(unchecked) package final private(set) var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) package final private(set) var count = 0
     @exclusivity(unchecked) final private(set) var capacity: Int
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         // malloc, not `allocate`, so growing can use realloc, which moves large
         // buffers by remapping pages instead of copying them.
@@ -22,7 +22,7 @@ class _ByteBuffer {
 
     deinit { free(base) }
 
-    final var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package final var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     @inline(__always) final func reserve(_ extra: Int) {
         if count + extra > capacity { grow(count + extra) }
@@ -35,24 +35,24 @@ class _ByteBuffer {
         capacity = newCapacity
     }
 
-    @inline(__always) final func append(_ byte: UInt8) {
+    @inline(__always) package final func append(_ byte: UInt8) {
         reserve(1)
         appendReserved(byte)
     }
 
-    @inline(__always) final func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) package final func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count)
         appendReserved(source, count: bytes.count)
     }
 
-    @inline(__always) final func append(_ literal: StaticString) {
+    @inline(__always) package final func append(_ literal: StaticString) {
         reserve(literal.utf8CodeUnitCount)
         appendReserved(literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
     /// Forgets the contents; a buffer grown past `capacity` bytes shrinks back to it.
-    final func removeAll(keepingCapacityUpTo limit: Int) {
+    package final func removeAll(keepingCapacityUpTo limit: Int) {
         count = 0
         if capacity > limit {
             capacity = max(limit, 16)

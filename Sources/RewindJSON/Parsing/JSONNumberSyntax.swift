@@ -1,29 +1,29 @@
 /// RFC 8259's number grammar, in one place for the parser (which goes on to
 /// convert the number) and the log's record skimmer (which only judges it).
-struct JSONNumberSyntax {
+package struct JSONNumberSyntax {
     /// One past the number's last byte.
-    var end: Int
-    var isNegative: Bool
+    package var end: Int
+    package var isNegative: Bool
     /// Digits before the point, not counting the sign.
-    var integerDigitCount: Int
+    package var integerDigitCount: Int
     /// The value of those digits, accumulated while scanning: exact up to 18
     /// digits (it wraps beyond, and must not be used then).
     var integerMagnitude: UInt64
     var hasFraction: Bool
     /// Digits of the exponent; 0 when there is none.
-    var exponentDigitCount: Int
+    package var exponentDigitCount: Int
 
-    var isInteger: Bool { !hasFraction && exponentDigitCount == 0 }
+    package var isInteger: Bool { !hasFraction && exponentDigitCount == 0 }
 
     /// Why the bytes are not a number, and where.
-    struct Failure: Error {
+    package struct Failure: Error {
         var reason: String
         var offset: Int
     }
 
     /// Scans the number that starts at `start` (a '-' or a digit).
     @inline(__always)
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(Failure) -> JSONNumberSyntax {
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(Failure) -> JSONNumberSyntax {
         var position = start
         let isNegative = bytes[position] == UInt8(ascii: "-")
         if isNegative { position += 1 }

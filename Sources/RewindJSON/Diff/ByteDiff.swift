@@ -11,13 +11,13 @@ import Foundation
 /// one, else by whole value; moves, inserts and removes), with elements
 /// compared and hashed as byte ranges. Sound because the encoder is canonical:
 /// equal values always have equal bytes (docs/JSON.md, "Canonical encoding").
-struct _ByteDiff {
+package struct _ByteDiff {
     let old: _IndexedDocument
     let new: _IndexedDocument
     let options: JSONDiffOptions
 
     /// The patch as JSON text, `[]` when nothing changed.
-    private(set) var patch: [UInt8] = [UInt8(ascii: "[")]
+    package private(set) var patch: [UInt8] = [UInt8(ascii: "[")]
     private(set) var operationCount = 0
     /// Where each operation's `path` is in `patch` (the pointer's JSON string content, without quotes).
     private(set) var pathRanges: [Range<Int>] = []
@@ -25,7 +25,7 @@ struct _ByteDiff {
     private var path: [UInt8] = []
 
     /// Diffs two whole documents.
-    static func patch(from old: _IndexedDocument, to new: _IndexedDocument, options: JSONDiffOptions = JSONDiffOptions()) -> _ByteDiff {
+    package static func patch(from old: _IndexedDocument, to new: _IndexedDocument, options: JSONDiffOptions = JSONDiffOptions()) -> _ByteDiff {
         var diff = _ByteDiff(old: old, new: new, options: options)
         diff.path.reserveCapacity(128)
         diff.patch.reserveCapacity(256)
@@ -41,7 +41,7 @@ struct _ByteDiff {
     }
 
     /// The operations' paths as JSON string contents, in order.
-    func paths() -> [ArraySlice<UInt8>] { pathRanges.map { patch[$0] } }
+    package func paths() -> [ArraySlice<UInt8>] { pathRanges.map { patch[$0] } }
 
     // MARK: Values
 

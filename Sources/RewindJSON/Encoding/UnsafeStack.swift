@@ -3,12 +3,12 @@
 /// push or pop is a bounds check and a store: no array uniqueness checks and
 /// no generic value-witness calls, which showed up at every nested value.
 /// Noncopyable, so exactly one owner frees it.
-struct _UnsafeStack<Element>: ~Copyable {
+package struct _UnsafeStack<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
-    private(set) var count = 0
+    package private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 16) {
+    package init(capacity: Int = 16) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
     }
@@ -18,7 +18,7 @@ struct _UnsafeStack<Element>: ~Copyable {
         base.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// The elements, bottom first, as an array (for the rare reader, such as `codingPath`).
     var elements: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
@@ -26,7 +26,7 @@ struct _UnsafeStack<Element>: ~Copyable {
     /// The top element's address, for callers that know the stack is not empty.
     @inline(__always) var unsafeTop: UnsafeMutablePointer<Element> { base + count - 1 }
 
-    @inline(__always) mutating func push(_ element: consuming Element) {
+    @inline(__always) package mutating func push(_ element: consuming Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: element)
         count += 1
@@ -42,10 +42,10 @@ struct _UnsafeStack<Element>: ~Copyable {
     @inline(__always) func address(_ index: Int) -> UnsafeMutablePointer<Element> { base + index }
 
     /// The elements in place, valid until the next push or removal.
-    var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+    package var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Empties the stack, keeping its allocation.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         base.deinitialize(count: count)
         count = 0
     }

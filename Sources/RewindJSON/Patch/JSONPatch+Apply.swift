@@ -42,7 +42,7 @@ extension JSONPatch {
         JSONPatchError(operationIndex: index, operation: operation.name, pointer: operation.path.description, reason: failure.reason)
     }
 
-    static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue) throws(_PatchFailure) {
+    package static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue) throws(_PatchFailure) {
         _ = try apply(operation, to: &document, recordingUndo: false)
     }
 
@@ -211,7 +211,7 @@ extension JSONPatch {
     }
 }
 
-struct _PatchFailure: Error { var reason: String }
+package struct _PatchFailure: Error { var reason: String }
 
 /// One step of undoing an operation applied in place.
 enum _UndoStep {

@@ -1,13 +1,13 @@
 /// Tests on eight bytes at once (a `UInt64` loaded from a string's bytes),
 /// so scanning runs of plain text costs one check per word instead of per byte.
-enum ByteWords {
+package enum ByteWords {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// True when a byte of `word` is '"', '\\' or below 0x20: what ends a
     /// JSON string's plain run, for reading and for writing alike.
     @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+    package static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
         quoteBackslashOrControlMask(word) != 0
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// a single forward pass cannot write (writing to a container after a sibling
 /// was started, `superEncoder`, two kinds of container for one value). The
 /// caller then encodes through ``_ValueEncoder``, which handles every pattern.
-struct _NeedsValueEncoder: Error {}
+package struct _NeedsValueEncoder: Error {}
 
 /// Encodes straight to UTF-8 bytes in one forward pass: no intermediate tree,
 /// one growing buffer. Synthesized `Codable` conformances (and almost every
@@ -13,10 +13,10 @@ struct _NeedsValueEncoder: Error {}
 ///
 /// The encoder is its own output buffer (a ``_ByteBuffer`` subclass), so a
 /// container writes through the single reference it holds.
-final class _StreamingEncoder: _ByteBuffer, Encoder {
+package final class _StreamingEncoder: _ByteBuffer, Encoder {
     // Unchecked: the encoder is confined to one call on one thread, and dynamic
     // exclusivity checks on every member written cost a measurable share of the time.
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// An open object or array, innermost last.
     struct Frame {
@@ -75,16 +75,16 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         }
     }
 
-    var codingPath: [any CodingKey] { pathKeys.elements.map(\.codingKey) }
+    package var codingPath: [any CodingKey] { pathKeys.elements.map(\.codingKey) }
 
     // MARK: Where dates are
 
     /// Whether to note where `Date`s are written (``datePaths``): the recorder asks once
     /// per session, for its header, so the inspector can show those numbers as dates.
-    @exclusivity(unchecked) var collectsDatePaths = false
+    @exclusivity(unchecked) package var collectsDatePaths = false
     /// JSON Pointer patterns of the `Date`s written while `collectsDatePaths`, `*` for
     /// any array index or dictionary key: `/todos/*/created`.
-    @exclusivity(unchecked) var datePaths = Set<String>()
+    @exclusivity(unchecked) package var datePaths = Set<String>()
 
     private func noteDatePath(last: String) {
         let tokens = pathKeys.elements.map { key -> String in
@@ -100,14 +100,14 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// Whether this document's structural index is recorded as it is written
     /// (``_IndexNode``): the recorder diffs states by it.
-    @exclusivity(unchecked) var indexing = false
+    @exclusivity(unchecked) package var indexing = false
     /// The index of the document written so far (when `indexing`).
-    @exclusivity(unchecked) var nodes = _UnsafeStack<_IndexNode>()
+    @exclusivity(unchecked) package var nodes = _UnsafeStack<_IndexNode>()
     /// The deepest container nesting written (when `indexing`).
-    @exclusivity(unchecked) var deepestNesting = 0
+    @exclusivity(unchecked) package var deepestNesting = 0
 
     /// The document written and its index, valid until the encoder is used again.
-    var indexedDocument: _IndexedDocument {
+    package var indexedDocument: _IndexedDocument {
         _IndexedDocument(bytes: UnsafeBufferPointer(start: base, count: count), nodes: nodes.unsafeElements)
     }
 
@@ -243,7 +243,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     }
 
     /// Encodes a whole document into the (empty) buffer.
-    func encodeTopLevel<T: Encodable>(_ value: T) throws {
+    package func encodeTopLevel<T: Encodable>(_ value: T) throws {
         if indexing {
             nodes.removeAll()
             deepestNesting = 0
@@ -256,7 +256,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// Makes the encoder as new after a document that failed part-way (it may
     /// have left containers open), keeping its cached containers and buffer.
-    func resetAfterFailure() {
+    package func resetAfterFailure() {
         while !frames.isEmpty { frames.pop() }
         while !pathKeys.isEmpty { pathKeys.pop() }
         nodes.removeAll()
@@ -270,7 +270,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// Empties an encoder that finished a document without error (a failed
     /// one may have frames left open) for the next one, keeping the cached
     /// containers and up to `capacity` bytes of buffer.
-    func prepareForNextDocument(keepingCapacityUpTo capacity: Int) {
+    package func prepareForNextDocument(keepingCapacityUpTo capacity: Int) {
         assert(frames.isEmpty && pathKeys.isEmpty && depth == 0 && !needsValueEncoder, "reusing an encoder mid-document")
         removeAll(keepingCapacityUpTo: capacity)
         if !nestedFramePaths.isEmpty { nestedFramePaths.removeAll(keepingCapacity: true) }
@@ -375,7 +375,7 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     @exclusivity(unchecked) private var keyedContainers = _KeyedContainerCache()
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         _ = valueContainer(isObject: true)
         return keyedContainers.container(for: Key.self, depth: depth) {
             KeyedEncodingContainer(_StreamingKeyedContainer<Key>(encoder: self, valueDepth: depth))
@@ -391,11 +391,11 @@ final class _StreamingEncoder: _ByteBuffer, Encoder {
         valueDepth == depth ? valueContainer : -1
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
         _StreamingUnkeyedContainer(encoder: self, id: valueContainer(isObject: false))
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
+    package func singleValueContainer() -> any SingleValueEncodingContainer {
         _StreamingSingleValueContainer(encoder: self)
     }
 

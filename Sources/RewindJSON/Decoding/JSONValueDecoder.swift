@@ -37,7 +37,7 @@ public struct JSONValueDecodingError: Error, Sendable, Equatable, CustomStringCo
     /// What was wrong there.
     public var reason: String
 
-    init(codingPath: [any CodingKey], reason: String) {
+    package init(codingPath: [any CodingKey], reason: String) {
         field = Self.field(codingPath)
         self.reason = reason
     }

@@ -9,9 +9,9 @@
 /// An encoder is used by one caller at a time: taking one removes it from
 /// the pool, and a document that encodes inside another's `encode(to:)`
 /// gets its own.
-final class _StreamingEncoderPool: Sendable {
+package final class _StreamingEncoderPool: Sendable {
     /// The pool ``JSONEncoding/bytes(of:)`` uses.
-    static let shared = _StreamingEncoderPool()
+    package static let shared = _StreamingEncoderPool()
 
     /// Encoders kept idle at most: enough for every core to encode at once.
     let maximumIdle: Int
@@ -24,7 +24,7 @@ final class _StreamingEncoderPool: Sendable {
 
     private let idle = Locked<[_StreamingEncoder]>([])
 
-    init(maximumIdle: Int = 4, smallBuffer: Int = 1 << 20, largestKeptBuffer: Int = 64 << 20) {
+    package init(maximumIdle: Int = 4, smallBuffer: Int = 1 << 20, largestKeptBuffer: Int = 64 << 20) {
         self.maximumIdle = maximumIdle
         self.smallBuffer = min(smallBuffer, largestKeptBuffer)
         self.largestKeptBuffer = largestKeptBuffer
@@ -32,7 +32,7 @@ final class _StreamingEncoderPool: Sendable {
 
     /// Runs `body` with an idle encoder (or a new one), which goes back to the
     /// pool if `body` succeeds. One that failed part-way is retired instead.
-    func withEncoder<Result>(_ body: (_StreamingEncoder) throws -> Result) throws -> Result {
+    package func withEncoder<Result>(_ body: (_StreamingEncoder) throws -> Result) throws -> Result {
         let encoder = idle.withLock { $0.popLast() } ?? _StreamingEncoder()
         let result: Result
         do {

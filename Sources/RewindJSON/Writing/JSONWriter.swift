@@ -59,7 +59,7 @@ public enum JSONWriter {
 
     // MARK: Writing into a byte buffer
 
-    static func write(_ value: JSONValue, to output: _ByteBuffer) {
+    package static func write(_ value: JSONValue, to output: _ByteBuffer) {
         switch value {
         case .null: output.append("null")
         case .bool(let flag): writeBool(flag, to: output)
@@ -123,7 +123,7 @@ public enum JSONWriter {
     }
 
     @inline(__always)
-    static func writeInt64(_ number: Int64, to output: _ByteBuffer) {
+    package static func writeInt64(_ number: Int64, to output: _ByteBuffer) {
         if number < 0 { output.append(UInt8(ascii: "-")) }
         writeUInt64(number.magnitude, to: output)
     }
@@ -137,7 +137,7 @@ public enum JSONWriter {
 
     /// Digits written back to front straight into the buffer, two at a time.
     @inline(__always)
-    static func writeUInt64(_ number: UInt64, to output: _ByteBuffer) {
+    package static func writeUInt64(_ number: UInt64, to output: _ByteBuffer) {
         if number < 10 {
             output.append(UInt8(truncatingIfNeeded: number) &+ 0x30)
             return
@@ -171,7 +171,7 @@ public enum JSONWriter {
         UnsafeRawPointer(digitPairs.utf8Start + Int(value) * 2).loadUnaligned(as: UInt16.self)
     }
 
-    static func writeDouble(_ number: Double, to output: _ByteBuffer) {
+    package static func writeDouble(_ number: Double, to output: _ByteBuffer) {
         guard number.isFinite else {
             writeNonFinite(isNaN: number.isNaN, isNegative: number < 0, to: output)
             return
@@ -259,7 +259,7 @@ public enum JSONWriter {
     private static let hexDigits: StaticString = "0123456789abcdef"
 
     @inline(__always)
-    static func writeString(_ string: String, to output: _ByteBuffer) {
+    package static func writeString(_ string: String, to output: _ByteBuffer) {
         writeQuoted(string, afterComma: false, colon: false, to: output)
     }
 
@@ -277,7 +277,7 @@ public enum JSONWriter {
         string.withUTF8 { writeQuoted(utf8: $0, afterComma: afterComma, colon: colon, to: output) }
     }
 
-    static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
+    package static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
         writeQuoted(utf8: bytes, afterComma: false, colon: false, to: output)
     }
 
