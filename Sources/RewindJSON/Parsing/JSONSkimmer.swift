@@ -1,27 +1,33 @@
 import Foundation
 
-/// Checks a JSON value the way ``JSONParser`` reads it, building nothing, so a
-/// scan over every entry can tell that an action or a patch value would parse
-/// without paying for the parse.
+/// Reads JSON without building it: the one "skim" reader of the package,
+/// with two ways over a value.
 ///
-/// Conservative: `skipValue` says yes only when the parser certainly accepts
-/// the value. It says no for anything invalid, and also for the few valid
-/// things it does not judge itself (numbers the parser leaves to the C library,
-/// nesting near ``JSONParser/maximumDepth``); callers then parse in full.
-struct JSONSkimmer {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position: Int
+/// - Checked (`skipValue`, `skimValue`, `skimMembers`, …): judges a value the
+///   way ``JSONParser`` reads it, so a scan over every entry can tell that an
+///   action or a patch value would parse without paying for the parse.
+///   Conservative: it says yes only when the parser certainly accepts the
+///   value. It says no for anything invalid, and also for the few valid things
+///   it does not judge itself (numbers the parser leaves to the C library,
+///   nesting near ``JSONParser/maximumDepth``); callers then parse in full.
+/// - Unchecked (`skipUnchecked`, `skipSpace`, `skipStringUnchecked`): only
+///   finds where a value ends (strings with `memchr`, containers by counting
+///   brackets), so listing a keyframe never reads its megabyte state twice.
+///   Whatever is read later is validated by the parser.
+package struct JSONSkimmer {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var position: Int
     /// Stays true while the bytes are exactly what `JSONWriter.compact` writes
     /// for the parsed value: no spaces, no escapes, integers only, no repeated keys.
-    private(set) var isCompactAsWritten = true
+    package private(set) var isCompactAsWritten = true
     /// Keys of the objects being skimmed, innermost last (to find repeated ones).
     private var keys: [UnsafeBufferPointer<UInt8>] = []
 
     /// Deepest nesting judged here, with room for the levels around a value
     /// that is skimmed on its own (a patch operation's value sits two deeper).
-    static let maximumDepth = JSONParser.maximumDepth - 8
+    package static let maximumDepth = JSONParser.maximumDepth - 8
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int = 0) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
@@ -30,7 +36,7 @@ struct JSONSkimmer {
     /// (the bytes between the quotes; nil when it has escapes), its value's
     /// bytes, and whether that value is compact as written. False when the object
     /// is invalid or `visit` returns false.
-    mutating func skimMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, Bool) -> Bool) -> Bool {
+    package mutating func skimMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, Bool) -> Bool) -> Bool {
         walkMembers(depth: depth) { key, skimmer in
             guard let value = skimmer.skimValue(depth: depth + 1) else { return false }
             return visit(key, value.bytes, value.isCompactAsWritten)
@@ -39,7 +45,7 @@ struct JSONSkimmer {
 
     /// Skims the value at `position`: its bytes and whether they alone are
     /// compact as written; nil when the parser would not accept it.
-    mutating func skimValue(depth: Int) -> (bytes: UnsafeBufferPointer<UInt8>, isCompactAsWritten: Bool)? {
+    package mutating func skimValue(depth: Int) -> (bytes: UnsafeBufferPointer<UInt8>, isCompactAsWritten: Bool)? {
         let start = position
         let wasCompact = isCompactAsWritten
         isCompactAsWritten = true
@@ -53,7 +59,7 @@ struct JSONSkimmer {
     /// it is handed the key (nil when it has escapes) and this skimmer at the
     /// value, which it must move past (skimming it, or skipping it unchecked).
     /// False when the object is invalid or `visit` returns false.
-    mutating func walkMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, inout JSONSkimmer) -> Bool) -> Bool {
+    package mutating func walkMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, inout JSONSkimmer) -> Bool) -> Bool {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), depth + 1 <= Self.maximumDepth else { return false }
         position += 1
         skipSpace()
@@ -89,17 +95,11 @@ struct JSONSkimmer {
         }
     }
 
-    /// Moves past the value at `position` without checking it (as ``RecordScanner`` delimits a keyframe's state).
-    mutating func skipUnchecked() -> Bool {
-        guard let end = RecordScanner.valueEnd(bytes, position) else { return false }
-        position = end
-        return true
-    }
 
     /// Skims the array at `position`, letting `visit` skim each element (it is
     /// handed this skimmer at the element and must move past it). False when
     /// the array is invalid or `visit` returns false.
-    mutating func skimElements(depth: Int, _ visit: (inout JSONSkimmer) -> Bool) -> Bool {
+    package mutating func skimElements(depth: Int, _ visit: (inout JSONSkimmer) -> Bool) -> Bool {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "["), depth + 1 <= Self.maximumDepth else { return false }
         position += 1
         skipSpace()
@@ -121,13 +121,13 @@ struct JSONSkimmer {
 
     /// The bytes of a (skimmed) string value without escapes, the common case,
     /// which are its text; nil for anything else.
-    static func plainText(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    package static func plainText(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard value.count >= 2, value[0] == UInt8(ascii: "\"") else { return nil }
         let inside = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
         return inside.contains(UInt8(ascii: "\\")) ? nil : inside
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
             position += 1
             isCompactAsWritten = false
@@ -135,7 +135,7 @@ struct JSONSkimmer {
     }
 
     /// Skips the value at `position` (no leading space); false when the parser would not accept it.
-    mutating func skipValue(depth: Int) -> Bool {
+    package mutating func skipValue(depth: Int) -> Bool {
         guard position < bytes.count else { return false }
         switch bytes[position] {
         case UInt8(ascii: "{"): return skipObject(depth: depth + 1)
@@ -184,7 +184,7 @@ struct JSONSkimmer {
 
     /// A string at its opening quote: no control characters, valid escapes and
     /// surrogate pairs, valid UTF-8. Plain runs are checked eight bytes at a time.
-    mutating func skipString() -> Bool {
+    package mutating func skipString() -> Bool {
         let start = position + 1
         let end = bytes.count
         let raw = UnsafeRawPointer(bytes.baseAddress!)
@@ -252,5 +252,70 @@ struct JSONSkimmer {
             position += 1
         }
         return value
+    }
+
+    // MARK: Unchecked: where a value ends
+
+    /// Moves past the value at `position` without checking it (a keyframe's
+    /// state, a record's members): strings end at their first unescaped quote,
+    /// containers at their matching bracket, scalars at the next delimiter.
+    /// False when the bytes end first.
+    package mutating func skipUnchecked() -> Bool {
+        guard position < bytes.count else { return false }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            return skipStringUnchecked()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""):
+                    guard skipStringUnchecked() else { return false }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        position += 1
+                        return true
+                    }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return false
+        default:
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return true
+                default: position += 1
+                }
+            }
+            return true
+        }
+    }
+
+    /// At an opening quote: moves past the closing one, the first not escaped,
+    /// found with `memchr` (the fast path of scans over every record). Checks
+    /// nothing inside; false when the bytes end first.
+    package mutating func skipStringUnchecked() -> Bool {
+        let base = bytes.baseAddress!
+        let start = position
+        var from = start + 1
+        while from < bytes.count {
+            guard let found = memchr(base + from, 0x22, bytes.count - from) else { return false }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // Escaped when an odd number of backslashes precede it.
+            var backslashes = 0
+            while quote - 1 - backslashes > start, bytes[quote - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 {
+                position = quote + 1
+                return true
+            }
+            from = quote + 1
+        }
+        return false
     }
 }
