@@ -43,10 +43,6 @@ public enum JSONWriter {
         }
     }
 
-    public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
-        appending(to: &output) { writeDouble(number, to: $0) }
-    }
-
     public static func appendString(_ string: String, to output: inout [UInt8]) {
         appending(to: &output) { writeString(string, to: $0) }
     }
