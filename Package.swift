@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Recorder", targets: ["Recorder"]),
+        // The small reference store (Store, Effect, Send) used by the demo and the tests.
+        .library(name: "RewindStore", targets: ["RewindStore"]),
         .library(name: "Inspector", targets: ["Inspector"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .executable(name: "rewind", targets: ["rewind"]),
@@ -18,6 +20,8 @@ let package = Package(
         .target(name: "RewindJSON"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
         .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace"]),
+        // The reference store, apart so its names never clash with an app's architecture.
+        .target(name: "RewindStore", dependencies: ["Recorder"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
         .systemLibrary(name: "CBacktrace"),
         // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
@@ -34,7 +38,7 @@ let package = Package(
         // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
         // domain) shared by the demo, the debug demo and the tests.
         .target(name: "SampleDomains"),
-        .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
+        .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "RewindStore", "SampleDomains"]),
         // The inspector linked with the sample reducers: replay keys and `verify <log>`.
         .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
         .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
@@ -45,10 +49,10 @@ let package = Package(
         // What the three test targets share: temporary directories, file bytes, hand-sealed
         // records and `LogFixture` (Tests/Support; a target, not a product).
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
-        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains", "RewindTestSupport"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,11 @@
 import Foundation
+import Recorder
 
 /// A small reference store: read-only state, `send(_:)`, and effects that send
 /// further actions now or later. Used by the demo, the tests and replay; it is
-/// not meant to compete with real architectures.
+/// not meant to compete with real architectures. A library of its own
+/// (`import RewindStore`) so its names never meet TCA's `Store` and `Effect`
+/// in an app that links Recorder.
 ///
 /// With a recorder, every action is recorded, and an action sent by an effect
 /// records which entry's effect sent it (`effectOf` in the log).
@@ -58,14 +61,9 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
         if let recorder {
             let initialState = sentFirst ? nil : current
             sentFirst = true
-            let trace = CapturedTrace.make(fileID: fileID, line: line, stack: recorder.tracesCallStacks)
-            let start = recorder.clock.nanoseconds()
-            let (reduced, values) = RecordedValuesContext.capturing { reducer(&current, action) }
-            effect = reduced
-            let end = recorder.clock.nanoseconds()
-            sequence = recorder.record(
-                state: current, action: action, start: start, end: end, effectOf: origin, initialState: initialState,
-                values: values, trace: trace)
+            (effect, sequence) = recorder.recordReducerCall(
+                action, state: &current, initialState: initialState, effectOf: origin, fileID: fileID, line: line
+            ) { [reducer] state in reducer(&state, action) }
         } else {
             effect = reducer(&current, action)
         }
