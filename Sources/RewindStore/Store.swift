@@ -29,6 +29,8 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextEffectID = 0
 
+    /// A store at `initialState` that runs `reducer` for every action, recorded into
+    /// `recorder` when one is given (nil: the store records nothing).
     public init(
         initialState: State, recorder: Recorder? = nil,
         reducer: @escaping (inout State, Action) -> Effect<Action>

@@ -13,6 +13,7 @@ import Foundation
 /// back exactly: every `UInt64`, every digit a `Decimal` holds, `-0.0`. Errors are a
 /// ``JSONValueDecodingError`` that names the field: `todos[2].title: expected a string, found 3`.
 public struct JSONValueDecoder: Sendable {
+    /// A decoder; it keeps no state between calls.
     public init() {}
 
     /// Decodes `type` from `value`.

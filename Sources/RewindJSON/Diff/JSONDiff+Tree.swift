@@ -1,6 +1,7 @@
-/// One line of a tree diff, for a view that colours and indents it itself.
-public struct TreeDiffLine: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+/// One line of a tree diff, for a view that colours and indents it itself
+/// (the inspector). `package`: apps get the text from ``JSONDiff/treeText(from:to:options:)``.
+package struct TreeDiffLine: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// An unchanged member shown for context (not produced by the default collapsing).
         case unchanged
         /// Only in the old document.
@@ -13,16 +14,16 @@ public struct TreeDiffLine: Sendable, Equatable {
         case header
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Nesting level; the text is indented by two spaces per level.
-    public var depth: Int
+    package var depth: Int
     /// The line without marker or indentation: `"count": 2`, `"todos": [`, `]`, `… (3 unchanged)`.
-    public var text: String
+    package var text: String
     /// Where the line points: the old document's location for removed lines,
     /// the new document's for the rest (the container, for collapsed runs).
-    public var path: JSONPointer
+    package var path: JSONPointer
 
-    public init(kind: Kind, depth: Int, text: String, path: JSONPointer) {
+    package init(kind: Kind, depth: Int, text: String, path: JSONPointer) {
         self.kind = kind
         self.depth = depth
         self.text = text
@@ -30,7 +31,7 @@ public struct TreeDiffLine: Sendable, Equatable {
     }
 
     /// The line as printed: a `-`, `+` or space marker, a space, then the indented text.
-    public var rendered: String {
+    package var rendered: String {
         let marker: Character = switch kind {
         case .removed: "-"
         case .added: "+"
@@ -58,7 +59,7 @@ extension JSONDiff {
     }
 
     /// The tree diff as structured lines (empty when the documents are equal).
-    public static func treeLines(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions()) -> [TreeDiffLine] {
+    package static func treeLines(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions()) -> [TreeDiffLine] {
         if old == new { return [] }
         var printer = _TreePrinter(options: options)
         printer.diff(old, new, label: "", depth: 0, oldPath: JSONPointer(), newPath: JSONPointer())

@@ -24,5 +24,6 @@ public struct JSONDiffOptions: Sendable, Equatable {
     /// identity, with the same identity) at another becomes one `move`.
     public var detectsMoves = true
 
+    /// The defaults: identity fields `id`, `_id`, `uuid`, `key`, moves detected.
     public init() {}
 }

@@ -11,6 +11,7 @@ import Foundation
     /// Runs an array is split into, parsed concurrently.
     public var runs: Int
 
+    /// Splits arrays of at least `minimumBytes` bytes into `runs` runs.
     public init(minimumBytes: Int, runs: Int) {
         self.minimumBytes = minimumBytes
         self.runs = runs

@@ -22,6 +22,12 @@ public enum JSONParser {
         case reject
     }
 
+    /// Parses one JSON document from UTF-8 bytes (`[UInt8]`, `Data`, a slice).
+    ///
+    /// ```swift
+    /// let value = try JSONParser.parse(Array(#"{"count":2}"#.utf8))
+    /// ```
+    /// - Throws: ``JSONParseError`` with the line, column and reason.
     public static func parse<Bytes: Collection>(_ bytes: Bytes, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue
     where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in
@@ -36,6 +42,8 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses one JSON document from text: `try JSONParser.parse(#"[1, 2]"#)`.
+    /// - Throws: ``JSONParseError``.
     public static func parse(_ text: String, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
         var text = text
         let result = text.withUTF8 { buffer in
@@ -44,7 +52,7 @@ public enum JSONParser {
         return try result.get()
     }
 
-    public static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
+    package static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys = .lastValueWins) throws(JSONParseError) -> JSONValue {
         try parse(buffer: buffer, duplicateKeys: duplicateKeys, splitting: .onThisMachine)
     }
 
@@ -65,11 +73,13 @@ public enum JSONParser {
 /// Where and why parsing failed. `description` reads
 /// `line 3, column 7 (byte 41): expected ',' or '}' after an object member`.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong, for people: `expected ',' or '}' after an object member`.
     public var reason: String
     /// Zero-based byte offset of the problem.
     public var offset: Int
     /// One-based line and column (column counted in bytes).
     public var line: Int
+    /// One-based column, counted in bytes.
     public var column: Int
 
     public var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }

@@ -10,6 +10,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// The unescaped reference tokens; empty for the whole document.
     public var tokens: [String]
 
+    /// The pointer to `tokens`, unescaped (`["todos", "3"]` is `/todos/3`); empty: the whole document.
     public init(tokens: [String] = []) { self.tokens = tokens }
 
     /// Parses pointer text; `""` is the whole document, otherwise it must start with `/`.
@@ -46,11 +47,16 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
     }
 
+    /// True for the whole document (`""`).
     public var isRoot: Bool { tokens.isEmpty }
+    /// The pointer one level up; nil for the whole document.
     public var parent: JSONPointer? { tokens.isEmpty ? nil : JSONPointer(tokens: Array(tokens.dropLast())) }
+    /// The last reference token (`"3"` in `/todos/3`); nil for the whole document.
     public var lastToken: String? { tokens.last }
 
+    /// The pointer to member or element `token` below this one.
     public func appending(_ token: String) -> JSONPointer { JSONPointer(tokens: tokens + [token]) }
+    /// The pointer to array element `index` below this one.
     public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
 
     /// True when `self` equals `other` or lies inside it.
@@ -66,8 +72,11 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why text is not a JSON Pointer (RFC 6901). `description` is one line: the pointer, then why.
 public struct JSONPointerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text that was given.
     public var pointer: String
+    /// What is wrong with it, for people.
     public var reason: String
     public var description: String { "invalid JSON Pointer \"\(pointer)\": \(reason)" }
 }

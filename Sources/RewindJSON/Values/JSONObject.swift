@@ -11,9 +11,11 @@ public struct JSONObject: Sendable {
     /// makes a ``JSONValue`` three words instead of four and an object one
     /// retain instead of two.
     private var shape: Shape
+    /// The members' values, in the order of ``keys``.
     public private(set) var values: [JSONValue] = []
     static let indexThreshold = 12
 
+    /// An empty object.
     public init() { shape = Shape.empty }
 
     /// Builds an object from key/value pairs; a repeated key keeps its first
@@ -23,8 +25,11 @@ public struct JSONObject: Sendable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// The keys in document order.
     public var keys: [String] { shape.keys }
+    /// The number of members.
     public var count: Int { values.count }
+    /// True for `{}`.
     public var isEmpty: Bool { values.isEmpty }
 
     /// Members in order; a repeated key keeps its first position and its last value.

@@ -18,6 +18,7 @@ public enum JSONWriter {
         return buffer.bytes
     }
 
+    /// Compact JSON as a `String`: `JSONWriter.compactString(["a": 1])` is `{"a":1}`.
     public static func compactString(_ value: JSONValue) -> String {
         let buffer = _ByteBuffer()
         write(value, to: buffer)
@@ -31,11 +32,11 @@ public enum JSONWriter {
         return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
     }
 
-    public static func appendCompact(_ value: JSONValue, to output: inout [UInt8]) {
+    package static func appendCompact(_ value: JSONValue, to output: inout [UInt8]) {
         appending(to: &output) { write(value, to: $0) }
     }
 
-    public static func appendInteger<T: BinaryInteger>(_ number: T, to output: inout [UInt8]) {
+    package static func appendInteger<T: BinaryInteger>(_ number: T, to output: inout [UInt8]) {
         if let exact = Int64(exactly: number) {
             appending(to: &output) { writeInt64(exact, to: $0) }
         } else {
@@ -43,7 +44,7 @@ public enum JSONWriter {
         }
     }
 
-    public static func appendString(_ string: String, to output: inout [UInt8]) {
+    package static func appendString(_ string: String, to output: inout [UInt8]) {
         appending(to: &output) { writeString(string, to: $0) }
     }
 
