@@ -50,6 +50,8 @@ let package = Package(
         // records and `LogFixture` (Tests/Support; a target, not a product).
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
+        // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
+        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),

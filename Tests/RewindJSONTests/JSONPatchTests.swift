@@ -1,5 +1,5 @@
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 /// Applies a patch written as RFC 6902 JSON text to a document written as JSON text.
 private func apply(_ patch: String, to document: String) throws -> JSONValue {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 private struct Address: Codable, Equatable {
     var street: String

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 @Suite struct JSONParserTests {
     @Test func parsesNestedDocumentsKeepingKeyOrder() throws {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 @Suite struct JSONDiffFormatTests {
     let old: JSONValue = [

@@ -1,5 +1,5 @@
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 private func pointer(_ text: String) -> JSONPointer { try! JSONPointer(parsing: text) }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 /// `JSONValueDecoder` reads back what `JSONEncoding` writes, and names the field when it cannot.
 @Suite struct ReplayDecoderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import Recorder
+@_spi(Testing) @testable import RewindJSON
 
 /// Large arrays are parsed in concurrent runs (JSONParser+LargeArrays.swift).
 /// Splitting every array, however small, must give exactly what a sequential

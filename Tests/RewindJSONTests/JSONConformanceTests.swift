@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import Recorder
+@testable import RewindJSON
 
 /// JSONTestSuite (github.com/nst/JSONTestSuite) from `shared/conformance/JSONTestSuite`
 /// next to the checkout (`../shared/...`, or further up for git worktrees).
 /// The files are not copied into the project; without them the suite is skipped.
 @Suite struct JSONConformanceTests {
     static let folder: URL? = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/RecorderTests
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/RewindJSONTests
             .deletingLastPathComponent().deletingLastPathComponent()  // package root
         for _ in 0..<3 {
             directory = directory.deletingLastPathComponent()

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import Recorder
 @testable import RewindJSON
 
 /// Encoders are kept between documents with their cached containers; these
