@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CCellWidth"),
         // The terminal inspector and the `rewind` subcommands, as a library so
         // users can link it with their own reducer for replay.
-        .target(name: "Inspector", dependencies: ["Recorder", "CNcurses", "CCellWidth"]),
+        .target(name: "Inspector", dependencies: ["Recorder", "RewindJSON", "CNcurses", "CCellWidth"]),
         .executableTarget(name: "rewind", dependencies: ["Inspector"]),
         // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
         // domain) shared by the demo, the debug demo and the tests.
@@ -41,9 +41,9 @@ let package = Package(
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "RewindStore", "SampleDomains"]),
         // The inspector linked with the sample reducers: replay keys and `verify <log>`.
         .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
-        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
+        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "Inspector"]),
         // Kills a recording process at random moments and verifies the log (scripts/test runs it).
-        .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder"]),
+        .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder", "RewindJSON"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
         // What the three test targets share: temporary directories, file bytes, hand-sealed
@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
