@@ -262,7 +262,7 @@ public enum JSONWriter {
 
     /// An object member's `"key":`, after a comma unless it is the first member.
     @inline(__always)
-    static func writeMemberKey(_ key: String, afterComma: Bool, to output: _ByteBuffer) {
+    package static func writeMemberKey(_ key: String, afterComma: Bool, to output: _ByteBuffer) {
         writeQuoted(key, afterComma: afterComma, colon: true, to: output)
     }
 
