@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Recorder", targets: ["Recorder"]),
+        // The small reference store (Store, Effect, Send) used by the demo and the tests.
+        .library(name: "RewindStore", targets: ["RewindStore"]),
         .library(name: "Inspector", targets: ["Inspector"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .executable(name: "rewind", targets: ["rewind"]),
@@ -13,8 +15,13 @@ let package = Package(
         .library(name: "SampleDomains", targets: ["SampleDomains"]),
     ],
     targets: [
-        // The library apps link: recording, the log format and the JSON engine.
-        .target(name: "Recorder", dependencies: ["CBacktrace"]),
+        // The JSON engine: values, parser, encoders, writer, pointer, diff, patch, the
+        // value decoder and the skimmer. No dependencies; Recorder re-exports it.
+        .target(name: "RewindJSON"),
+        // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace"]),
+        // The reference store, apart so its names never clash with an app's architecture.
+        .target(name: "RewindStore", dependencies: ["Recorder"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
         .systemLibrary(name: "CBacktrace"),
         // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
@@ -26,26 +33,28 @@ let package = Package(
         .systemLibrary(name: "CCellWidth"),
         // The terminal inspector and the `rewind` subcommands, as a library so
         // users can link it with their own reducer for replay.
-        .target(name: "Inspector", dependencies: ["Recorder", "CNcurses", "CCellWidth"]),
+        .target(name: "Inspector", dependencies: ["Recorder", "RewindJSON", "CNcurses", "CCellWidth"]),
         .executableTarget(name: "rewind", dependencies: ["Inspector"]),
         // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
         // domain) shared by the demo, the debug demo and the tests.
         .target(name: "SampleDomains"),
-        .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "SampleDomains"]),
+        .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "RewindStore", "SampleDomains"]),
         // The inspector linked with the sample reducers: replay keys and `verify <log>`.
         .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
-        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "Inspector"]),
+        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "Inspector"]),
         // Kills a recording process at random moments and verifies the log (scripts/test runs it).
-        .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder"]),
+        .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder", "RewindJSON"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
         // What the three test targets share: temporary directories, file bytes, hand-sealed
         // records and `LogFixture` (Tests/Support; a target, not a product).
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
-        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "SampleDomains", "RewindTestSupport"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
+        // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
+        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Testing) import Recorder
+import Recorder
+@_spi(Testing) import RewindJSON
 
 // A realistic app state: strings, integers, doubles, booleans, optionals,
 // nested structs and arrays.

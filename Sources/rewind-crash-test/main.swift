@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindJSON
 
 // Kills a recording process with SIGKILL at random moments and checks that
 // nothing flushed before the kill is lost or misread (issue: reliability).

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindStore
 import SampleDomains
 
 // swift run rewind-demo [output-directory]

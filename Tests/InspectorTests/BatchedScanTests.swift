@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 @testable import Inspector
 
 /// The `f` picker, the filter, `w` path history and timeline `/` read a log

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Inspector
 @testable import Recorder
+import RewindStore
 
 private struct Tally: Codable, Equatable { var count = 0 }
 private enum TallyAction: Codable, Equatable, Sendable { case add(Int), reset }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// `LogReader.scanEntries` (one read per run of records, light parsing) must
 /// find exactly what `entry(at:)` finds, one entry at a time: the same action

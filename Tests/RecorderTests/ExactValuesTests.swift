@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// Numbers keep their exact value and strings their exact scalars through
 /// encode, parse, write, diff, patch, record and replay (docs/JSON.md, "Exact values").

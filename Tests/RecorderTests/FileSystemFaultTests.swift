@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// A real small file system (a 64 KB tmpfs, mounted for the test) filling up
 /// or turning read-only under a recorder. Needs root, as CI has; elsewhere the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 @Suite struct LogReaderTests {
     @Test func rebuildsTheStateAtEveryEntry() throws {

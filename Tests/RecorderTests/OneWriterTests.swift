@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// Issue 15, points 1, 2 and 4: one recorder per log, a log changed under its
 /// recorder, and files that are not regular files.

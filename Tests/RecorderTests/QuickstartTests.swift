@@ -2,6 +2,7 @@ import Foundation
 import SampleDomains
 import Testing
 @testable import Recorder
+import RewindStore
 
 // The snippets of the README's quick start, with stand-ins for the app's types and for
 // ReSwift and TCA (RecorderShapesTests.swift has the ReSwift-shaped store).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindStore
 
 // Deterministic replay: outside values read through `Recorded` are written into
 // the entry and handed back during replay.

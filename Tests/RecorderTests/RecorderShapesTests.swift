@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindStore
 
 // Stand-ins for the store shapes people attach to, compiled here so the
 // attach recipes in docs/QUICKSTART.md keep working.

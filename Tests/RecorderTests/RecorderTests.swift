@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 // A domain that is not Codable: a class, a closure and an error in the values.
 final class Session {

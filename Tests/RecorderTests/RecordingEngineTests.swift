@@ -2,6 +2,7 @@ import Foundation
 import SampleDomains
 import Testing
 @testable import Recorder
+@testable import RewindJSON
 
 /// A state with every shape the byte diff must handle: arrays of objects with
 /// ids, arrays of primitives, nested objects, optionals, dictionaries and sets.

@@ -2,6 +2,7 @@ import Foundation
 import SampleDomains
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// Replay through the real reducer: sample domains reproduce every state,
 /// changed and non-deterministic reducers are caught at the entry where they bite,

@@ -2,6 +2,7 @@ import Foundation
 import SampleDomains
 import Testing
 @testable import Recorder
+import RewindStore
 
 @Suite struct StoreTests {
     let directory = TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Recorder
+import RewindJSON
 
 // A small todo domain with nested state, used across the recorder tests.
 struct Todo: Codable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindStore
 
 /// Where each action was dispatched: call sites from the reference store and the
 /// manual API, call stacks with `Options.trace`.

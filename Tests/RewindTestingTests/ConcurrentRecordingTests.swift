@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Recorder
+import RewindStore
 import Testing
 
 /// Stores driven from many tasks and threads, with effects answering from

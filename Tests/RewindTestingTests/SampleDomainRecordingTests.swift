@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindStore
 import RewindTesting
 import SampleDomains
 import Testing

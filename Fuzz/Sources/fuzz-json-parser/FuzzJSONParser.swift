@@ -7,7 +7,7 @@
 public func fuzzJSONParser(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)
     checkSplitParseAgrees(bytes)
-    guard let value = try? JSONParser.parse(buffer: bytes) else { return 0 }
+    guard let value = try? JSONParser.parse(bytes) else { return 0 }
     let written = JSONWriter.compact(value)
     guard let reparsed = try? JSONParser.parse(written) else {
         fatalError("written JSON does not parse back: \(String(decoding: written, as: UTF8.self))")
@@ -16,7 +16,7 @@ public func fuzzJSONParser(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     // Key order counts too: objects of one shape share key lists, which must never leak between objects.
     precondition(sameKeyOrder(reparsed, value), "round trip changed the order of keys")
     // Rejecting repeated keys may only fail where a key repeats; otherwise it parses the same value.
-    if let strict = try? JSONParser.parse(buffer: bytes, duplicateKeys: .reject) {
+    if let strict = try? JSONParser.parse(bytes, duplicateKeys: .reject) {
         precondition(sameKeyOrder(strict, value) && strict == value, "strict parse disagrees with the lenient one")
     }
     return 0

@@ -7,7 +7,7 @@ import Recorder
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPatchApply(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)
-    guard case .array(let pair)? = try? JSONParser.parse(buffer: bytes), pair.count == 2 else { return 0 }
+    guard case .array(let pair)? = try? JSONParser.parse(bytes), pair.count == 2 else { return 0 }
     let document = pair[0]
     if let patch = try? JSONPatch(jsonValue: pair[1]) {
         _ = try? patch.applied(to: document)

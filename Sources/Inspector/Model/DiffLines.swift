@@ -1,4 +1,5 @@
 import Recorder
+import RewindJSON
 
 /// One line of the diff pane and of the Markdown export.
 struct DiffLine: Equatable, Sendable {

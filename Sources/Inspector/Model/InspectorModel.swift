@@ -1,4 +1,5 @@
 import Recorder
+import RewindJSON
 
 /// Everything the inspector shows, as a value: the log cursor, selection,
 /// focus, tree expansion, search, marks, filter, overlays and follow mode.

@@ -22,7 +22,9 @@
 public final class WorkRecording<Input, Output>: @unchecked Sendable {
     /// The recorded state.
     public struct State {
+        /// True from `execute` until its work finishes.
         public var isExecuting = false
+        /// What the last finished run produced (nil before the first).
         public var lastValue: Output?
         /// The last error's description.
         public var lastError: String?
@@ -54,6 +56,7 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
     /// The state, and the sequence number of the `apply` whose run is going on.
     private let current = Locked((state: State(), run: Int64?.none))
 
+    /// Records every `execute` and finished run into `recorder`.
     public init(recorder: Recorder) { self.recorder = recorder }
 
     /// A run started with `input`.

@@ -13,6 +13,7 @@ public struct EntryTrace: Sendable, Equatable, CustomStringConvertible {
     /// Call stack frames, innermost first (empty unless `Options.trace` was on).
     public var stack: [String]
 
+    /// A trace with the given call site and stack frames.
     public init(file: String?, line: Int?, stack: [String]) {
         self.file = file
         self.line = line

@@ -15,6 +15,7 @@ public struct LogHeader: Sendable, Equatable {
     public var processName: String
     /// Swift type names of the recorded state and action (`nil` when nothing was recorded).
     public var stateTypeName: String?
+    /// Swift type name of the recorded action (`nil` when nothing was recorded).
     public var actionTypeName: String?
     /// At most this many entries separate two keyframes.
     public var keyframeInterval: Int

@@ -242,6 +242,7 @@ struct LogIndex {
 public struct LogGap: Sendable, Equatable {
     /// Index of the entry that follows the gap (== entry count when the gap is last).
     public var beforeEntry: Int
+    /// One-based line number of the gap record in the file.
     public var lineNumber: Int
     /// Sequence number of the first dropped entry.
     public var firstSequence: Int64

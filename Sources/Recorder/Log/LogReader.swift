@@ -43,6 +43,7 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// The log file this reader reads, as it was given.
     public let path: String
     /// The log's first header (of the file now read, after ``refresh()`` reopened it).
     public var header: LogHeader { lock.withLock { currentHeader } }

@@ -18,6 +18,7 @@
 /// // {"user":{"email":"‹redacted 1c9a03fe›","name":"Ann"}}
 /// ```
 public struct Redaction: Sendable {
+    /// The rules as given, in order.
     public let rules: [String]
     private let patterns: [_Pattern]
     private let key: (UInt64, UInt64)
@@ -78,8 +79,11 @@ public struct Redaction: Sendable {
     }
 }
 
+/// Why a redaction rule was refused. `description` is one line: the rule, then what is wrong with it.
 public struct RedactionRuleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The rule as it was given.
     public var rule: String
+    /// What is wrong with it, for people.
     public var reason: String
     public var description: String { "invalid redaction rule \"\(rule)\": \(reason)" }
 }

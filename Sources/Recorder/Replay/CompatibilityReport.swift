@@ -22,6 +22,7 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
         case notReplayable
     }
 
+    /// One recorded action case and whether the current Action type decodes it.
     public struct ActionType: Sendable, Equatable {
         /// The recorded case path (`primary.brakeTapped`).
         public var name: String
@@ -29,6 +30,7 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
         public var count: Int
         /// The entry whose action was decoded, from 0.
         public var sampleEntry: Int
+        /// Whether the sample decoded with the current type.
         public var status: Status
     }
 
@@ -36,6 +38,7 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
     public var actionTypes: [ActionType]
     /// States decoded (the initial state and keyframes) and the first that failed, if any.
     public var statesChecked: Int
+    /// Why the first state that failed does not decode; nil when every checked state decoded.
     public var stateProblem: String?
 
     /// True when every action type and every checked state decodes.

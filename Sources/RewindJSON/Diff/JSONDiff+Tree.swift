@@ -1,0 +1,137 @@
+/// One line of a tree diff, for a view that colours and indents it itself
+/// (the inspector). `package`: apps get the text from ``JSONDiff/treeText(from:to:options:)``.
+package struct TreeDiffLine: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        /// An unchanged member shown for context (not produced by the default collapsing).
+        case unchanged
+        /// Only in the old document.
+        case removed
+        /// Only in the new document.
+        case added
+        /// `… (N unchanged)`: a run of unchanged siblings.
+        case collapsed
+        /// An opening or closing bracket of a container whose contents changed.
+        case header
+    }
+
+    package var kind: Kind
+    /// Nesting level; the text is indented by two spaces per level.
+    package var depth: Int
+    /// The line without marker or indentation: `"count": 2`, `"todos": [`, `]`, `… (3 unchanged)`.
+    package var text: String
+    /// Where the line points: the old document's location for removed lines,
+    /// the new document's for the rest (the container, for collapsed runs).
+    package var path: JSONPointer
+
+    package init(kind: Kind, depth: Int, text: String, path: JSONPointer) {
+        self.kind = kind
+        self.depth = depth
+        self.text = text
+        self.path = path
+    }
+
+    /// The line as printed: a `-`, `+` or space marker, a space, then the indented text.
+    package var rendered: String {
+        let marker: Character = switch kind {
+        case .removed: "-"
+        case .added: "+"
+        default: " "
+        }
+        return String(marker) + " " + String(repeating: "  ", count: depth) + text
+    }
+}
+
+extension JSONDiff {
+    /// A readable diff in the style of swift-custom-dump, or `nil` when the
+    /// documents are equal:
+    ///
+    /// ```text
+    ///   {
+    /// -   "count": 1
+    /// +   "count": 2
+    ///     … (3 unchanged)
+    ///   }
+    /// ```
+    public static func treeText(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions()) -> String? {
+        let lines = treeLines(from: old, to: new, options: options)
+        if lines.isEmpty { return nil }
+        return lines.map(\.rendered).joined(separator: "\n")
+    }
+
+    /// The tree diff as structured lines (empty when the documents are equal).
+    package static func treeLines(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions()) -> [TreeDiffLine] {
+        if old == new { return [] }
+        var printer = _TreePrinter(options: options)
+        printer.diff(old, new, label: "", depth: 0, oldPath: JSONPointer(), newPath: JSONPointer())
+        return printer.lines
+    }
+}
+
+struct _TreePrinter {
+    let options: JSONDiffOptions
+    var lines: [TreeDiffLine] = []
+
+    init(options: JSONDiffOptions) { self.options = options }
+
+    /// Lines for one member whose value changed; `label` is `"key": ` or empty.
+    mutating func diff(_ old: JSONValue, _ new: JSONValue, label: String, depth: Int, oldPath: JSONPointer, newPath: JSONPointer) {
+        switch (old, new) {
+        case (.object(let a), .object(let b)):
+            lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "{", path: newPath))
+            var unchanged = 0
+            for (key, value) in b.members {
+                let memberLabel = JSONWriter.compactString(.string(key)) + ": "
+                guard let previous = a[key] else {
+                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    lines.append(TreeDiffLine(kind: .added, depth: depth + 1, text: memberLabel + value.description, path: newPath.appending(key)))
+                    continue
+                }
+                if previous == value {
+                    unchanged += 1
+                } else {
+                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    diff(previous, value, label: memberLabel, depth: depth + 1, oldPath: oldPath.appending(key), newPath: newPath.appending(key))
+                }
+            }
+            for (key, value) in a.members where b[key] == nil {
+                flush(&unchanged, depth: depth + 1, path: newPath)
+                let memberLabel = JSONWriter.compactString(.string(key)) + ": "
+                lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: memberLabel + value.description, path: oldPath.appending(key)))
+            }
+            flush(&unchanged, depth: depth + 1, path: newPath)
+            lines.append(TreeDiffLine(kind: .header, depth: depth, text: "}", path: newPath))
+        case (.array(let a), .array(let b)):
+            lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "[", path: newPath))
+            let arrays = _ArrayDiff(old: a, new: b, options: options)
+            var unchanged = 0
+            for step in arrays.steps {
+                switch step {
+                case .match(let i, let j):
+                    if a[i] == b[j] {
+                        unchanged += 1
+                    } else {
+                        flush(&unchanged, depth: depth + 1, path: newPath)
+                        diff(a[i], b[j], label: "", depth: depth + 1, oldPath: oldPath.appending(i), newPath: newPath.appending(j))
+                    }
+                case .delete(let i):
+                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: a[i].description, path: oldPath.appending(i)))
+                case .insert(let j):
+                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    lines.append(TreeDiffLine(kind: .added, depth: depth + 1, text: b[j].description, path: newPath.appending(j)))
+                }
+            }
+            flush(&unchanged, depth: depth + 1, path: newPath)
+            lines.append(TreeDiffLine(kind: .header, depth: depth, text: "]", path: newPath))
+        default:
+            lines.append(TreeDiffLine(kind: .removed, depth: depth, text: label + old.description, path: oldPath))
+            lines.append(TreeDiffLine(kind: .added, depth: depth, text: label + new.description, path: newPath))
+        }
+    }
+
+    private mutating func flush(_ unchanged: inout Int, depth: Int, path: JSONPointer) {
+        guard unchanged > 0 else { return }
+        lines.append(TreeDiffLine(kind: .collapsed, depth: depth, text: "… (\(unchanged) unchanged)", path: path))
+        unchanged = 0
+    }
+}
