@@ -221,8 +221,8 @@ struct InspectorModel {
     var replayRun: ReplayRun?
     /// The state pane shows the selected action instead (`p`): payload, duration, cause.
     var showsAction = false
-    /// First line of the action view on screen.
-    var actionTop = 0
+    /// The action view's payload tree: open nodes, cursor, the window on screen.
+    var payloadTree = PayloadTree()
     /// Where `c` jumped from, so `b` can go back.
     var causeTrail: [Int] = []
     /// The timeline title's picture of state sizes and slow reducers.
@@ -356,7 +356,8 @@ struct InspectorModel {
             if selectionMoved {
                 diffTop = 0
                 diffLeft = 0
-                actionTop = 0
+                payloadTree.cursor = 0
+                payloadTree.top = 0
                 diffMatchLine = nil
                 expansion = effectiveExpansion()
                 // Bring the first changed node into view unless the user is working in the tree.
@@ -368,6 +369,7 @@ struct InspectorModel {
             }
         }
         refreshRows()
+        refreshPayloadTree()
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.

@@ -176,6 +176,7 @@ extension InspectorModel {
 
     /// Opens the viewer on the state node under the cursor.
     mutating func openValueViewer() {
+        if actionPaneHasKeys { openPayloadValueViewer(); return }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         overlay = .value(ValueViewer(path: row.path, value: row.value))
     }
