@@ -172,7 +172,7 @@ import Recorder
         var model = InspectorFixtures.model()
         model.type("f")
         let screen = model.screenText
-        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab hides)"))
+        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab/S-Tab hide)"))
         #expect(screen.contains("│ app/launch  (1)"))
         #expect(screen.contains("│ todo/add  (2)"))
         for _ in 0..<3 { model.send(.down) }   // app/launch, filter/set, sync/loaded, todo/add

@@ -13,7 +13,7 @@ enum OpenCommand: CommandRunner {
         }
         let timeline: LogTimeline
         do {
-            timeline = try LogTimeline(path: path, indexInBackground: true)
+            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: true)
         } catch {
             streams.error("\(invocation.program.name): \(error.description)")
             return 2
@@ -25,6 +25,6 @@ enum OpenCommand: CommandRunner {
         }
         // Linked with a reducer: the timeline shows skips and branches, and the replay keys work.
         let source: any TimelineSource = replay.map { ReplayTimeline(base: timeline, engine: $0(timeline.reader)) } ?? timeline
-        return InspectorSession.run(source: source, terminal: &terminal)
+        return InspectorSession.run(source: source, terminal: &terminal, hideListLog: HiddenActionTypes.key(forLogAt: path))
     }
 }
