@@ -13,7 +13,8 @@ enum OpenCommand: CommandRunner {
         }
         let timeline: LogTimeline
         do {
-            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: true)
+            // With a reducer linked, replay counts the reader's entries: no placeholder rows then.
+            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: replay == nil)
         } catch {
             streams.error("\(invocation.program.name): \(error.description)")
             return 2
