@@ -38,7 +38,7 @@ import Recorder
         for _ in 0..<3 { reduce(&model, .tick) }
         #expect(!model.hasPendingScan)
         let screen = model.screenText
-        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab hides)"))
+        #expect(screen.contains("┌ Filter by action type (type to narrow, Space picks, Tab/S-Tab hide)"))
         #expect(!screen.contains("scanning"))
         #expect(screen.contains("│ counter/increment  (97)"))
         #expect(screen.contains("│ label/set  (1)"))

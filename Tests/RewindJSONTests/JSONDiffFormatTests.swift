@@ -19,7 +19,7 @@ import Testing
             -   "count": 1
             +   "count": 2
                 "todos": [
-                  … (1 unchanged)
+                  … (1 unchanged: 0)
             -     {"id":2,"title":"b"}
                   {
                     … (1 unchanged)

@@ -83,7 +83,7 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
                 -   "count": 6
                 +   "count": 8
                     "history": [
-                      … (1 unchanged)
+                      … (1 unchanged: 0)
                 +     2
                     ]
                   }

@@ -13,7 +13,8 @@ enum OpenCommand: CommandRunner {
         }
         let timeline: LogTimeline
         do {
-            timeline = try LogTimeline(path: path, indexInBackground: true)
+            // With a reducer linked, replay counts the reader's entries: no placeholder rows then.
+            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: replay == nil)
         } catch {
             streams.error("\(invocation.program.name): \(error.description)")
             return 2
@@ -25,6 +26,6 @@ enum OpenCommand: CommandRunner {
         }
         // Linked with a reducer: the timeline shows skips and branches, and the replay keys work.
         let source: any TimelineSource = replay.map { ReplayTimeline(base: timeline, engine: $0(timeline.reader)) } ?? timeline
-        return InspectorSession.run(source: source, terminal: &terminal)
+        return InspectorSession.run(source: source, terminal: &terminal, hideListLog: HiddenActionTypes.key(forLogAt: path))
     }
 }

@@ -10,6 +10,9 @@ final class InMemoryTimeline: TimelineSource {
         var timeOffset: Double
         var fromEffect: Bool
         var duration: Double? = nil
+        /// The paths the entry says it changed, where they are coarser than the diff of the states
+        /// (an imported log's `replace /todos`); nil: worked out from the states.
+        var changedPaths: [JSONPointer]? = nil
 
         init(_ actionType: String, _ payload: JSONValue = .null, state: JSONValue, at timeOffset: Double = 0, fromEffect: Bool = false) {
             self.actionType = actionType
@@ -41,7 +44,7 @@ final class InMemoryTimeline: TimelineSource {
     func entry(at index: Int) -> TimelineEntry? {
         guard steps.indices.contains(index) else { return nil }
         let step = steps[index]
-        let changed = index == 0 ? [] : JSONDiff.patch(from: steps[index - 1].state, to: step.state).operations.map(\.path)
+        let changed = step.changedPaths ?? (index == 0 ? [] : JSONDiff.patch(from: steps[index - 1].state, to: step.state).operations.map(\.path))
         return TimelineEntry(index: index, timeOffset: step.timeOffset, actionType: step.actionType, payload: step.payload,
                              changedPaths: changed, fromEffect: step.fromEffect, isKeyframe: index % keyframeInterval == 0,
                              duration: step.duration, sequence: Int64(index), causeSequence: step.fromEffect ? Int64(index - 1) : nil)

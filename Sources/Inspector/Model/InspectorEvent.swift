@@ -64,6 +64,8 @@ enum InspectorEffect: Equatable, Sendable {
     case copyToClipboard(String)
     /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).
     case saveHiddenActionTypes([String])
+    /// Remember the hide-list of one log file (`.rewind/hidden-actions-by-log`, keyed by `log`, its absolute path).
+    case saveLogHiddenActionTypes(log: String, types: [String])
     /// Ctrl-L: repaint the whole terminal (something else wrote over it).
     case redraw
 }

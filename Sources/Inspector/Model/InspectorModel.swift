@@ -164,6 +164,8 @@ struct InspectorModel {
         var stateError: String?
         var changedPaths: [JSONPointer] = []
         var diffLines: [DiffLine] = []
+        /// Why there is no diff to show (a damaged record on the way), instead of "(no changes)".
+        var diffError: String?
     }
 
     let source: any TimelineSource
@@ -222,8 +224,8 @@ struct InspectorModel {
     var replayRun: ReplayRun?
     /// The state pane shows the selected action instead (`p`): payload, duration, cause.
     var showsAction = false
-    /// First line of the action view on screen.
-    var actionTop = 0
+    /// The action view's payload tree: open nodes, cursor, the window on screen.
+    var payloadTree = PayloadTree()
     /// Where `c` jumped from, so `b` can go back.
     var causeTrail: [Int] = []
     /// The timeline title's picture of state sizes and slow reducers.
@@ -232,6 +234,10 @@ struct InspectorModel {
     var pendingEffects: [InspectorEffect] = []
     /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
     var hiddenActionTypes: Set<String> = []
+    /// Action types hidden in this log only (`.rewind/hidden-actions-by-log`, Shift-Tab in the picker).
+    var logHiddenActionTypes: Set<String> = []
+    /// What this log's own hide-list is saved under (its absolute path); nil: a log without a file, no list.
+    var hideListLog: String?
     /// `:0`: the panes show the state before the first entry (the header's initial state).
     var showingInitialState = false
     /// Digits typed before a motion (`5j`, `10G`).
@@ -351,13 +357,24 @@ struct InspectorModel {
                         next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
                     }
                 }
+                if let stateError = next.stateError {
+                    next.diffError = "The diff cannot be rebuilt: " + stateError
+                } else if let compared, compared != selection {
+                    do { _ = try source.state(at: compared) } catch { next.diffError = "The diff cannot be rebuilt: \(error)" }
+                }
+            } else if count > 0, let record = source.damagedRecord(at: selection) {
+                // A damaged record keeps its row: say what is wrong with it rather than skip it.
+                next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "
+                    + "the states after it are back from the next keyframe"
+                next.diffError = "Entry \(selection + 1) cannot be read: its record (line \(record.line)) is damaged"
             }
             let selectionMoved = view.selection != selection
             view = next
             if selectionMoved {
                 diffTop = 0
                 diffLeft = 0
-                actionTop = 0
+                payloadTree.cursor = 0
+                payloadTree.top = 0
                 diffMatchLine = nil
                 expansion = effectiveExpansion()
                 // Bring the first changed node into view unless the user is working in the tree.
@@ -369,6 +386,7 @@ struct InspectorModel {
             }
         }
         refreshRows()
+        refreshPayloadTree()
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.

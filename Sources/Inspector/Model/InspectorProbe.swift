@@ -1,3 +1,4 @@
+import Foundation
 import Recorder
 
 /// The inspector driven without a terminal, for `rewind-bench` (which cannot
@@ -44,10 +45,13 @@ package final class InspectorProbe {
     /// `afterEvent` runs after each event, outside the timing (memory samples).
     package func typeAndFinishScans(_ text: String, afterEvent: () -> Void = {}) -> [Double] {
         var seconds: [Double] = []
+        eventCPUSeconds = []
         func timed(_ event: InspectorEvent) {
             let start = ContinuousClock.now
+            let cpuStart = Self.threadCPUSeconds()
             reduce(&model, event)
             _ = render(model, size: model.size)
+            eventCPUSeconds.append(Self.threadCPUSeconds() - cpuStart)
             let elapsed = ContinuousClock.now - start
             seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             afterEvent()
@@ -61,6 +65,18 @@ package final class InspectorProbe {
         }
         while model.hasPendingScan { timed(.tick) }
         return seconds
+    }
+
+    /// The CPU time each event of the last ``typeAndFinishScans(_:afterEvent:)`` took on
+    /// the calling thread: what the event costs, whatever else the machine is doing
+    /// (on a shared, loaded box the wall-clock figure mostly measures the other processes).
+    package private(set) var eventCPUSeconds: [Double] = []
+
+    /// CPU time the calling thread has used, in seconds.
+    package static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Reads every entry's row (parsed and cached as for the screen), as `f`, `w` and `/` did within one key press before they ran in slices.
@@ -112,6 +128,20 @@ package final class InspectorProbe {
         reduce(&model, .key(.character("m")))
         jump(to: to)
         reduce(&model, .key(.character("d")))
+        let start = ContinuousClock.now
+        let effects = reduce(&model, .key(.character("e")))
+        _ = render(model, size: model.size)
+        let elapsed = ContinuousClock.now - start
+        guard case .exportDiff(let markdown, _)? = effects.first else { return nil }
+        reduce(&model, .exportFinished(path: "-"))
+        reduce(&model, .key(.escape))
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
+    }
+
+    /// `e` on entry `number` without a mark (the selected action's report): the seconds the
+    /// press took and the Markdown it hands the background writer.
+    package func exportSelectedAction(_ number: Int) -> (seconds: Double, markdown: String)? {
+        jump(to: number)
         let start = ContinuousClock.now
         let effects = reduce(&model, .key(.character("e")))
         _ = render(model, size: model.size)

@@ -22,10 +22,17 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// The last "missing" notice given, so follow mode says it once.
     private var lastMissing: String?
     private let readAheadQueue = DispatchQueue(label: "rewind.inspector.read-ahead", qos: .userInitiated)
+    /// Keep a placeholder row per damaged record (the interactive inspector), so entry numbers stay the file's.
+    private let keepsDamagedRows: Bool
+    /// Where the placeholders are, for the damage found so far (guarded by `lock`; rebuilt when more is found).
+    private var damagedRows = DamagedRows()
+    private var damagedRowsFor = 0
 
     /// Opens `path`; with `indexInBackground` only the start of the file is
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
-    init(path: String, indexInBackground: Bool = false) throws(LogReadError) {
+    /// `keepsDamagedRows` gives each damaged record a row of its own (entry numbers stay those of the file).
+    init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
+        self.keepsDamagedRows = keepsDamagedRows
         reader = try LogReader(path: path, indexing: indexInBackground ? .lazily : .all)
         self.path = path
         name = (path as NSString).lastPathComponent
@@ -35,7 +42,29 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     deinit { indexer?.cancel() }
 
-    var count: Int { reader.entryCount }
+    var count: Int { rows.rowCount(entries: reader.entryCount) }
+
+    /// The placeholders for the damage found so far.
+    private var rows: DamagedRows {
+        guard keepsDamagedRows else { return DamagedRows() }
+        let damage = reader.damage
+        if let known = lock.withLock({ damagedRowsFor == damage.count ? damagedRows : nil }) { return known }
+        // How many readable entries come before each damaged line: a binary search by line number.
+        let entries = reader.entryCount
+        let before = damage.map { record in
+            var low = 0, high = entries
+            while low < high {
+                let middle = (low + high) / 2
+                if let line = try? reader.entry(at: middle).lineNumber, line < record.lineNumber { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let built = DamagedRows(records: damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) }, entriesBefore: before)
+        lock.withLock { damagedRows = built; damagedRowsFor = damage.count }
+        return built
+    }
+
+    func damagedRecord(at index: Int) -> DamagedRecord? { rows.record(atRow: index) }
 
     var indexing: IndexingProgress {
         reader.isFullyIndexed ? .complete : .scanning(fraction: reader.indexProgress)
@@ -48,7 +77,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
-        guard let entry = try? reader.entry(at: index) else { return nil }
+        guard let readerIndex = rows.readerIndex(ofRow: index), let entry = try? reader.entry(at: readerIndex) else { return nil }
         var start = lock.withLock { firstEntryTime }
         if start == nil {
             start = index == 0 ? entry.time : (try? reader.entry(at: 0))?.time
@@ -75,17 +104,50 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     }
 
     func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
-        reader.scanEntries(indices, fields: fields, body)
+        let rows = self.rows
+        guard !rows.isEmpty else { reader.scanEntries(indices, fields: fields, body); return }
+        // Runs of readable entries go to the reader's batched scan; a placeholder is handed over as unreadable.
+        var start = 0
+        while start < indices.count {
+            if rows.readerIndex(ofRow: indices[start]) == nil {
+                if !body(indices[start], nil) { return }
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < indices.count, rows.readerIndex(ofRow: indices[end]) != nil { end += 1 }
+            var goOn = true
+            reader.scanEntries(indices[start..<end].map { rows.readerIndex(ofRow: $0)! }, fields: fields) { readerIndex, entry in
+                goOn = body(rows.row(ofReaderIndex: readerIndex), entry)
+                return goOn
+            }
+            if !goOn { return }
+            start = end
+        }
     }
 
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
-        reader.scanStates(range, keepingPrevious: keepingPrevious, body)
+        let rows = self.rows
+        guard !rows.isEmpty else { reader.scanStates(range, keepingPrevious: keepingPrevious, body); return }
+        // The reader's entries of those rows, numbered back as rows (the placeholders have no state to scan).
+        let first = rows.readerIndex(ofRow: range.lowerBound) ?? rows.readerIndex(ofRow: range.lowerBound + 1) ?? 0
+        let last = (range.lowerBound..<range.upperBound).reversed().lazy.compactMap { rows.readerIndex(ofRow: $0) }.first
+        guard let last, first <= last else { return }
+        reader.scanStates(first..<(last + 1), keepingPrevious: keepingPrevious) { step in
+            var step = step
+            step.index = rows.row(ofReaderIndex: step.index)
+            return body(step)
+        }
     }
 
     func state(at index: Int) throws -> JSONValue {
+        guard let readerIndex = rows.readerIndex(ofRow: index) else {
+            let record = rows.record(atRow: index)
+            throw StateUnavailable(description: "entry \(index + 1)'s record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))")
+        }
         let state: JSONValue
         do {
-            state = try reader.state(at: index)
+            state = try reader.state(at: readerIndex)
         } catch {
             throw StateUnavailable(readerError: error)
         }
@@ -104,7 +166,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }
         readAheadQueue.async { [self] in
             _ = entry(at: index)
-            _ = try? reader.state(at: index)
+            if let readerIndex = rows.readerIndex(ofRow: index) { _ = try? reader.state(at: readerIndex) }
             lock.withLock { _ = prefetching.remove(index) }
         }
     }
@@ -126,6 +188,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         lock.withLock {
             // Entries are re-read from scratch.
             summaries.removeAll()
+            damagedRowsFor = -1
             firstEntryTime = nil
             lastMissing = nil
         }
@@ -163,6 +226,8 @@ final class BackgroundIndexer: @unchecked Sendable {
 /// 0-based entry number (the inspector counts from 1).
 struct StateUnavailable: Error, CustomStringConvertible {
     let description: String
+
+    init(description: String) { self.description = description }
 
     init(readerError: LogReadError) {
         var text = readerError.description

@@ -79,13 +79,15 @@ extension InspectorModel {
     /// Restricts the timeline to the `shown` types (all when nil), always without the hidden
     /// ones; the matches are collected by `advanceScans`, over every entry.
     mutating func applyFilter(shown: Set<String>?) {
-        guard shown != nil || !hiddenActionTypes.isEmpty else { filter = nil; return }
-        filter = ActionFilter(shown: shown, hidden: hiddenActionTypes, entries: [], selectFrom: selection)
+        let hidden = hiddenActionTypes.union(logHiddenActionTypes)
+        guard shown != nil || !hidden.isEmpty else { filter = nil; return }
+        filter = ActionFilter(shown: shown, hidden: hidden, entries: [], selectFrom: selection)
     }
 
     /// The picker: typing narrows the list, ↑/↓ PgUp/PgDn Home/End move, Space picks
     /// several, Enter shows them (or the one under the cursor), Tab hides or unhides the
-    /// type under the cursor everywhere (saved for the project), Esc cancels.
+    /// type under the cursor everywhere (saved for the project), Shift-Tab in this log only
+    /// (saved for the log file), Esc cancels.
     mutating func handlePickerKey(_ key: Key, _ current: FilterPicker) {
         var picker = current
         let visible = picker.visibleChoices
@@ -106,6 +108,12 @@ extension InspectorModel {
             guard let pointed else { break }
             if hiddenActionTypes.remove(pointed) == nil { hiddenActionTypes.insert(pointed) }
             pendingEffects.append(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
+            applyFilter(shown: filter?.shown)
+        case .backTab:
+            guard let pointed else { break }
+            guard let log = hideListLog else { message = "This log has no file to keep a hide-list for: Tab hides for the project"; break }
+            if logHiddenActionTypes.remove(pointed) == nil { logHiddenActionTypes.insert(pointed) }
+            pendingEffects.append(.saveLogHiddenActionTypes(log: log, types: logHiddenActionTypes.sorted()))
             applyFilter(shown: filter?.shown)
         case .enter:
             overlay = nil
@@ -176,6 +184,7 @@ extension InspectorModel {
 
     /// Opens the viewer on the state node under the cursor.
     mutating func openValueViewer() {
+        if actionPaneHasKeys { openPayloadValueViewer(); return }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         overlay = .value(ValueViewer(path: row.path, value: row.value))
     }

@@ -80,7 +80,7 @@ extension InspectorModel {
         case .narrowerTimeline: resizeSplit(by: -4)
         case .widerTimeline: resizeSplit(by: 4)
         case .zoomPane: zoomed = zoomed == nil ? focus : nil
-        case .toggleActionView: showsAction.toggle(); actionTop = 0
+        case .toggleActionView: showsAction.toggle(); payloadTree.top = 0; payloadTree.cursor = 0
         case .jumpToCause: jumpToCause()
         case .jumpBack: jumpBack()
         case .redraw: effects.append(.redraw)
@@ -128,7 +128,7 @@ extension InspectorModel {
             selectRow(selectedRow.addingClamped(delta - 1))
         case .timeline: selectRow(selectedRow.addingClamped(delta))
         case .state where showsAction:
-            actionTop = max(0, actionTop.addingClamped(delta))
+            movePayloadCursor(by: delta)
         case .state:
             stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
         case .diff:
@@ -164,6 +164,7 @@ extension InspectorModel {
     }
 
     mutating func toggleNode() {
+        if actionPaneHasKeys { togglePayloadNode(); return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow else { return }
         // A leaf has nothing to open: Enter shows its whole value instead.
@@ -174,6 +175,7 @@ extension InspectorModel {
     mutating func expandNode() {
         // In the diff pane → and ← scroll long lines sideways.
         if focus == .diff { diffLeft += Self.sidewaysStep; return }
+        if actionPaneHasKeys { expandPayloadNode(); return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow, row.isContainer else { return }
         if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
@@ -182,6 +184,7 @@ extension InspectorModel {
     /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
     mutating func collapseNode() {
         if focus == .diff { diffLeft = max(0, diffLeft - Self.sidewaysStep); return }
+        if actionPaneHasKeys { collapsePayloadNode(); return }
         guard focus == .state, let row = cursorRow else { return }
         if row.isExpanded {
             setExpanded(row.path, false)

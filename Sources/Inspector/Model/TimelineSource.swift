@@ -66,6 +66,9 @@ protocol TimelineSource: AnyObject {
     var initialState: JSONValue? { get }
     /// `nil` when the entry's record cannot be read.
     func entry(at index: Int) -> TimelineEntry?
+    /// The damaged record whose placeholder row is at `index`, for a source that keeps
+    /// one for each (the inspector's LogTimeline), so entry numbers stay those of the file.
+    func damagedRecord(at index: Int) -> DamagedRecord?
     /// Scans over every entry (EntryScans) read through this: hands `body` the
     /// action type and `fields` of the entries at `indices`, in order, until it
     /// returns false; nil where ``entry(at:)`` is nil. Finds what ``entry(at:)``
@@ -90,6 +93,8 @@ protocol TimelineSource: AnyObject {
 }
 
 extension TimelineSource {
+    func damagedRecord(at index: Int) -> DamagedRecord? { nil }
+
     func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
         for index in indices {
             let entry = entry(at: index).map {

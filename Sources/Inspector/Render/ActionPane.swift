@@ -4,37 +4,50 @@ import Foundation
 extension ScreenPainter {
     /// The selected action in the state pane's place (`p`): who sent it, how long
     /// the reducer took, where it was dispatched (when recorded), and the whole
-    /// payload as an indented JSON tree.
+    /// payload as a foldable tree (Model/PayloadTree.swift builds the rows on screen).
     mutating func drawActionPane() {
         let area = layout.state
-        drawTitle("Action \(model.selection + 1)  (p: back to the state)", over: area, focused: model.focus == .state)
-        guard let entry = model.view.entry else {
+        let tree = model.payloadTree
+        // Focused, the title is the breadcrumb (the hint line still says `p`).
+        var title = "Action \(model.selection + 1)  (p: back to the state)"
+        if model.focus == .state, let row = tree.cursorRow { title = "Action \(model.selection + 1)  " + row.path.description }
+        drawTitle(title, over: area, focused: model.focus == .state)
+        guard model.view.entry != nil else {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
         }
-        var lines: [(String, CellStyle)] = [(entry.actionType, .bold)]
-        let duration = entry.duration.map { "reducer " + ValueFormatting.duration($0) } ?? "reducer time not recorded"
-        lines.append((duration, .dim))
-        if entry.causeSequence != nil {
-            lines.append(("sent by an effect (c: cause" + (model.causeTrail.isEmpty ? ")" : ", b: back)"), .colored(.accent)))
-        } else {
-            lines.append(("sent by the app" + (model.causeTrail.isEmpty ? "" : " (b: back)"), .dim))
-        }
-        if let trace = entry.trace {
-            // Where the action was dispatched (the reference store, the manual API), and the stack with `Options.trace`.
-            if let file = trace.file { lines.append(("dispatched at " + file + (trace.line.map { ":\($0)" } ?? ""), .dim)) }
-            if !trace.stack.isEmpty {
-                lines.append(("call stack:", .dim))
-                for frame in trace.stack { lines.append(("  " + frame, .plain)) }
+        let end = area.column + area.width
+        var y = area.row
+        for (text, style) in tree.lines.dropFirst(tree.top).prefix(area.height) {
+            let cellStyle: CellStyle = switch style {
+            case .title: .bold
+            case .note: .dim
+            case .cause: .colored(.accent)
+            case .plain: .plain
             }
+            screen.write(" " + text, row: y, column: area.column, style: cellStyle, limit: end)
+            y += 1
         }
-        lines.append(("payload:", .dim))
-        for line in JSONWriter.prettyString(entry.payload).split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(("  " + line, .plain))
-        }
-        let top = min(model.actionTop, max(0, lines.count - area.height))
-        for (offset, (text, style)) in lines.dropFirst(top).prefix(area.height).enumerated() {
-            screen.write(" " + text, row: area.row + offset, column: area.column, style: style, limit: area.column + area.width)
+        let cursorRow = tree.cursorRow
+        for row in tree.rows where y < area.row + area.height {
+            let indent = row.depth > Self.indentLevels
+                ? String(repeating: "  ", count: Self.indentLevels - 1) + "⋯ "
+                : String(repeating: "  ", count: row.depth + 1)
+            let disclosure = row.isContainer ? (row.isExpanded ? "▾ " : "▸ ") : "  "
+            var x = screen.write(" " + indent + disclosure, row: y, column: area.column, style: .dim, limit: end)
+            if let key = row.key {
+                x = screen.write(key + (row.isContainer ? " " : ": "), row: y, column: x, style: .colored(.accent), limit: end)
+            }
+            let summary = ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
+            screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: row.isContainer ? .dim : .plain, limit: end)
+            if row == cursorRow && model.focus == .state {
+                for column in area.columns {
+                    var style = screen[y, column].style
+                    style.reverse = true
+                    screen.applyStyle(style, row: y, columns: column..<(column + 1))
+                }
+            }
+            y += 1
         }
     }
 }

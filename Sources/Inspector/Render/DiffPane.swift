@@ -22,6 +22,10 @@ extension ScreenPainter {
         }
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
+        if lines.isEmpty, let reason = model.view.diffError {
+            drawWrapped(reason, in: area, style: .colored(.warning))
+            return
+        }
         if lines.isEmpty {
             if model.comparingWithMark, model.mark == model.selection {
                 screen.write(" (no differences: same entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)

@@ -11,15 +11,16 @@ extension ScreenPainter {
             }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):
-            let hidden = model.hiddenActionTypes
             let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in
                 let mark = picker.selected.contains(choice.actionType) ? "[x] " : (picker.selected.isEmpty ? "" : "[ ] ")
-                let hiddenNote = hidden.contains(choice.actionType) ? "  hidden" : ""
-                return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", hidden.contains(choice.actionType) ? .dim : .plain)
+                let inProject = model.hiddenActionTypes.contains(choice.actionType)
+                let inLog = model.logHiddenActionTypes.contains(choice.actionType)
+                let hiddenNote = inProject && inLog ? "  hidden (project, this log)" : inProject ? "  hidden" : inLog ? "  hidden (this log)" : ""
+                return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", inProject || inLog ? .dim : .plain)
             }
             let progress = model.scanProgress(picker.scanned).map { " — scanning… \($0), types so far" } ?? ""
             let narrowing = picker.query.isEmpty ? "" : " matching \"\(picker.query)\""
-            drawBox(title: "Filter by action type\(narrowing)\(progress) (type to narrow, Space picks, Tab hides)",
+            drawBox(title: "Filter by action type\(narrowing)\(progress) (type to narrow, Space picks, Tab/S-Tab hide)",
                     lines: lines, cursor: picker.cursor, top: nil)
         case .pathHistory(let history):
             let changes = history.history

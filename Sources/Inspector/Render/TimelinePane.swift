@@ -26,6 +26,15 @@ extension ScreenPainter {
             let y = area.row + offset
             let selected = index == model.selection
             guard let entry = model.source.entry(at: index) else {
+                if let record = model.source.damagedRecord(at: index) {
+                    // The damaged record's own row: the numbers after it stay those of the file.
+                    let text = " \(String(index + 1).leftPadded(toWidth: numberWidth)) ⚠ damaged: line \(record.line), \(record.reason)"
+                    var style = CellStyle.colored(.warning)
+                    style.reverse = selected
+                    screen.write(text.truncated(toWidth: area.width).padded(toWidth: area.width), row: y, column: area.column, style: style,
+                                 limit: area.column + area.width)
+                    continue
+                }
                 screen.write(" \(String(index + 1).leftPadded(toWidth: numberWidth)) (unreadable)", row: y, column: area.column, style: .colored(.warning), limit: area.column + area.width)
                 continue
             }

@@ -6,17 +6,23 @@ import Recorder
 enum InspectorSession {
     static let tickMilliseconds = 100
 
-    /// Runs until the user quits. Returns the exit status.
+    /// Runs until the user quits. Returns the exit status. `hideListLog` keys the log's own
+    /// hide-list (HiddenActionTypes), kept under `hideListDirectory` with the project's.
     static func run(source: any TimelineSource, terminal: inout some TerminalDevice,
-                    hiddenActionTypes: [String] = HiddenActionTypes.load()) -> Int32 {
+                    hiddenActionTypes: [String]? = nil, hideListLog: String? = nil,
+                    hideListDirectory: String = FileManager.default.currentDirectoryPath) -> Int32 {
+        let hiddenActionTypes = hiddenActionTypes ?? HiddenActionTypes.load(directory: hideListDirectory)
         var model = InspectorModel(source: source, size: terminal.size)
         model.hiddenActionTypes = Set(hiddenActionTypes)
-        if !hiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
-        return run(model: &model, terminal: &terminal)
+        model.hideListLog = hideListLog
+        model.logHiddenActionTypes = Set(hideListLog.map { HiddenActionTypes.load(forLog: $0, directory: hideListDirectory) } ?? [])
+        if !model.hiddenActionTypes.isEmpty || !model.logHiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
+        return run(model: &model, terminal: &terminal, hideListDirectory: hideListDirectory)
     }
 
     /// Runs `model` until the user quits (tests set up the model first).
-    static func run(model: inout InspectorModel, terminal: inout some TerminalDevice, exports: ExportWorker = ExportWorker()) -> Int32 {
+    static func run(model: inout InspectorModel, terminal: inout some TerminalDevice, exports: ExportWorker = ExportWorker(),
+                    hideListDirectory: String = FileManager.default.currentDirectoryPath) -> Int32 {
         var shown: ScreenBuffer?
         while true {
             // What the background export did since the last turn.
@@ -39,7 +45,13 @@ enum InspectorSession {
                     terminal.copyToClipboard(text)
                 case .saveHiddenActionTypes(let types):
                     do {
-                        try HiddenActionTypes.save(types)
+                        try HiddenActionTypes.save(types, directory: hideListDirectory)
+                    } catch {
+                        reduce(&model, .exportFailed(reason: "\(error)"))
+                    }
+                case .saveLogHiddenActionTypes(let log, let types):
+                    do {
+                        try HiddenActionTypes.save(types, forLog: log, directory: hideListDirectory)
                     } catch {
                         reduce(&model, .exportFailed(reason: "\(error)"))
                     }

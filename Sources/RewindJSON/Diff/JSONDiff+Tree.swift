@@ -104,24 +104,27 @@ struct _TreePrinter {
             lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "[", path: newPath))
             let arrays = _ArrayDiff(old: a, new: b, options: options)
             var unchanged = 0
+            // The new array's index after the last unchanged element, so the collapsed line can name the run.
+            var next = 0
             for step in arrays.steps {
                 switch step {
                 case .match(let i, let j):
                     if a[i] == b[j] {
                         unchanged += 1
+                        next = j + 1
                     } else {
-                        flush(&unchanged, depth: depth + 1, path: newPath)
+                        flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
                         diff(a[i], b[j], label: "", depth: depth + 1, oldPath: oldPath.appending(i), newPath: newPath.appending(j))
                     }
                 case .delete(let i):
-                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
                     lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: a[i].description, path: oldPath.appending(i)))
                 case .insert(let j):
-                    flush(&unchanged, depth: depth + 1, path: newPath)
+                    flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
                     lines.append(TreeDiffLine(kind: .added, depth: depth + 1, text: b[j].description, path: newPath.appending(j)))
                 }
             }
-            flush(&unchanged, depth: depth + 1, path: newPath)
+            flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
             lines.append(TreeDiffLine(kind: .header, depth: depth, text: "]", path: newPath))
         default:
             lines.append(TreeDiffLine(kind: .removed, depth: depth, text: label + old.description, path: oldPath))
@@ -129,9 +132,13 @@ struct _TreePrinter {
         }
     }
 
-    private mutating func flush(_ unchanged: inout Int, depth: Int, path: JSONPointer) {
+    /// Writes `… (N unchanged)` for a run of unchanged members; in an array, with the (new) indexes
+    /// it stands for, `… (4 unchanged: 2–5)`, so a reader knows which elements were left out.
+    private mutating func flush(_ unchanged: inout Int, depth: Int, path: JSONPointer, endingBefore end: Int? = nil) {
         guard unchanged > 0 else { return }
-        lines.append(TreeDiffLine(kind: .collapsed, depth: depth, text: "… (\(unchanged) unchanged)", path: path))
+        var text = "… (\(unchanged) unchanged"
+        if let end { text += unchanged == 1 ? ": \(end - 1)" : ": \(end - unchanged)–\(end - 1)" }
+        lines.append(TreeDiffLine(kind: .collapsed, depth: depth, text: text + ")", path: path))
         unchanged = 0
     }
 }

@@ -28,7 +28,7 @@ import Recorder
               sync/loaded count: 3
               {
                 "todos": [
-                  … (2 unchanged)
+                  … (2 unchanged: 0–1)
             +     {"title":"Sync done","done":false}
                 ]
                 … (2 unchanged)
