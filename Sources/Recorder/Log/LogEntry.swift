@@ -17,6 +17,7 @@ public struct LogEntry: Sendable, Equatable {
     public var time: Date
     /// How long the reducer took, in seconds.
     public var duration: Double
+    /// The action the reducer ran: its case path, payload and whether it replays.
     public var action: RecordedAction
     /// When an effect sent this action: the sequence number of the entry whose effect it was.
     public var effectOf: Int64?

@@ -1,5 +1,5 @@
 /// Where an action was dispatched, as the caller's thread hands it over: the
-/// call site given by the reference ``Store`` and the manual API, and the call
+/// call site given by the reference `Store` (RewindStore) and the manual API, and the call
 /// stack when `Options.trace` is on. Written as the entry's `trace` member.
 struct CapturedTrace {
     var fileID: StaticString?

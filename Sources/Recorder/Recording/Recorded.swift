@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// While a recorder's wrapper (``Recorder/recording(_:)``, ``Recorder/middleware()``,
-/// the reference ``Store``) runs the reducer, each value read is written into that
+/// the reference `Store` (RewindStore)) runs the reducer, each value read is written into that
 /// call's entry (the `values` member of the log). During replay the reducer gets
 /// the recorded values back in the order it read them, per name; a read the
 /// recording has no value for is reported as a divergence of that entry. Outside
@@ -41,6 +41,7 @@ public enum Recorded {
         /// The value, encoded as the recorder encodes states.
         public var json: JSONValue
 
+        /// A value named `name`, as replay hands it back: `Recorded.Value(name: "now", json: 786451200.5)`.
         public init(name: String, json: JSONValue) {
             self.name = name
             self.json = json

@@ -136,7 +136,7 @@ public final class Recorder: Sendable {
     }
 
     /// Hands one reducer call to the writer; returns its sequence number (nil once stopped).
-    /// The reference ``Store`` and the manual ``record(_:state:before:duration:effectOf:fileID:line:)``
+    /// The reference `Store` (RewindStore) and the manual ``record(_:state:before:duration:effectOf:fileID:line:)``
     /// call this directly; `values` are what the reducer read through ``Recorded``.
     @discardableResult
     func record<State, Action>(

@@ -1,6 +1,7 @@
 /// Why recording could not start or stopped. `description` is one line:
 /// `/tmp/x.jsonl: cannot write: No space left on device`.
 public struct RecorderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The log (or `host:port` stream) the recorder was writing.
     public let path: String
     /// What went wrong, for people.
     public let reason: String

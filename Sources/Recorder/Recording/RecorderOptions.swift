@@ -64,6 +64,8 @@ extension Recorder {
         /// Reproducible logs (the demo's sample logs, golden tests) fix it.
         package var sessionID: String?
 
+        /// The defaults: wait when the queue is full, `write` durability, keyframes by cost (at most 1,024 apart),
+        /// no redaction. Change the properties you need: `var options = Recorder.Options(); options.queuePolicy = .drop`.
         public init() {}
     }
 
