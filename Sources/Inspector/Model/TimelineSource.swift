@@ -87,6 +87,8 @@ protocol TimelineSource: AnyObject {
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
     /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
     var datePaths: [String] { get }
+    /// The replay work over this timeline when a reducer is linked (``ReplayTimeline`` is itself); nil otherwise.
+    var replayTimeline: ReplayTimeline? { get }
 }
 
 extension TimelineSource {
@@ -116,4 +118,6 @@ extension TimelineSource {
     }
 
     var datePaths: [String] { [] }
+
+    var replayTimeline: ReplayTimeline? { nil }
 }

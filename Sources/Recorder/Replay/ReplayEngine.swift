@@ -11,6 +11,8 @@ package protocol ReplayEngine: AnyObject {
     var compatibility: CompatibilityReport { get }
     /// Replays from `start` to the end through the real reducer and compares each state with the recording.
     func replay(from start: Int) -> ReplayRun
+    /// A fresh copy for a background queue (``ReplayVerifier``).
+    func makeVerifier() -> any ReplayVerifier
 
     /// Entries skipped with ``toggleSkip(_:)``.
     var skipped: Set<Int> { get }
@@ -30,6 +32,18 @@ package protocol ReplayEngine: AnyObject {
     /// Returns the number of entries written.
     func saveBranch(to path: String) throws(ReplayEditError) -> Int
 }
+
+/// The long work of a replay session — replaying and checking compatibility —
+/// on a session of its own, so it can run on a background queue while the
+/// inspector's session keeps serving the screen. Used by one queue at a time.
+package protocol ReplayVerifier: AnyObject {
+    /// Entries in the log.
+    var entryCount: Int { get }
+    func replay(from start: Int, stopAtFirstProblem: Bool, proceed: (Int) -> Bool) -> ReplayRun
+    func checkCompatibility(continuing check: CompatibilityCheck, through end: Int, proceed: (Int) -> Bool) -> CompatibilityCheck
+}
+
+extension ReplaySession: ReplayVerifier {}
 
 /// Actions dispatched by hand on the state after entry `forkIndex`.
 package struct ReplayBranch: Sendable, Equatable {

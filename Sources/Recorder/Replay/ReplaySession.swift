@@ -47,6 +47,12 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
 
     package var entryCount: Int { reader.entryCount }
 
+    /// A new session over the same log and reducer that shares no cache with this one,
+    /// so a background queue can replay while this one serves the screen.
+    package func makeVerifier() -> any ReplayVerifier {
+        ReplaySession(reader: reader, reducer: reducer, decodeAction: decodeAction)
+    }
+
     // MARK: Decoding and encoding
 
     /// The recorded action of entry `index`, decoded with the current Action type (cached).
@@ -117,7 +123,10 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     /// recomputed state with the recorded one as JSON. After a divergence (or an
     /// entry that cannot be replayed) it continues from the recorded state, so each
     /// divergent entry is one where the reducer itself computed something else.
-    package func replay(from start: Int, stopAtFirstProblem: Bool) -> ReplayRun {
+    ///
+    /// `proceed` is asked before each entry (with its index); when it returns false
+    /// the run stops there (the inspector's background replay reports progress and is cancelled through it).
+    package func replay(from start: Int, stopAtFirstProblem: Bool, proceed: (Int) -> Bool = { _ in true }) -> ReplayRun {
         var run = ReplayRun(start: max(0, start), checks: [])
         let count = entryCount
         guard run.start < count else { return run }
@@ -131,6 +140,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         }
         var previous: LogEntry?
         for index in run.start..<count {
+            guard proceed(index) else { return run }
             let entry: LogEntry
             do {
                 entry = try reader.entry(at: index)
@@ -219,25 +229,29 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
 
     package var compatibility: CompatibilityReport {
         if let cachedCompatibility { return cachedCompatibility }
-        let report = checkCompatibility()
+        let report = checkCompatibility(continuing: CompatibilityCheck(), through: entryCount).report
         cachedCompatibility = report
         return report
     }
 
-    /// Decodes one sample of every recorded action type, the initial state and
-    /// (up to 64, spread over the log) keyframe states. Never throws: problems are the report.
-    private func checkCompatibility() -> CompatibilityReport {
-        var types: [CompatibilityReport.ActionType] = []
-        var position: [String: Int] = [:]
-        var keyframes: [Int] = []
-        for index in 0..<entryCount {
+    /// Extends `check` over entries `check.checkedEntries..<end`: one sample of every
+    /// new action type is decoded, keyframes are noted; then the initial state and
+    /// (up to 64, spread over what was seen) keyframe states are decoded. Never
+    /// throws: problems are the report. `proceed` is asked before each entry; when it
+    /// returns false the check stops there (``CompatibilityCheck/checkedEntries`` says how far it got).
+    package func checkCompatibility(continuing check: CompatibilityCheck, through end: Int,
+                                    proceed: (Int) -> Bool = { _ in true }) -> CompatibilityCheck {
+        var check = check
+        for index in check.checkedEntries..<max(check.checkedEntries, min(end, entryCount)) {
+            guard proceed(index) else { break }
+            check.checkedEntries = index + 1
             guard let entry = try? reader.entry(at: index) else { continue }
-            if entry.isKeyframe { keyframes.append(index) }
-            if let existing = position[entry.action.name] {
-                types[existing].count += 1
+            if entry.isKeyframe { check.keyframes.append(index) }
+            if let existing = check.positions[entry.action.name] {
+                check.report.actionTypes[existing].count += 1
                 continue
             }
-            position[entry.action.name] = types.count
+            check.positions[entry.action.name] = check.report.actionTypes.count
             let status: CompatibilityReport.Status
             switch decode(entry.action, entry: index) {
             case .success: status = .ok
@@ -248,7 +262,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
                     status = .notReplayable
                 }
             }
-            types.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
+            check.report.actionTypes.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
         }
         var checked = 0
         var problem: String?
@@ -258,12 +272,15 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             if let initial = reader.header.initialState {
                 do { _ = try decodeState(initial, entry: nil); checked += 1 } catch { problem = "initial state: \(Self.decodeReason(error))" }
             }
+            let keyframes = check.keyframes
             let stride = max(1, keyframes.count / 64)
             for (number, index) in keyframes.enumerated() where problem == nil && (number % stride == 0 || number == keyframes.count - 1) {
                 do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(index + 1): \(Self.decodeReason(error))" }
             }
         }
-        return CompatibilityReport(actionTypes: types, statesChecked: checked, stateProblem: problem)
+        check.report.statesChecked = checked
+        check.report.stateProblem = problem
+        return check
     }
 
     private static func decodeReason(_ error: ReplayError) -> String {
