@@ -281,12 +281,13 @@ import Recorder
         #expect(model.selection == 2)
     }
 
-    @Test func exportAsksForAMarkdownFileWithTheDiff() {
+    @Test func exportAsksForAMarkdownFileWithTheDiff() throws {
         var model = InspectorFixtures.model()
         model.type("jjj")
         let effects = model.send(.character("e"))
-        // The same report as `rewind export --from 4 --to 4` (Tests/InspectorTests/Export*).
-        #expect(effects == [.exportDiff(markdown: """
+        #expect(effects == [.exportDiff(.entry(3), suggestedName: "todo-diff-3-4.md")])
+        // What the effect runner writes: the same report as `rewind export --from 4 --to 4` (Tests/InspectorTests/Export*).
+        #expect(try DiffExport.entry(3).markdown(from: model.source) == """
             # Rewind report: todo.jsonl
 
             - **Log:** `todo.jsonl`, entry 4 of 6
@@ -339,7 +340,7 @@ import Recorder
             }
             ```
 
-            """, suggestedName: "todo-diff-3-4.md")])
+            """)
         #expect(model.screenText.contains("│  exporting… 0%"))
         reduce(&model, .exportProgress(fraction: 0.5))
         #expect(model.screenText.contains("│  exporting… 50%"))

@@ -26,8 +26,12 @@ final class EffectRunner {
     /// effects (quit, clipboard, redraw) are the session's and do nothing here.
     func perform(_ effect: InspectorEffect) -> [InspectorEvent] {
         switch effect {
-        case .exportDiff(let markdown, let suggestedName):
-            exports.start(markdown, suggestedName: suggestedName)
+        case .exportDiff(let export, let suggestedName):
+            do {
+                exports.start(try export.markdown(from: source), suggestedName: suggestedName)
+            } catch {
+                return [.exportFailed(reason: "\(error)")]
+            }
         case .saveHiddenActionTypes(let types):
             do {
                 try HiddenActionTypes.save(types)

@@ -73,8 +73,8 @@ enum InspectorEvent: Equatable, Sendable {
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
 enum InspectorEffect: Equatable, Sendable {
     case quit
-    /// Write `markdown` to a new file, in the background; `suggestedName` is a file name without directory.
-    case exportDiff(markdown: String, suggestedName: String)
+    /// Write the Markdown of `export` to a new file, in the background; `suggestedName` is a file name without directory.
+    case exportDiff(DiffExport, suggestedName: String)
     /// Put `text` on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).

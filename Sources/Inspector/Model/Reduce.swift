@@ -325,7 +325,7 @@ extension InspectorModel {
                 let window = offset
                 if stateRows.indices.contains(window), stateRows[window].isContainer {
                     let row = stateRows[window]
-                    let glyph = content.column + 1 + 2 * min(row.depth, ScreenPainter.indentLevels)
+                    let glyph = content.column + 1 + 2 * min(row.depth, StateTree.indentLevels)
                     if mouse.column == glyph || mouse.column == glyph + 1 { setExpanded(row.path, !row.isExpanded) }
                 }
             case .diff:

@@ -89,6 +89,9 @@ protocol TimelineSource: AnyObject {
     var datePaths: [String] { get }
     /// The replay work over this timeline when a reducer is linked (``ReplayTimeline`` is itself); nil otherwise.
     var replayTimeline: ReplayTimeline? { get }
+    /// The log file's header and whole entries (times, sequence numbers, the recorded
+    /// action), for exports; nil for a timeline that is not read from a log file.
+    var recordedLog: LogReader? { get }
 }
 
 extension TimelineSource {
@@ -120,4 +123,6 @@ extension TimelineSource {
     var datePaths: [String] { [] }
 
     var replayTimeline: ReplayTimeline? { nil }
+
+    var recordedLog: LogReader? { nil }
 }
