@@ -128,7 +128,7 @@ import Testing
         let log = try ReplayLogs.todo()
         let timeline = try LogTimeline(path: log.path)
         let partial = PartlyIndexedTimeline(base: timeline, indexed: 5)
-        let replay = ReplayTimeline(base: partial, engine: ReplaySession(reader: timeline.reader, reducer: TodoDomain.reduce))
+        let replay = ReplayTimeline(base: partial, engine: ReplayWorkbench(reader: timeline.reader, reducer: TodoDomain.reduce))
         let runner = EffectRunner(source: replay, directory: log.directory)
         var model = InspectorFixtures.model(replay, columns: 140, rows: 24)
         // The first frame is drawn before anything is checked.

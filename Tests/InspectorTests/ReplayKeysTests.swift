@@ -14,7 +14,7 @@ import Testing
     ) throws -> (model: InspectorModel, log: ReplayLogs.Log, runner: EffectRunner) {
         let log = try ReplayLogs.todo()
         let timeline = try LogTimeline(path: log.path)
-        let replay = ReplayTimeline(base: timeline, engine: ReplaySession(reader: timeline.reader, reducer: reducer))
+        let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(reader: timeline.reader, reducer: reducer))
         let runner = EffectRunner(source: replay, directory: log.directory)
         var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
         model.settle(with: runner)

@@ -118,7 +118,7 @@ private func fixedClock() -> Recorder.Options {
     @Test func aBranchOfALogWithTheInitActionIsSavedFromTheInspector() throws {
         let path = try reSwiftLog()
         let timeline = try LogTimeline(path: path)
-        let engine = ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader)
+        let engine = ReplayWorkbench(ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader))
         _ = try engine.dispatch(actionJSON: #"{"amount":1000}"#, at: 5)
         let saved = directory + "/saved.jsonl"
         #expect(try engine.saveBranch(to: saved) == 7)
@@ -130,7 +130,7 @@ private func fixedClock() -> Recorder.Options {
     @Test func theInspectorSavesSuchABranchWithItsPlainMessage() throws {
         let path = try reSwiftLog()
         let timeline = try LogTimeline(path: path)
-        let replay = ReplayTimeline(base: timeline, engine: ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader))
+        let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader)))
         let runner = EffectRunner(source: replay, directory: directory)
         var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
         model.type("jjja")
