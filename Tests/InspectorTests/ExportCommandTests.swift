@@ -141,16 +141,18 @@ import Testing
         request.firstEntry = 5
         request.lastEntry = 5
         let expected = String(decoding: try LogExporter.export(logAt: timeline.path, request), as: UTF8.self)
-        #expect(model.send(.character("e")) == [.exportDiff(markdown: expected, suggestedName: "todo-diff-4-5.md")])
+        #expect(model.send(.character("e")) == [.exportDiff(.entry(4), suggestedName: "todo-diff-4-5.md")])
+        #expect(try DiffExport.entry(4).markdown(from: timeline) == expected)   // what the effect runner writes
         #expect(expected.contains("1. `toggle`"))
 
         // Mark entry 2, select entry 5, compare: the diff on screen, not a report of every entry between.
         reduce(&model, .exportFinished(path: "/tmp/x.md"))
         model.type("gjmjjjd")
-        guard case .exportDiff(let markdown, let name)? = model.send(.character("e")).first else {
+        guard case .exportDiff(let export, let name)? = model.send(.character("e")).first else {
             Issue.record("no export")
             return
         }
+        let markdown = try export.markdown(from: timeline)
         #expect(name == "todo-diff-2-5.md")
         let onScreen = model.view.diffLines.map { DiffFormatting.plainText($0) }
         #expect(!onScreen.isEmpty)

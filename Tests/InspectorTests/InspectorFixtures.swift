@@ -70,3 +70,37 @@ extension LogFixture {
         return try write(steps, times: times, keyframeInterval: keyframeInterval, damageLine: damageLine, tornTail: tornTail)
     }
 }
+
+extension InspectorModel {
+    /// Does `effects` as the session does: each is performed by `runner` and its answer
+    /// reduced, then background work is waited for (not slept for) and its events reduced,
+    /// until nothing more comes back.
+    mutating func run(_ effects: [InspectorEffect], with runner: EffectRunner) {
+        var pending = effects
+        while true {
+            while !pending.isEmpty {
+                for event in runner.perform(pending.removeFirst()) { pending += reduce(&self, event) }
+            }
+            runner.waitUntilIdle()
+            let events = runner.takeEvents()
+            guard !events.isEmpty else { return }
+            for event in events { pending += reduce(&self, event) }
+        }
+    }
+
+    /// Types `text` (as ``type(_:)``) with `runner` doing each key's effects.
+    mutating func type(_ text: String, running runner: EffectRunner) {
+        for character in text {
+            let key: Key = switch character {
+            case "\n": .enter
+            case "\t": .tab
+            case "\u{1b}": .escape
+            default: .character(character)
+            }
+            run(send(key), with: runner)
+        }
+    }
+
+    /// A tick, with what it starts (the compatibility check) run to the end.
+    mutating func settle(with runner: EffectRunner) { run(reduce(&self, .tick), with: runner) }
+}

@@ -118,13 +118,13 @@ import Testing
     }
 
     @Test func savingABranchNeverWritesThroughALinkUnderTheChosenName() throws {
-        var (model, replayLog) = try ReplayKeysTests.model()
+        var (model, replayLog, runner) = try ReplayKeysTests.model()
         let target = replayLog.directory + "/elsewhere.jsonl"
         #expect(symlink(target, replayLog.directory + "/log-branch.jsonl") == 0)   // dangling
         model.type("jj")
         model.type("a")
         _ = model.send(.enter)
-        model.type("sy")                                 // save, and answer yes
+        model.type("sy", running: runner)                // save, and answer yes
         let saved = replayLog.directory + "/log-branch-2.jsonl"
         #expect(model.message == "Saved the branch (4 entries) to \(saved)")
         #expect(!FileManager.default.fileExists(atPath: target), "nothing created through the link")

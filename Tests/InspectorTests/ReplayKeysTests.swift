@@ -7,15 +7,18 @@ import Testing
 /// The replay keys in the inspector of a debug executable: `r` replays and marks
 /// divergences, `a` dispatches an edited action as a branch, `s` saves it, `x` skips.
 @Suite struct ReplayKeysTests {
-    /// The inspector over a recorded todo log, linked with `reducer`.
+    /// The inspector over a recorded todo log, linked with `reducer`, and the effect
+    /// runner a session would give it (saving next to the log); the compatibility check has run.
     static func model(
         reducer: @escaping (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void = TodoDomain.reduce
-    ) throws -> (model: InspectorModel, log: ReplayLogs.Log) {
+    ) throws -> (model: InspectorModel, log: ReplayLogs.Log, runner: EffectRunner) {
         let log = try ReplayLogs.todo()
         let timeline = try LogTimeline(path: log.path)
-        let replay = ReplayTimeline(base: timeline, engine: ReplaySession(reader: timeline.reader, reducer: reducer))
-        replay.saveDirectory = log.directory
-        return (InspectorFixtures.model(replay, columns: 100, rows: 24), log)
+        let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(reader: timeline.reader, reducer: reducer))
+        let runner = EffectRunner(source: replay, directory: log.directory)
+        var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
+        model.settle(with: runner)
+        return (model, log, runner)
     }
 
     static func lines(_ model: InspectorModel) -> [String] { model.screenText.components(separatedBy: "\n") }
@@ -31,17 +34,17 @@ import Testing
     }
 
     @Test func theStatusBarShowsTheCompatibilityReport() throws {
-        let (model, _) = try Self.model()
+        let (model, _, _) = try Self.model()
         #expect(Self.lines(model)[22].contains("│  replay: all 6 action types ok"))
     }
 
     @Test func rMarksDivergentEntriesAndShowsRecordedAgainstRecomputed() throws {
         // The new version of the reducer turns the "done" filter into "active".
-        var (model, _) = try Self.model { state, action in
+        var (model, _, runner) = try Self.model { state, action in
             TodoDomain.reduce(&state, action)
             if case .setFilter(.done) = action { state.filter = .active }
         }
-        model.type("r")
+        model.type("r", running: runner)
         #expect(model.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
         #expect(model.selection == 9)
         let lines = Self.lines(model)
@@ -54,13 +57,13 @@ import Testing
 
         // From entry 11 on everything matches again.
         model.type("j")
-        model.type("r")
+        model.type("r", running: runner)
         #expect(model.message == "Replayed 2 entries from 11: all match the recording")
         #expect(!Self.lines(model)[10].hasPrefix("≠"))
     }
 
     @Test func xSkipsAnEntryDimsItAndRecomputesEverythingAfterIt() throws {
-        var (model, _) = try Self.model()
+        var (model, _, _) = try Self.model()
         model.type("x")
         #expect(model.message == "Skipped entry 1: states after it are recomputed without it (x again unskips)")
         #expect(Self.lines(model)[1].hasPrefix("-  1 "))
@@ -80,8 +83,8 @@ import Testing
     }
 
     @Test func aDispatchesAnEditedActionAsABranchAndSSavesIt() throws {
-        var (model, log) = try Self.model()
-        model.type("s")
+        var (model, log, runner) = try Self.model()
+        model.type("s", running: runner)
         #expect(model.message == "No branch yet: press a on an entry to dispatch an edited action")
 
         model.type("jj")
@@ -111,13 +114,13 @@ import Testing
         // The diff is against the fork (entry 3), not the log's last entry.
         #expect(model.view.changedPaths.map(\.description) == ["/todos/3", "/nextID", "/stats/total"])
 
-        model.type("s")
+        model.type("s", running: runner)
         let saved = log.directory + "/log-branch.jsonl"
         #expect(Self.lines(model).last == "Save the branch as \(saved)? (y/n)")
         model.type("n")                                  // anything but y: not saved, and not a command
         #expect(model.message == "Not saved")
         #expect(!FileManager.default.fileExists(atPath: saved))
-        model.type("sy")
+        model.type("sy", running: runner)
         #expect(model.message == "Saved the branch (4 entries) to \(saved)")
         let reader = try LogReader(path: saved)
         #expect(reader.entryCount == 4)
@@ -132,7 +135,7 @@ import Testing
     }
 
     @Test func aBranchEntrysDiffNamesTheForkAndTheTimelineMarksIt() throws {
-        var (model, _) = try Self.model()
+        var (model, _, _) = try Self.model()
         model.type("jja")                    // entry 3: dispatch its action again, as is
         _ = model.send(.enter)
         #expect(model.selection == 12)
@@ -145,7 +148,7 @@ import Testing
     }
 
     @Test func theActionEditorIsALineEditorAndNoKeyLeaksIntoCommands() throws {
-        var (model, _) = try Self.model()
+        var (model, _, _) = try Self.model()
         model.type("jja")
         let prefilled = #"{"add":{"title":"Call the bank"}}"#
         // One Backspace too many leaves the editor open and empty; what is typed next is text, not commands.

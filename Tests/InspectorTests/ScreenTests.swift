@@ -281,12 +281,13 @@ import Recorder
         #expect(model.selection == 2)
     }
 
-    @Test func exportAsksForAMarkdownFileWithTheDiff() {
+    @Test func exportAsksForAMarkdownFileWithTheDiff() throws {
         var model = InspectorFixtures.model()
         model.type("jjj")
         let effects = model.send(.character("e"))
-        // The same report as `rewind export --from 4 --to 4` (Tests/InspectorTests/Export*).
-        #expect(effects == [.exportDiff(markdown: """
+        #expect(effects == [.exportDiff(.entry(3), suggestedName: "todo-diff-3-4.md")])
+        // What the effect runner writes: the same report as `rewind export --from 4 --to 4` (Tests/InspectorTests/Export*).
+        #expect(try DiffExport.entry(3).markdown(from: model.source) == """
             # Rewind report: todo.jsonl
 
             - **Log:** `todo.jsonl`, entry 4 of 6
@@ -339,7 +340,7 @@ import Recorder
             }
             ```
 
-            """, suggestedName: "todo-diff-3-4.md")])
+            """)
         #expect(model.screenText.contains("│  exporting… 0%"))
         reduce(&model, .exportProgress(fraction: 0.5))
         #expect(model.screenText.contains("│  exporting… 50%"))
@@ -593,15 +594,16 @@ import Recorder
     @Test func hintsComeFromTheKeyTableAndDependOnThePane() {
         var model = InspectorFixtures.model(columns: 160, rows: 24)
         func hintLine() -> String { model.screenText.split(separator: "\n").last.map(String.init) ?? "" }
-        #expect(hintLine() == KeyTable.hints(for: .timeline, withReducer: false).map { "\($0.key) \($0.label)" }.joined(separator: "  "))
-        #expect(hintLine() == "? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action  z zoom")
+        #expect(hintLine() == KeyTable.hints(for: .timeline, unavailable: model.unavailability(of:)).map { "\($0.key) \($0.label)" }.joined(separator: "  "))
+        // Without a linked reducer the replay keys come last, greyed (ReplayKeysTests checks the style).
+        #expect(hintLine() == "? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action  z zoom  r replay  a edit  s save  x skip")
         model.type("\t")
         #expect(hintLine() == "? help  q quit  Tab pane  / search  w history  v view  y copy  p action  z zoom")
         model.type("\t")
         #expect(hintLine() == "? help  q quit  Tab pane  / search  d diff  e export  z zoom")
-        // The replay keys are hinted only where a reducer is linked.
-        #expect(KeyTable.hints(for: .timeline, withReducer: true).map(\.label).contains("replay"))
-        #expect(!KeyTable.hints(for: .timeline, withReducer: false).map(\.label).contains("replay"))
+        // The replay keys are hinted as available only where a reducer is linked.
+        #expect(KeyTable.hints(for: .timeline, unavailable: { _ in nil }).contains { $0.label == "replay" && !$0.unavailable })
+        #expect(KeyTable.hints(for: .timeline, unavailable: model.unavailability(of:)).contains { $0.label == "replay" && $0.unavailable })
     }
 
     @Test func countsPagesAndHalfPagesMoveLikeLess() {

@@ -47,18 +47,18 @@ struct ScriptedTerminal: TerminalDevice {
         }
     }
 
-    /// Hands out scripted events; at `nil` in the script it first waits for the export worker,
+    /// Hands out scripted events; at `nil` in the script it first waits for the effect runner's background work,
     /// so the frame after it shows the export's outcome (awaited, not slept for).
     struct ExportingTerminal: TerminalDevice {
         var size = ScreenSize(columns: 80, rows: 24)
         var events: [InspectorEvent?]
-        let worker: ExportWorker
+        let runner: EffectRunner
         var frames: [ScreenBuffer] = []
         mutating func draw(_ screen: ScreenBuffer) { frames.append(screen) }
         mutating func nextEvent(timeoutMilliseconds: Int) -> InspectorEvent? {
             guard !events.isEmpty else { return .key(.character("q")) }
             let event = events.removeFirst()
-            if event == nil { worker.waitUntilIdle() }
+            if event == nil { runner.waitUntilIdle() }
             return event
         }
         mutating func stop() {}
@@ -67,11 +67,11 @@ struct ScriptedTerminal: TerminalDevice {
     @Test func eWritesTheMarkDiffInTheBackgroundAndTheNoticeStays() throws {
         let folder = TemporaryDirectory()
         let directory = folder.path
-        let worker = ExportWorker(directory: directory)
-        let keys: [InspectorEvent?] = "jmGde".map { .key(.character($0)) } + [nil, .key(.character("k")), .tick]
-        var terminal = ExportingTerminal(events: keys, worker: worker)
         var model = InspectorFixtures.model()
-        _ = InspectorSession.run(model: &model, terminal: &terminal, exports: worker)
+        let runner = EffectRunner(source: model.source, directory: directory)
+        let keys: [InspectorEvent?] = "jmGde".map { .key(.character($0)) } + [nil, .key(.character("k")), .tick]
+        var terminal = ExportingTerminal(events: keys, runner: runner)
+        _ = InspectorSession.run(model: &model, terminal: &terminal, effects: runner)
         let path = directory + "/todo-diff-2-6.md"
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.hasPrefix("# Diff: todo.jsonl, entry 2 → entry 6\n"))

@@ -118,7 +118,7 @@ private func fixedClock() -> Recorder.Options {
     @Test func aBranchOfALogWithTheInitActionIsSavedFromTheInspector() throws {
         let path = try reSwiftLog()
         let timeline = try LogTimeline(path: path)
-        let engine = ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader)
+        let engine = ReplayWorkbench(ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader))
         _ = try engine.dispatch(actionJSON: #"{"amount":1000}"#, at: 5)
         let saved = directory + "/saved.jsonl"
         #expect(try engine.saveBranch(to: saved) == 7)
@@ -130,8 +130,8 @@ private func fixedClock() -> Recorder.Options {
     @Test func theInspectorSavesSuchABranchWithItsPlainMessage() throws {
         let path = try reSwiftLog()
         let timeline = try LogTimeline(path: path)
-        let replay = ReplayTimeline(base: timeline, engine: ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader))
-        replay.saveDirectory = directory
+        let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(ReSwiftReducer(reSwiftReducer, actions: [Add.self]).session(reader: timeline.reader)))
+        let runner = EffectRunner(source: replay, directory: directory)
         var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
         model.type("jjja")
         let prefilled = #"{"amount":3}"#
@@ -140,7 +140,7 @@ private func fixedClock() -> Recorder.Options {
         model.type(#"{"amount":7}"#)
         _ = model.send(.enter)
         #expect(model.prompt == nil)
-        model.type("sy")                                 // save, and answer yes
+        model.type("sy", running: runner)                // save, and answer yes
         // Entry 1 is ReSwiftInit, which cannot be decoded: it is copied as recorded.
         #expect(model.message == "Saved the branch (5 entries) to \(directory)/reswift-branch.jsonl")
         #expect(try LogReader(path: directory + "/reswift-branch.jsonl").entry(at: 0).action.name == "ReSwiftInit")

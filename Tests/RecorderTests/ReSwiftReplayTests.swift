@@ -70,17 +70,4 @@ struct Ping: ReAction {}
             #expect(error.description.hasSuffix("list the type Rename"))
         }
     }
-
-    @Test func aBranchOfALogWithTheInitActionSavesAndReplays() throws {
-        let path = try recordReSwiftSession()
-        let session = replayable.session(reader: try LogReader(path: path))
-        _ = try session.dispatch(actionJSON: #"{"by":100}"#, at: 10)
-        let branch = directory.file("branch.jsonl")
-        #expect(try session.saveBranch(to: branch) == 12)
-        let reader = try LogReader(path: branch)
-        #expect(try reader.entry(at: 0).action == RecordedAction(name: "ReSwiftInit", payload: [:], isReplayable: false))
-        #expect(try reader.entry(at: 11).action.name == "Increment")
-        #expect(try reader.state(at: 11)["count"] == .integer(try LogReader(path: path).state(at: 10)["count"]!.int64Value! + 100))
-        try Replay(log: branch).verify(replayable)
-    }
 }

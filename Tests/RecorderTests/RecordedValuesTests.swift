@@ -142,16 +142,4 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
         #expect(try reader.entry(at: 0).recordedValues.map(\.name) == ["random"])
         #expect(try reader.entry(at: 1).recordedValues.map(\.name) == ["uuid", "now", "price"])
     }
-
-    @Test func aSavedBranchKeepsTheRecordedValuesSoItReplaysToo() throws {
-        let path = try record(notesReducer)
-        let session = ReplaySession(reader: try LogReader(path: path), reducer: notesReducer)
-        _ = try session.dispatch(actionJSON: #"{"roll":{}}"#, at: 2)
-        let branch = directory.file("branch.jsonl")
-        #expect(try session.saveBranch(to: branch) == 4)
-        #expect(try LogReader(path: branch).entry(at: 0).recordedValues.map(\.name) == ["uuid", "now", "price"])
-        // The hand-dispatched roll read a live value, which the saved log records.
-        #expect(try LogReader(path: branch).entry(at: 3).recordedValues.map(\.name) == ["random"])
-        try Replay(log: branch).verify(reducer: notesReducer)
-    }
 }

@@ -37,7 +37,7 @@ struct ExportSlice {
     /// Reads entries `range` (0-based) of `source`, rebuilding each state once
     /// (neighbouring states cost one patch each: the source caches the last).
     init(source: any TimelineSource, range: ClosedRange<Int>, redaction: Redaction? = nil) throws(ExportError) {
-        let reader = (source as? LogTimeline)?.reader
+        let reader = source.recordedLog
         logName = source.name
         header = reader?.header
         totalCount = source.count

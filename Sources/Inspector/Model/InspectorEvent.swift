@@ -1,3 +1,5 @@
+import Recorder
+
 /// A key the inspector understands, independent of the terminal library.
 enum Key: Hashable, Sendable {
     case character(Character)
@@ -53,13 +55,26 @@ enum InspectorEvent: Equatable, Sendable {
     /// The terminal layer finished an export the model asked for.
     case exportFinished(path: String)
     case exportFailed(reason: String)
+    /// The session found a free name for the branch `s` saves: ask before writing it.
+    case branchFileChosen(path: String)
+    /// The session wrote the branch (`entries` of them) to `path`, or could not.
+    case branchSaved(path: String, entries: Int)
+    case branchSaveFailed(reason: String)
+    /// The background replay `job` (`r`) got through `fraction` of its entries.
+    case replayProgress(job: Int, fraction: Double)
+    /// The background replay `job` is done.
+    case replayFinished(job: Int, run: ReplayRun)
+    /// The background compatibility check examined entries up to `checked`.
+    case compatibilityProgress(checked: Int)
+    /// The background compatibility check finished a pass.
+    case compatibilityChecked(CompatibilityCheck)
 }
 
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
 enum InspectorEffect: Equatable, Sendable {
     case quit
-    /// Write `markdown` to a new file, in the background; `suggestedName` is a file name without directory.
-    case exportDiff(markdown: String, suggestedName: String)
+    /// Write the Markdown of `export` to a new file, in the background; `suggestedName` is a file name without directory.
+    case exportDiff(DiffExport, suggestedName: String)
     /// Put `text` on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).
@@ -68,4 +83,17 @@ enum InspectorEffect: Equatable, Sendable {
     case saveLogHiddenActionTypes(log: String, types: [String])
     /// Ctrl-L: repaint the whole terminal (something else wrote over it).
     case redraw
+    /// Find a name no file has yet for the branch, next to where the inspector was
+    /// started (`suggestedName`, then `name-2`, …); answered by ``InspectorEvent/branchFileChosen(path:)``.
+    case chooseBranchFile(suggestedName: String)
+    /// Write the replay branch as a new log at `path` (the user said yes); answered by `branchSaved` or `branchSaveFailed`.
+    case saveBranch(path: String)
+    /// Replay the log from entry `from` through the linked reducer, in the background;
+    /// answered by `replayProgress` and `replayFinished` with the same `job`.
+    case replay(from: Int, job: Int)
+    /// Stop the background replay `job` (its result is dropped anyway).
+    case cancelReplay(job: Int)
+    /// Extend the compatibility report over entries up to `through`, in the background;
+    /// answered by `compatibilityProgress` and `compatibilityChecked`.
+    case checkCompatibility(continuing: CompatibilityCheck, through: Int)
 }

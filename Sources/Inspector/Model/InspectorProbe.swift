@@ -122,7 +122,7 @@ package final class InspectorProbe {
 
     /// `e` after marking entry `from` and diffing it against entry `to` (`:from m :to d e`):
     /// the seconds the `e` press took (`reduce` + `render`, what blocks the keys), and the
-    /// Markdown it hands the background writer.
+    /// Markdown the effect runner hands the background writer.
     package func exportMarkDiff(from: Int, to: Int) -> (seconds: Double, markdown: String)? {
         jump(to: from)
         reduce(&model, .key(.character("m")))
@@ -132,7 +132,8 @@ package final class InspectorProbe {
         let effects = reduce(&model, .key(.character("e")))
         _ = render(model, size: model.size)
         let elapsed = ContinuousClock.now - start
-        guard case .exportDiff(let markdown, _)? = effects.first else { return nil }
+        // The Markdown is the effect runner's work, done after the key is answered.
+        guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
         reduce(&model, .exportFinished(path: "-"))
         reduce(&model, .key(.escape))
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
@@ -146,7 +147,8 @@ package final class InspectorProbe {
         let effects = reduce(&model, .key(.character("e")))
         _ = render(model, size: model.size)
         let elapsed = ContinuousClock.now - start
-        guard case .exportDiff(let markdown, _)? = effects.first else { return nil }
+        // The Markdown is the effect runner's work, done after the key is answered.
+        guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
         reduce(&model, .exportFinished(path: "-"))
         reduce(&model, .key(.escape))
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)

@@ -19,8 +19,8 @@ struct KeyBinding: Sendable {
     var hint: String?
     /// The panes whose hint line shows it (all when nil).
     var hintPanes: Set<InspectorModel.Pane>? = nil
-    /// Only in a debug executable linked with a reducer (the replay keys).
-    var needsReducer = false
+    /// What the key needs to do anything (the replay keys need a linked reducer); nil: always available.
+    var requirement: KeyRequirement? = nil
 
     /// How the help overlay spells the keys: `j ↓`.
     var keyLabel: String { keys.map(\.label).joined(separator: " ") }
@@ -73,13 +73,13 @@ enum KeyTable {
         KeyBinding(keys: [.character(">")], description: "wider timeline", command: .widerTimeline, hint: nil),
         KeyBinding(keys: [.character("z")], description: "zoom the focused pane / back", command: .zoomPane, hint: "zoom"),
         KeyBinding(keys: [.character("r")], description: "replay from here, mark divergences", command: .replayFromSelection, hint: "replay",
-                   hintPanes: [.timeline], needsReducer: true),
+                   hintPanes: [.timeline], requirement: .linkedReducer),
         KeyBinding(keys: [.character("a")], description: "dispatch an edited action (branch)", command: .editAction, hint: "edit",
-                   hintPanes: [.timeline], needsReducer: true),
+                   hintPanes: [.timeline], requirement: .linkedReducer),
         KeyBinding(keys: [.character("s")], description: "save the branch as a new log", command: .saveBranch, hint: "save",
-                   hintPanes: [.timeline], needsReducer: true),
+                   hintPanes: [.timeline], requirement: .linkedReducer),
         KeyBinding(keys: [.character("x")], description: "skip / unskip entry, recompute", command: .toggleSkip, hint: "skip",
-                   hintPanes: [.timeline], needsReducer: true),
+                   hintPanes: [.timeline], requirement: .linkedReducer),
         KeyBinding(keys: [.character("D")], description: "list damaged records (each keeps its timeline row)", command: .showDamage, hint: nil),
         KeyBinding(keys: [.character("?")], description: "help", command: .showHelp, hint: "help"),
         KeyBinding(keys: [.escape], description: "close overlay / cancel / clear search", command: .closeOverlay, hint: nil),
@@ -95,15 +95,61 @@ enum KeyTable {
 
     static func command(for key: Key) -> InspectorCommand? { commandsByKey[key] }
 
+    static func binding(for command: InspectorCommand) -> KeyBinding? { bindings.first { $0.command == command } }
+
     /// The hints for `pane`, e.g. `? help  q quit  / search`: help and quit
-    /// first so they survive a narrow terminal, then table order; the replay
-    /// keys only with a reducer linked.
-    static func hints(for pane: InspectorModel.Pane, withReducer: Bool) -> [(key: String, label: String)] {
+    /// first so they survive a narrow terminal, then table order, then the keys
+    /// that are unavailable here (greyed by the status bar), so they never push out one that works.
+    static func hints(for pane: InspectorModel.Pane, unavailable: (KeyBinding) -> KeyRequirement?)
+        -> [(key: String, label: String, unavailable: Bool)] {
         let first: [InspectorCommand] = [.showHelp, .quit]
         let ordered = bindings.filter { first.contains($0.command) } + bindings.filter { !first.contains($0.command) }
-        return ordered.compactMap { binding in
-            guard let hint = binding.hint, binding.hintPanes?.contains(pane) ?? true, withReducer || !binding.needsReducer else { return nil }
-            return (binding.keys[0].label, hint)
+        let hinted = ordered.filter { $0.hint != nil && ($0.hintPanes?.contains(pane) ?? true) }
+        let available = hinted.filter { unavailable($0) == nil }
+        let greyed = hinted.filter { unavailable($0) != nil }
+        return available.map { ($0.keys[0].label, $0.hint!, false) } + greyed.map { ($0.keys[0].label, $0.hint!, true) }
+    }
+}
+
+/// Something a key needs before it does anything; the key table greys such keys
+/// in the help overlay and the hints, and the key says why when pressed.
+enum KeyRequirement: Equatable, Sendable {
+    /// The replay keys: the inspector must run in a debug executable linked with the app's reducer.
+    case linkedReducer
+
+    /// Why the key does nothing, with what to do about it (the first press shows this).
+    var reason: String {
+        switch self {
+        case .linkedReducer:
+            "Replay needs your reducer: link Inspector in a debug executable and call Inspector.main(reducer: appReducer) (docs/REPLAY.md)"
+        }
+    }
+
+    /// The help overlay's note after a greyed key's description.
+    var note: String {
+        switch self {
+        case .linkedReducer: "needs a linked reducer"
+        }
+    }
+}
+
+extension InspectorModel {
+    /// Why `binding`'s key does nothing in this inspector, or nil when it is available.
+    func unavailability(of binding: KeyBinding) -> KeyRequirement? {
+        switch binding.requirement {
+        case .linkedReducer?: replay == nil ? .linkedReducer : nil
+        case nil: nil
+        }
+    }
+
+    /// An unavailable key was pressed: the whole reason the first time, a short
+    /// reminder after that (the greyed hint and `?` say it too).
+    mutating func explainUnavailable(_ command: InspectorCommand) {
+        guard let binding = KeyTable.binding(for: command), let requirement = unavailability(of: binding) else { return }
+        if explainedRequirements.insert(requirement).inserted {
+            message = requirement.reason
+        } else {
+            message = "\(binding.keys[0].label) \(requirement.note) (see ? or docs/REPLAY.md)"
         }
     }
 }

@@ -205,31 +205,23 @@ extension InspectorModel {
     /// exporter's report of that one entry (`rewind export --format markdown`);
     /// after `m` and `d`, the mark-against-selection diff exactly as the diff
     /// pane shows it — not a report of every entry in between, which on a big
-    /// log takes seconds and megabytes. The session writes the file in the
-    /// background and reports progress (`exportProgress`, `exportFinished`).
+    /// log takes seconds and megabytes. The session's effect runner builds the
+    /// Markdown, writes the file in the background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
         guard exporting == nil else { message = "An export is still being written"; return }
         let base = Self.baseName(of: source.name)
-        let markdown: String
+        let export: DiffExport
         let from: Int
         if comparingWithMark, let mark {
             from = mark
-            markdown = DiffExportText.markdown(logName: source.name, from: mark, to: selection, lines: view.diffLines)
+            export = .markedDiff(logName: source.name, from: mark, to: selection, lines: view.diffLines)
         } else {
             from = diffBase(of: selection)
-            var request = ExportRequest(format: .markdown)
-            request.firstEntry = selection + 1
-            request.lastEntry = selection + 1
-            do {
-                markdown = String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
-            } catch {
-                message = "Export failed: \(error)"
-                return
-            }
+            export = .entry(selection)
         }
         exporting = 0
-        effects.append(.exportDiff(markdown: markdown, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
+        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
     }
 }
 

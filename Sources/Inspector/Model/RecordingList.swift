@@ -46,7 +46,9 @@ struct RecordingListModel: Equatable {
             move(to: cursor)
         case .interrupt:
             return [.quit]
-        case .tick, .exportFinished, .exportFailed, .exportProgress:
+        case .tick, .exportFinished, .exportFailed, .exportProgress, .branchFileChosen, .branchSaved, .branchSaveFailed,
+             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked:
+            // The list starts none of the work these report.
             break
         }
         return []

@@ -48,9 +48,24 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .exportFailed(let reason):
         model.exporting = nil
         model.notice = "Export failed: \(reason)  (Esc dismisses)"
+    case .branchFileChosen(let path):
+        model.branchFileChosen(path: path)
+    case .branchSaved(let path, let entries):
+        model.message = "Saved the branch (\(entries.counted("entry", "entries"))) to \(path)"
+    case .branchSaveFailed(let reason):
+        model.message = "Cannot save the branch: \(reason)"
+    case .replayProgress(let job, let fraction):
+        model.noteReplayProgress(job: job, fraction: fraction)
+    case .replayFinished(let job, let run):
+        model.finishReplay(job: job, run: run)
+    case .compatibilityProgress(let checked):
+        model.noteCompatibilityProgress(checked: checked)
+    case .compatibilityChecked(let check):
+        model.finishCompatibilityCheck(check)
     }
     effects += model.pendingEffects
     model.pendingEffects = []
+    model.scheduleCompatibilityCheck(effects: &effects)
     model.advanceScans()
     model.refreshHistoryDetails()
     model.refreshView()
@@ -101,13 +116,14 @@ extension InspectorModel {
         case .exportDiff: exportDiff(effects: &effects)
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
-        case .replayFromSelection: replayFromSelection()
+        case .replayFromSelection: replayFromSelection(effects: &effects)
         case .editAction: openActionEditor()
-        case .saveBranch: saveBranch()
+        case .saveBranch: saveBranch(effects: &effects)
         case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if notice != nil { notice = nil; return }
+            if cancelReplay(effects: &effects) { return }
             if cancelScan() { return }
             if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
             if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
@@ -312,7 +328,7 @@ extension InspectorModel {
                 let window = offset
                 if stateRows.indices.contains(window), stateRows[window].isContainer {
                     let row = stateRows[window]
-                    let glyph = content.column + 1 + 2 * min(row.depth, ScreenPainter.indentLevels)
+                    let glyph = content.column + 1 + 2 * min(row.depth, StateTree.indentLevels)
                     if mouse.column == glyph || mouse.column == glyph + 1 { setExpanded(row.path, !row.isExpanded) }
                 }
             case .diff:

@@ -34,6 +34,10 @@ struct TreeExpansion: Equatable, Sendable {
 /// The state pane's rows, computed a window at a time: rows above and below
 /// the screen are counted, not built, so a 1 MB state costs what is visible.
 enum StateTree {
+    /// Levels of indentation drawn before deeper rows all start at the same column
+    /// (the state pane draws them; a click on a row's ▸/▾ is found with it).
+    static let indentLevels = 8
+
     static func opens(_ value: JSONValue) -> Bool {
         switch value {
         case .array(let elements): !elements.isEmpty

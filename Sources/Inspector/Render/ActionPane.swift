@@ -30,8 +30,8 @@ extension ScreenPainter {
         }
         let cursorRow = tree.cursorRow
         for row in tree.rows where y < area.row + area.height {
-            let indent = row.depth > Self.indentLevels
-                ? String(repeating: "  ", count: Self.indentLevels - 1) + "⋯ "
+            let indent = row.depth > StateTree.indentLevels
+                ? String(repeating: "  ", count: StateTree.indentLevels - 1) + "⋯ "
                 : String(repeating: "  ", count: row.depth + 1)
             let disclosure = row.isContainer ? (row.isExpanded ? "▾ " : "▸ ") : "  "
             var x = screen.write(" " + indent + disclosure, row: y, column: area.column, style: .dim, limit: end)

@@ -7,7 +7,10 @@ extension ScreenPainter {
         switch overlay {
         case .help(let scroll):
             let lines = KeyTable.bindings.map { binding in
-                (binding.keyLabel.padded(toWidth: 14) + binding.description, CellStyle.plain)
+                guard let requirement = model.unavailability(of: binding) else {
+                    return (binding.keyLabel.padded(toWidth: 14) + binding.description, CellStyle.plain)
+                }
+                return (binding.keyLabel.padded(toWidth: 14) + binding.description + " (\(requirement.note))", CellStyle.unavailable)
             }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):

@@ -26,6 +26,8 @@ struct CellStyle: Equatable, Sendable {
     static let bold = CellStyle(bold: true)
     static let reverse = CellStyle(reverse: true)
     static let dim = CellStyle(dim: true)
+    /// A key that does nothing here (the replay keys without a linked reducer): greyed in help and hints.
+    static let unavailable = CellStyle(foreground: .muted, dim: true)
     static func colored(_ role: ColorRole, bold: Bool = false) -> CellStyle { CellStyle(foreground: role, bold: bold) }
 }
 

@@ -1,9 +1,6 @@
 import Recorder
 
 extension ScreenPainter {
-    /// Levels of indentation drawn before deeper rows all start at the same column.
-    static let indentLevels = 8
-
     /// The state at the selection as a tree; nodes the action changed are highlighted.
     mutating func drawStatePane() {
         let area = layout.state
@@ -30,8 +27,8 @@ extension ScreenPainter {
             let y = area.row + offset
             let changed = model.isChanged(row.path)
             // Indentation stops growing after a few levels (the breadcrumb says where a row is).
-            let indent = row.depth > Self.indentLevels
-                ? String(repeating: "  ", count: Self.indentLevels - 1) + "⋯ "
+            let indent = row.depth > StateTree.indentLevels
+                ? String(repeating: "  ", count: StateTree.indentLevels - 1) + "⋯ "
                 : String(repeating: "  ", count: row.depth)
             let disclosure = row.isContainer ? (row.isExpanded ? "▾ " : "▸ ") : "  "
             var x = screen.write(" " + indent + disclosure, row: y, column: area.column, style: .dim, limit: end)

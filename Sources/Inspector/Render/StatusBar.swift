@@ -10,7 +10,8 @@ extension ScreenPainter {
         parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
-        if let replay = model.replay { parts.append(replay.engine.compatibility.summary) }
+        if let compatibility = model.compatibilityText { parts.append(compatibility) }
+        if let replaying = model.replaying { parts.append("replaying from \(replaying.start + 1)… \(Int(replaying.fraction * 100))%") }
         if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
         if let filter = model.filter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
@@ -58,11 +59,12 @@ extension ScreenPainter {
             return
         }
         var x = 0
-        for (key, label) in KeyTable.hints(for: model.focus, withReducer: model.replay != nil) {
+        for (key, label, unavailable) in KeyTable.hints(for: model.focus, unavailable: model.unavailability(of:)) {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
             if x + needed > width { break }
-            x = screen.write(key, row: row, column: x, style: .bold, limit: width)
-            x = screen.write(" " + label + "  ", row: row, column: x, style: .dim, limit: width)
+            // An unavailable key is greyed whole (key and label), where a working key's is bold.
+            x = screen.write(key, row: row, column: x, style: unavailable ? .unavailable : .bold, limit: width)
+            x = screen.write(" " + label + "  ", row: row, column: x, style: unavailable ? .unavailable : .dim, limit: width)
         }
     }
 

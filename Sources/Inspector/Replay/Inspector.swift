@@ -69,11 +69,11 @@ public enum Inspector {
 
     /// Makes a replay engine for a log, with the user's types captured.
     static func link<State: Codable, Action: Decodable, Result>(_ reducer: @escaping (inout State, Action) -> Result) -> ReplayLink {
-        { reader in ReplaySession<State, Action>(reader: reader, reducer: reducer) }
+        { reader in ReplayWorkbench(ReplaySession<State, Action>(reader: reader, reducer: reducer)) }
     }
 
     static func link<State, Action>(_ reducer: ReSwiftReducer<State, Action>) -> ReplayLink {
-        { reader in reducer.session(reader: reader) }
+        { reader in ReplayWorkbench(reducer.session(reader: reader)) }
     }
 }
 

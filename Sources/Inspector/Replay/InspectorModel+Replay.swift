@@ -6,10 +6,9 @@ import Recorder
 /// whose timeline is a ``ReplayTimeline``. Without one they explain how to link it.
 extension InspectorModel {
     /// The replay timeline, when a reducer is linked.
-    var replay: ReplayTimeline? { source as? ReplayTimeline }
+    var replay: ReplayTimeline? { source.replayTimeline }
 
-    static let replayNeedsReducer =
-        "Replay needs your reducer: link Inspector in a debug executable and call Inspector.main(reducer: appReducer) (docs/REPLAY.md)"
+    static let replayNeedsReducer = KeyRequirement.linkedReducer.reason
 
     /// How an entry shows in the timeline after replay work.
     enum ReplayMarker: Equatable {
@@ -47,11 +46,31 @@ extension InspectorModel {
 
     // MARK: r
 
-    /// Replays from the selection to the end, marks divergent entries and selects the first.
-    mutating func replayFromSelection() {
-        guard let replay else { message = Self.replayNeedsReducer; return }
+    /// Starts replaying from the selection to the end on the session's background
+    /// queue (``InspectorEffect/replay(from:job:)``); the keys keep working meanwhile
+    /// and the status bar shows how far it got. ``finishReplay(job:run:)`` marks the result.
+    mutating func replayFromSelection(effects: inout [InspectorEffect]) {
+        guard let replay else { explainUnavailable(.replayFromSelection); return }
         guard selection < replay.branchStart else { message = "Replay runs on the log's entries; select one of them"; return }
-        let run = replay.engine.replay(from: selection)
+        if let running = replaying { effects.append(.cancelReplay(job: running.job)) }
+        let job = (replaying?.job ?? lastReplayJob) + 1
+        lastReplayJob = job
+        replaying = ReplayProgress(job: job, start: selection, fraction: 0)
+        message = "Replaying from entry \(selection + 1) in the background (Esc cancels)"
+        effects.append(.replay(from: selection, job: job))
+    }
+
+    /// The background replay got through `fraction` of its entries.
+    mutating func noteReplayProgress(job: Int, fraction: Double) {
+        guard replaying?.job == job else { return }
+        replaying?.fraction = fraction
+    }
+
+    /// Marks divergent entries of a finished replay and selects the first.
+    /// A run that was cancelled or replaced by a newer `r` is dropped.
+    mutating func finishReplay(job: Int, run: ReplayRun) {
+        guard replaying?.job == job else { return }
+        replaying = nil
         replayRun = run
         if let first = run.firstDivergence {
             if let filter, !filter.entries.contains(first.entryIndex) { self.filter = nil }
@@ -62,10 +81,51 @@ extension InspectorModel {
         invalidateView()
     }
 
+    /// Esc while replaying: stops the background replay. False when none runs.
+    mutating func cancelReplay(effects: inout [InspectorEffect]) -> Bool {
+        guard let running = replaying else { return false }
+        replaying = nil
+        effects.append(.cancelReplay(job: running.job))
+        message = "Replay from entry \(running.start + 1) cancelled"
+        return true
+    }
+
+    // MARK: Compatibility
+
+    /// Asks for the compatibility report to be extended over entries indexed since
+    /// the last pass (one pass at a time, in the background); a log read again from
+    /// its start is checked from its start.
+    mutating func scheduleCompatibilityCheck(effects: inout [InspectorEffect]) {
+        guard let replay, compatibilityChecking == nil else { return }
+        let logEntries = replay.branchStart
+        var check = compatibility ?? CompatibilityCheck()
+        if check.checkedEntries > logEntries { check = CompatibilityCheck() }
+        guard compatibility == nil || check.checkedEntries < logEntries else { return }
+        compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
+        effects.append(.checkCompatibility(continuing: check, through: logEntries))
+    }
+
+    mutating func noteCompatibilityProgress(checked: Int) {
+        compatibilityChecking?.checked = checked
+    }
+
+    mutating func finishCompatibilityCheck(_ check: CompatibilityCheck) {
+        compatibilityChecking = nil
+        compatibility = check
+    }
+
+    /// `replay: all 6 action types ok`, with how far the check got while it runs.
+    var compatibilityText: String? {
+        guard replay != nil else { return nil }
+        let progress = compatibilityChecking.map { "checking \($0.checked * 100 / max(1, $0.through))%" }
+        guard let report = compatibility?.report else { return "replay: " + (progress ?? "checking…") }
+        return report.summary + (progress.map { " (\($0))" } ?? "")
+    }
+
     // MARK: x
 
     mutating func toggleSkipAtSelection() {
-        guard let replay else { message = Self.replayNeedsReducer; return }
+        guard let replay else { explainUnavailable(.toggleSkip); return }
         guard selection < replay.branchStart else { message = "Branch entries cannot be skipped"; return }
         replay.engine.toggleSkip(selection)
         let skipped = replay.engine.skipped.contains(selection)
@@ -81,7 +141,7 @@ extension InspectorModel {
 
     /// Opens the action editor with the selected action's JSON.
     mutating func openActionEditor() {
-        guard replay != nil else { message = Self.replayNeedsReducer; return }
+        guard replay != nil else { explainUnavailable(.editAction); return }
         guard let entry = source.entry(at: selection) else { message = "Nothing to edit: no entry is selected"; return }
         editError = nil
         prompt = .editAction(entry.payload.description)
@@ -108,17 +168,16 @@ extension InspectorModel {
 
     // MARK: s
 
-    /// Asks before saving the branch as a new log next to where the inspector was started.
-    mutating func saveBranch() {
-        guard let replay else { message = Self.replayNeedsReducer; return }
+    /// Asks the session for a free file name for the branch next to where the
+    /// inspector was started (``InspectorEffect/chooseBranchFile(suggestedName:)``);
+    /// the answer (``branchFileChosen(path:)``) puts the question on the hint line.
+    mutating func saveBranch(effects: inout [InspectorEffect]) {
+        guard let replay else { explainUnavailable(.saveBranch); return }
         guard replay.engine.branch != nil else { message = "No branch yet: press a on an entry to dispatch an edited action"; return }
-        let base = Self.baseName(of: source.name)
-        var path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch.jsonl")
-        var attempt = 2
-        while OutputFile.nameIsTaken(path) {
-            path = (replay.saveDirectory as NSString).appendingPathComponent("\(base)-branch-\(attempt).jsonl")
-            attempt += 1
-        }
+        effects.append(.chooseBranchFile(suggestedName: "\(Self.baseName(of: source.name))-branch.jsonl"))
+    }
+
+    mutating func branchFileChosen(path: String) {
         confirmation = .saveBranch(path: path)
     }
 
@@ -132,13 +191,8 @@ extension InspectorModel {
         }
         switch asked {
         case .saveBranch(let path):
-            guard let replay else { return }
-            do {
-                let written = try replay.engine.saveBranch(to: path)
-                message = "Saved the branch (\(written.counted("entry", "entries"))) to \(path)"
-            } catch {
-                message = "Cannot save the branch: \(error.description)"
-            }
+            message = "Saving the branch to \(path)…"
+            pendingEffects.append(.saveBranch(path: path))
         }
     }
 }
@@ -154,4 +208,18 @@ extension InspectorModel {
             }
         }
     }
+}
+
+/// How far the background replay (`r`) got.
+struct ReplayProgress: Equatable, Sendable {
+    /// Which `r` this is: a result of an older one is dropped.
+    var job: Int
+    var start: Int
+    var fraction: Double
+}
+
+/// How far the background compatibility check got in its current pass.
+struct CompatibilityProgress: Equatable, Sendable {
+    var checked: Int
+    var through: Int
 }

@@ -10,8 +10,6 @@ import Recorder
 final class ReplayTimeline: TimelineSource {
     let base: any TimelineSource
     let engine: any ReplayEngine
-    /// Where `s` writes saved branches: the directory the inspector was started in.
-    var saveDirectory = FileManager.default.currentDirectoryPath
 
     init(base: any TimelineSource, engine: any ReplayEngine) {
         self.base = base
@@ -24,6 +22,7 @@ final class ReplayTimeline: TimelineSource {
     var tornTail: DamagedRecord? { base.tornTail }
     var initialState: JSONValue? { base.initialState }
     var datePaths: [String] { base.datePaths }
+    var replayTimeline: ReplayTimeline? { self }
     func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.

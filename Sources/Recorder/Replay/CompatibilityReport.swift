@@ -77,3 +77,18 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
         return lines.joined(separator: "\n")
     }
 }
+
+/// A compatibility check that can be extended as more of a log is indexed:
+/// the report so far and what it needs to carry on from ``checkedEntries``.
+package struct CompatibilityCheck: Sendable, Equatable {
+    /// The report over entries `0..<checkedEntries`.
+    package var report = CompatibilityReport(actionTypes: [], statesChecked: 0, stateProblem: nil)
+    /// Entries examined so far.
+    package var checkedEntries = 0
+    /// Row of each action type in `report.actionTypes`.
+    var positions: [String: Int] = [:]
+    /// Keyframe entries seen, whose states are sampled.
+    var keyframes: [Int] = []
+
+    package init() {}
+}

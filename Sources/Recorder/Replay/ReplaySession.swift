@@ -11,9 +11,9 @@ import Foundation
 /// Outside values the reducer reads through ``Recorded`` are handed back as
 /// recorded for each entry; a read the entry has no value for is a divergence.
 ///
-/// Holds the inspector's replay work too: skipped entries (states after them
-/// recomputed without them) and a branch of hand-edited actions.
-package final class ReplaySession<State: Codable, Action>: ReplayEngine {
+/// The inspector's replay workbench (skipping entries, a branch of hand-edited
+/// actions, saving it) builds on it: `Inspector/Replay/ReplayWorkbench.swift`.
+package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     package let reader: LogReader
     private let reducer: (inout State, Action) -> Void
     private let decodeAction: ActionDecoding<Action>
@@ -21,15 +21,6 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     private var decodedActions: [Int: Result<Action, ReplayError>] = [:]
     private var cachedCompatibility: CompatibilityReport?
 
-    package private(set) var skipped: Set<Int> = []
-    /// States recomputed from the first skipped entry on, extended on demand.
-    private var recomputed: (start: Int, base: State, states: [State], json: [JSONValue])?
-
-    package private(set) var branch: ReplayBranch?
-    private var branchActions: [Action] = []
-    private var branchStates: [State] = []
-    /// What each branch action read through ``Recorded`` (live values), saved with the branch.
-    private var branchValues: [[CapturedValue]] = []
 
     /// `reducer` may return anything (an effect, `[Action]`, `Void`): the result is ignored.
     package init<Result>(reader: LogReader, reducer: @escaping (inout State, Action) -> Result) where Action: Decodable {
@@ -46,6 +37,12 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     }
 
     package var entryCount: Int { reader.entryCount }
+
+    /// A new session over the same log and reducer that shares no cache with this one,
+    /// so a background queue can replay while this one serves the screen.
+    package func makeVerifier() -> any ReplayVerifier {
+        ReplaySession(reader: reader, reducer: reducer, decodeAction: decodeAction)
+    }
 
     // MARK: Decoding and encoding
 
@@ -91,7 +88,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
 
     /// The recorded state before entry `index` ran, or nil when the log does not have it
     /// (no initial state in the header, or a damaged record in the way).
-    func recordedState(before index: Int) throws(ReplayError) -> State? {
+    package func recordedState(before index: Int) throws(ReplayError) -> State? {
         if index == 0 {
             guard let initial = reader.header.initialState else { return nil }
             return try decodeState(initial, entry: nil)
@@ -101,7 +98,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     }
 
     /// Encodes a recomputed state the way the recorder encodes states (canonically, through the byte encoder).
-    func encode(_ state: State, entry: Int) throws(ReplayError) -> JSONValue {
+    package func encode(_ state: State, entry: Int) throws(ReplayError) -> JSONValue {
         do {
             return try JSONParser.parse(JSONEncoding.bytes(of: state))
         } catch {
@@ -117,7 +114,10 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
     /// recomputed state with the recorded one as JSON. After a divergence (or an
     /// entry that cannot be replayed) it continues from the recorded state, so each
     /// divergent entry is one where the reducer itself computed something else.
-    package func replay(from start: Int, stopAtFirstProblem: Bool) -> ReplayRun {
+    ///
+    /// `proceed` is asked before each entry (with its index); when it returns false
+    /// the run stops there (the inspector's background replay reports progress and is cancelled through it).
+    package func replay(from start: Int, stopAtFirstProblem: Bool, proceed: (Int) -> Bool = { _ in true }) -> ReplayRun {
         var run = ReplayRun(start: max(0, start), checks: [])
         let count = entryCount
         guard run.start < count else { return run }
@@ -131,6 +131,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         }
         var previous: LogEntry?
         for index in run.start..<count {
+            guard proceed(index) else { return run }
             let entry: LogEntry
             do {
                 entry = try reader.entry(at: index)
@@ -200,7 +201,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
 
     /// Runs the reducer with the entry's recorded outside values bound; returns the
     /// reads it had no recorded value for.
-    private func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
+    package func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
         let context = RecordedValuesContext(replaying: values)
         RecordedValuesContext.$current.withValue(context) { reducer(&state, action) }
         return context.unrecordedReads
@@ -219,25 +220,29 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
 
     package var compatibility: CompatibilityReport {
         if let cachedCompatibility { return cachedCompatibility }
-        let report = checkCompatibility()
+        let report = checkCompatibility(continuing: CompatibilityCheck(), through: entryCount).report
         cachedCompatibility = report
         return report
     }
 
-    /// Decodes one sample of every recorded action type, the initial state and
-    /// (up to 64, spread over the log) keyframe states. Never throws: problems are the report.
-    private func checkCompatibility() -> CompatibilityReport {
-        var types: [CompatibilityReport.ActionType] = []
-        var position: [String: Int] = [:]
-        var keyframes: [Int] = []
-        for index in 0..<entryCount {
+    /// Extends `check` over entries `check.checkedEntries..<end`: one sample of every
+    /// new action type is decoded, keyframes are noted; then the initial state and
+    /// (up to 64, spread over what was seen) keyframe states are decoded. Never
+    /// throws: problems are the report. `proceed` is asked before each entry; when it
+    /// returns false the check stops there (``CompatibilityCheck/checkedEntries`` says how far it got).
+    package func checkCompatibility(continuing check: CompatibilityCheck, through end: Int,
+                                    proceed: (Int) -> Bool = { _ in true }) -> CompatibilityCheck {
+        var check = check
+        for index in check.checkedEntries..<max(check.checkedEntries, min(end, entryCount)) {
+            guard proceed(index) else { break }
+            check.checkedEntries = index + 1
             guard let entry = try? reader.entry(at: index) else { continue }
-            if entry.isKeyframe { keyframes.append(index) }
-            if let existing = position[entry.action.name] {
-                types[existing].count += 1
+            if entry.isKeyframe { check.keyframes.append(index) }
+            if let existing = check.positions[entry.action.name] {
+                check.report.actionTypes[existing].count += 1
                 continue
             }
-            position[entry.action.name] = types.count
+            check.positions[entry.action.name] = check.report.actionTypes.count
             let status: CompatibilityReport.Status
             switch decode(entry.action, entry: index) {
             case .success: status = .ok
@@ -248,7 +253,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
                     status = .notReplayable
                 }
             }
-            types.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
+            check.report.actionTypes.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
         }
         var checked = 0
         var problem: String?
@@ -258,12 +263,15 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             if let initial = reader.header.initialState {
                 do { _ = try decodeState(initial, entry: nil); checked += 1 } catch { problem = "initial state: \(Self.decodeReason(error))" }
             }
+            let keyframes = check.keyframes
             let stride = max(1, keyframes.count / 64)
             for (number, index) in keyframes.enumerated() where problem == nil && (number % stride == 0 || number == keyframes.count - 1) {
                 do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(index + 1): \(Self.decodeReason(error))" }
             }
         }
-        return CompatibilityReport(actionTypes: types, statesChecked: checked, stateProblem: problem)
+        check.report.statesChecked = checked
+        check.report.stateProblem = problem
+        return check
     }
 
     private static func decodeReason(_ error: ReplayError) -> String {
@@ -271,142 +279,67 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
         return error.description
     }
 
-    // MARK: Skipping
+    // MARK: For the inspector's workbench (skip, edit, branch: Inspector/Replay/ReplayWorkbench.swift)
 
-    package func toggleSkip(_ index: Int) {
-        guard index >= 0 && index < entryCount else { return }
-        if skipped.remove(index) == nil { skipped.insert(index) }
-        recomputed = nil
+    /// Decodes a hand-edited action with the user's Action type; `name` is the case path
+    /// or type name of the entry it replaces, when there is one (ReSwift picks the type by it).
+    package func decodeEditedAction(_ json: JSONValue, named name: String?) throws(JSONValueDecodingError) -> Action {
+        try decodeAction.decode(name, json, decoder)
     }
 
-    package func isRecomputed(_ index: Int) -> Bool {
-        guard let first = skipped.min() else { return false }
-        return index >= first && index < entryCount
+    /// Runs the reducer live (not replaying): what it reads through ``Recorded`` is
+    /// captured, to be saved with the action as if it had been recorded.
+    package func dispatch(_ action: Action, on state: inout State) -> LiveReads {
+        let ((), values) = RecordedValuesContext.capturing { reducer(&state, action) }
+        return LiveReads(values: values)
     }
 
-    package func effectiveState(at index: Int) throws -> JSONValue {
-        guard isRecomputed(index) else { return try reader.state(at: index) }
-        return try recompute(through: index).json
-    }
+    /// The case path or type name the recorder would give `action`.
+    package func actionName(_ action: Action) -> String { RecordedValue.actionName(action) }
 
-    /// The Swift state after entry `index` as the timeline now has it.
-    private func effectiveSwiftState(at index: Int) throws -> State {
-        guard isRecomputed(index) else { return try recordedState(at: index) }
-        return try recompute(through: index).state
-    }
-
-    /// Extends the recomputation from the first skipped entry up to `index`:
-    /// skipped entries leave the state as it was, the others run through the reducer.
-    /// An action that cannot be decoded is left out too (it cannot be run).
-    private func recompute(through index: Int) throws -> (state: State, json: JSONValue) {
-        if recomputed == nil {
-            guard let first = skipped.min() else { throw ReplayEditError("nothing is skipped") }
-            guard let base = try recordedState(before: first) else {
-                throw ReplayEditError("cannot recompute: the log has no state before entry \(first + 1)")
-            }
-            recomputed = (first, base, [], [])
+    /// Entry `index`'s action for copying into a new log: decoded, or as recorded when it
+    /// was recorded through reflection (ReSwift's `ReSwiftInit`, as verify restores it).
+    package func copyableAction(at index: Int) throws(ReplayError) -> Any {
+        switch action(at: index) {
+        case .success(let decoded): return decoded
+        case .failure(let error):
+            guard case .actionNotReplayable = error.reason else { throw error }
+            let entry: LogEntry
+            do { entry = try reader.entry(at: index) } catch { throw ReplayError(.unreadable(error)) }
+            return PreEncodedValue(json: entry.action.payload, replayable: false, actionName: entry.action.name)
         }
-        while var work = recomputed, work.start + work.states.count <= index {
-            let position = work.start + work.states.count
-            var state = work.states.last ?? work.base
-            if !skipped.contains(position), case .success(let action) = action(at: position) {
-                _ = run(action, on: &state, values: (try? reader.entry(at: position).recordedValues) ?? [])
-            }
-            work.states.append(state)
-            work.json.append(try encode(state, entry: position))
-            recomputed = work
-        }
-        guard let work = recomputed else { throw ReplayEditError("nothing is skipped") }
-        return (work.states[index - work.start], work.json[index - work.start])
     }
 
-    // MARK: Branch
-
-    package func dispatch(actionJSON text: String, at position: Int) throws(ReplayEditError) -> Int {
-        let json: JSONValue
-        do { json = try JSONParser.parse(text) } catch { throw ReplayEditError("not valid JSON: \(error)") }
-        let action: Action
-        let nameHint = position < entryCount ? (try? reader.entry(at: position))?.action.name : nil
-        do { action = try decodeAction.decode(nameHint, json, decoder) } catch { throw ReplayEditError(error.description) }
-
-        var base: State
-        var fork: Int
-        var kept: Int
-        if position < entryCount {
-            do { base = try effectiveSwiftState(at: position) } catch { throw ReplayEditError("the state at entry \(position + 1) cannot be restored: \(error)") }
-            fork = position
-            kept = 0
-        } else {
-            let offset = position - entryCount
-            guard let branch, branchStates.indices.contains(offset) else { throw ReplayEditError("no entry \(position + 1)") }
-            base = branchStates[offset]
-            fork = branch.forkIndex
-            kept = offset + 1
-        }
-        let ((), values) = RecordedValuesContext.capturing { reducer(&base, action) }
-        let encoded: JSONValue
-        do { encoded = try encode(base, entry: position) } catch { throw ReplayEditError(error.description) }
-
-        var entries = Array((branch?.entries ?? []).prefix(kept))
-        branchActions = Array(branchActions.prefix(kept))
-        branchStates = Array(branchStates.prefix(kept))
-        branchValues = Array(branchValues.prefix(kept))
-        entries.append(ReplayBranch.Entry(name: RecordedValue.actionName(action), payload: json, state: encoded))
-        branchActions.append(action)
-        branchStates.append(base)
-        branchValues.append(values)
-        branch = ReplayBranch(forkIndex: fork, entries: entries)
-        return entryCount + entries.count - 1
-    }
-
-    package func saveBranch(to path: String) throws(ReplayEditError) -> Int {
-        guard let branch else { throw ReplayEditError("no branch to save: press a on an entry to dispatch an edited action first") }
-        var existing = stat()
-        guard lstat(path, &existing) != 0 else { throw ReplayEditError("\(path) already exists") }
-        // Everything is decoded before the file is created, so a failure leaves no half-written log.
-        // An action recorded through reflection (ReSwiftInit) is copied as recorded, as verify restores it.
-        var items: [(action: Any, state: State, entry: LogEntry)] = []
-        do {
-            for index in 0...branch.forkIndex where !skipped.contains(index) {
-                let entry = try reader.entry(at: index)
-                let action: Any
-                switch self.action(at: index) {
-                case .success(let decoded): action = decoded
-                case .failure(let error):
-                    guard case .actionNotReplayable = error.reason else { throw error }
-                    action = PreEncodedValue(json: entry.action.payload, replayable: false, actionName: entry.action.name)
-                }
-                items.append((action, try effectiveSwiftState(at: index), entry))
-            }
-        } catch {
-            throw ReplayEditError("\(error)")
-        }
+    /// Writes a new log at `path` (created here, exclusively, never through a link): the
+    /// `copied` log entries with their recorded times, durations, causes and outside values,
+    /// then the `dispatched` actions at the last copied entry's time. Returns the entries written.
+    package func writeLog(to path: String, copying copied: [(action: Any, state: State, entry: LogEntry)],
+                          dispatched: [(action: Action, state: State, reads: LiveReads)], forkEntry: Int) throws(LogCopyError) -> Int {
         let initial: State?
-        do { initial = try recordedState(before: 0) } catch { throw ReplayEditError("\(error)") }
-
+        do { initial = try recordedState(before: 0) } catch { throw LogCopyError("\(error)") }
         var options = Recorder.Options()
         // The copied entries keep their recorded times and durations: the clock starts at the
         // first entry's time and each entry is recorded at its offset from it (Recorder.record).
-        let firstTime = items.first?.entry.time.timeIntervalSince1970 ?? reader.header.created.timeIntervalSince1970
+        let firstTime = copied.first?.entry.time.timeIntervalSince1970 ?? reader.header.created.timeIntervalSince1970
         // (The base reading leaves room for the first entry's duration before it.)
         let base: UInt64 = 1 << 40
         options.clock = RecorderClock(now: { firstTime }, nanoseconds: { base })
         func nanoseconds(at time: Date) -> UInt64 { base + UInt64(max(0, (time.timeIntervalSince1970 - firstTime) * 1e9).rounded()) }
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
-            ["branchOf": reader.path, "forkEntry": String(branch.forkIndex + 1)]) { _, new in new }
+            ["branchOf": reader.path, "forkEntry": String(forkEntry + 1)]) { _, new in new }
         // Created here, exclusively and never through a symbolic link, so the
         // recorder cannot append to (or write through) anything that appeared under the name.
         let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard created >= 0 else {
-            throw ReplayEditError(errno == EEXIST ? "\(path) already exists" : "cannot save the branch: \(path): \(String(cString: strerror(errno)))")
+            throw LogCopyError(errno == EEXIST ? "\(path) already exists" : "cannot save the branch: \(path): \(String(cString: strerror(errno)))")
         }
         close(created)
         let recorder: Recorder
-        do { recorder = try Recorder(file: path, options: options) } catch { throw ReplayEditError("\(error)") }
+        do { recorder = try Recorder(file: path, options: options) } catch { throw LogCopyError("\(error)") }
         var newSequence: [Int64: Int64] = [:]
         var written = 0
-        for (offset, item) in items.enumerated() {
+        for (offset, item) in copied.enumerated() {
             // The recorded times and durations go along.
             let end = nanoseconds(at: item.entry.time)
             let start = end - min(base, UInt64(max(0, item.entry.duration * 1e9).rounded()))
@@ -421,15 +354,26 @@ package final class ReplaySession<State: Codable, Action>: ReplayEngine {
             written += 1
         }
         // Dispatched by hand, never recorded: they carry the fork entry's time.
-        let forkTime = items.last.map { nanoseconds(at: $0.entry.time) } ?? 0
-        for (offset, action) in branchActions.enumerated() {
-            recorder.record(state: branchStates[offset], action: action, start: forkTime, end: forkTime, effectOf: nil,
-                            initialState: written == 0 && offset == 0 ? initial : nil, values: branchValues[offset])
+        let forkTime = copied.last.map { nanoseconds(at: $0.entry.time) } ?? 0
+        for (offset, item) in dispatched.enumerated() {
+            recorder.record(state: item.state, action: item.action, start: forkTime, end: forkTime, effectOf: nil,
+                            initialState: written == 0 && offset == 0 ? initial : nil, values: item.reads.values)
             written += 1
         }
-        do { try recorder.close() } catch { throw ReplayEditError("\(error)") }
+        do { try recorder.close() } catch { throw LogCopyError("\(error)") }
         return written
     }
+}
+
+/// What a reducer dispatched live read through ``Recorded`` (saved with its action).
+package struct LiveReads {
+    let values: [CapturedValue]
+}
+
+/// Why ``ReplaySession/writeLog(to:copying:dispatched:forkEntry:)`` wrote no log, in one line.
+package struct LogCopyError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// How a replay session turns a recorded action (its case path or type name, and

@@ -1,16 +1,20 @@
+import Recorder
+
 /// A replay session with its Swift types erased, so the inspector's model can
 /// hold one without becoming generic over the user's State and Action.
-/// ``ReplaySession`` is the implementation.
+/// ``ReplayWorkbench`` is the implementation, over Recorder's `ReplaySession`.
 ///
 /// Positions are the inspector's timeline positions: `0..<entryCount` are the
 /// log's entries, `entryCount...` the entries of the branch (if any).
-package protocol ReplayEngine: AnyObject {
+protocol ReplayEngine: AnyObject {
     /// Entries in the log (not counting the branch).
     var entryCount: Int { get }
     /// Which recorded action types and states decode with the current types.
     var compatibility: CompatibilityReport { get }
     /// Replays from `start` to the end through the real reducer and compares each state with the recording.
     func replay(from start: Int) -> ReplayRun
+    /// A fresh copy for a background queue (``ReplayVerifier``).
+    func makeVerifier() -> any ReplayVerifier
 
     /// Entries skipped with ``toggleSkip(_:)``.
     var skipped: Set<Int> { get }
@@ -32,24 +36,24 @@ package protocol ReplayEngine: AnyObject {
 }
 
 /// Actions dispatched by hand on the state after entry `forkIndex`.
-package struct ReplayBranch: Sendable, Equatable {
-    package struct Entry: Sendable, Equatable {
+struct ReplayBranch: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         /// Case path of the action (`todo.add`).
-        package var name: String
+        var name: String
         /// The action as the user typed it.
-        package var payload: JSONValue
+        var payload: JSONValue
         /// The state the reducer computed.
-        package var state: JSONValue
+        var state: JSONValue
     }
 
     /// The log entry whose state the first branch action was dispatched on.
-    package var forkIndex: Int
-    package var entries: [Entry]
+    var forkIndex: Int
+    var entries: [Entry]
 }
 
 /// Why an edited action could not be dispatched or a branch saved; one line
 /// that names the field for decode errors: `todos[0].title: expected a string, found 3`.
-package struct ReplayEditError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var description: String
-    package init(_ description: String) { self.description = description }
+struct ReplayEditError: Error, Sendable, Equatable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

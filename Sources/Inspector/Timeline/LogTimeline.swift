@@ -74,6 +74,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     var tornTail: DamagedRecord? { reader.tornTail.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
     var initialState: JSONValue? { reader.header.initialState }
     var datePaths: [String] { reader.header.datePaths }
+    var recordedLog: LogReader? { reader }
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }

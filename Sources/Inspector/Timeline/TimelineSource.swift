@@ -90,6 +90,11 @@ protocol TimelineSource: AnyObject {
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
     /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
     var datePaths: [String] { get }
+    /// The replay work over this timeline when a reducer is linked (``ReplayTimeline`` is itself); nil otherwise.
+    var replayTimeline: ReplayTimeline? { get }
+    /// The log file's header and whole entries (times, sequence numbers, the recorded
+    /// action), for exports; nil for a timeline that is not read from a log file.
+    var recordedLog: LogReader? { get }
 }
 
 extension TimelineSource {
@@ -121,4 +126,8 @@ extension TimelineSource {
     }
 
     var datePaths: [String] { [] }
+
+    var replayTimeline: ReplayTimeline? { nil }
+
+    var recordedLog: LogReader? { nil }
 }

@@ -1,0 +1,33 @@
+import Recorder
+
+/// What `e` exports, as the model asks for it; the effect runner turns it into
+/// Markdown (``markdown(from:)``), so the model never runs the exporter itself.
+enum DiffExport: Equatable, Sendable {
+    /// After `m` and `d`: the mark-against-selection diff exactly as the diff pane shows it.
+    case markedDiff(logName: String, from: Int, to: Int, lines: [DiffLine])
+    /// The exporter's report of one entry (`rewind export --format markdown --from N --to N`), 0-based.
+    case entry(Int)
+
+    func markdown(from source: any TimelineSource) throws(ExportError) -> String {
+        switch self {
+        case .markedDiff(let logName, let mark, let selection, let lines):
+            return Self.markdown(logName: logName, from: mark, to: selection, lines: lines)
+        case .entry(let index):
+            var request = ExportRequest(format: .markdown)
+            request.firstEntry = index + 1
+            request.lastEntry = index + 1
+            return String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
+        }
+    }
+
+    /// The mark-against-selection diff as the diff pane shows it, in Markdown.
+    static func markdown(logName: String, from mark: Int, to selection: Int, lines: [DiffLine]) -> String {
+        var text = "# Diff: \(logName), entry \(mark + 1) → entry \(selection + 1)\n\n"
+        text += "The state after entry \(mark + 1) (`-`) against the state after entry \(selection + 1) (`+`), "
+        text += "as the inspector's diff pane shows it.\n\n"
+        if lines.isEmpty { return text + "No differences.\n" }
+        text += "```diff\n"
+        for line in lines { text += DiffFormatting.plainText(line) + "\n" }
+        return text + "```\n"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Recorder
+
+/// Does the work `reduce` asks for that is not the terminal's — writing files,
+/// choosing their names, replaying and checking compatibility in the background —
+/// so that `reduce` and `render` stay free of I/O and long work. What comes of
+/// it goes back to the model as events: at once for what is done on the spot
+/// (``perform(_:)``'s result), later for background work (``takeEvents()``).
+final class EffectRunner {
+    /// Where exports and saved branches go: the directory the inspector was started in.
+    let directory: String
+    let exports: ExportWorker
+    let replays = ReplayWorker()
+    private let source: any TimelineSource
+
+    init(source: any TimelineSource, directory: String = FileManager.default.currentDirectoryPath) {
+        self.source = source
+        self.directory = directory
+        exports = ExportWorker(directory: directory)
+    }
+
+    /// The replay work of a debug executable linked with a reducer.
+    private var engine: (any ReplayEngine)? { source.replayTimeline?.engine }
+
+    /// Does `effect`; returns the events it produced on the spot. The terminal's
+    /// effects (quit, clipboard, redraw) are the session's and do nothing here.
+    func perform(_ effect: InspectorEffect) -> [InspectorEvent] {
+        switch effect {
+        case .exportDiff(let export, let suggestedName):
+            do {
+                exports.start(try export.markdown(from: source), suggestedName: suggestedName)
+            } catch {
+                return [.exportFailed(reason: "\(error)")]
+            }
+        case .saveHiddenActionTypes(let types):
+            do {
+                try HiddenActionTypes.save(types, directory: directory)
+            } catch {
+                return [.exportFailed(reason: "\(error)")]
+            }
+        case .saveLogHiddenActionTypes(let log, let types):
+            do {
+                try HiddenActionTypes.save(types, forLog: log, directory: directory)
+            } catch {
+                return [.exportFailed(reason: "\(error)")]
+            }
+        case .chooseBranchFile(let suggestedName):
+            return [.branchFileChosen(path: FreeFileName.path(for: suggestedName, in: directory))]
+        case .saveBranch(let path):
+            guard let engine else { return [.branchSaveFailed(reason: "no reducer is linked")] }
+            // On the session's thread: the branch and the skipped entries live in the engine the screen reads.
+            do {
+                return [.branchSaved(path: path, entries: try engine.saveBranch(to: path))]
+            } catch {
+                return [.branchSaveFailed(reason: error.description)]
+            }
+        case .replay(let start, let job):
+            guard let engine else { return [] }
+            replays.replay(engine.makeVerifier(), from: start, job: job)
+        case .cancelReplay(let job):
+            replays.cancel(job: job)
+        case .checkCompatibility(let check, let end):
+            guard let engine else { return [] }
+            replays.checkCompatibility(engine.makeVerifier(), continuing: check, through: end)
+        case .quit, .copyToClipboard, .redraw:
+            break
+        }
+        return []
+    }
+
+    /// What the background work reported since the last call, in order.
+    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() }
+
+    /// Blocks until every piece of background work started so far is done (tests).
+    func waitUntilIdle() {
+        exports.waitUntilIdle()
+        replays.waitUntilIdle()
+    }
+}
