@@ -93,10 +93,17 @@ extension LogReader {
                         StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]), pointers: &pointers)
                     } : nil
                     let previous = keepingPrevious ? state : nil
-                    if let record {
-                        if let keyframe = record.state {
+                    // What the state is rebuilt from: the record's state or patch; for a
+                    // record that does not read as an entry, what `state(at:)` still takes
+                    // from it (its `state` or `patch` member alone), so the states after it
+                    // are the ones `state(at:)` gives. The entry itself has none.
+                    let rebuild = record.map { (state: $0.state, patch: $0.patch) } ?? (start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                        Self.stateMembersAlone(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
+                    } : nil)
+                    if let rebuild {
+                        if let keyframe = rebuild.state {
                             state = keyframe
-                        } else if state != nil, let patch = record.patch,
+                        } else if state != nil, let patch = rebuild.patch,
                                   line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
                             // In place: the only other reference (`previous`) is kept only when asked for.
                             // Operation by operation without undo steps: a patch that fails leaves no state anyway.
@@ -114,12 +121,28 @@ extension LogReader {
                     let step = StateScanStep(
                         index: batchStart + position, lineNumber: line.lineNumber,
                         actionType: record?.actionType ?? "", keyframeChanged: record?.keyframeChanged ?? [],
-                        patch: record?.patch, state: state, previousState: previous, isReadable: record != nil)
+                        patch: record?.patch, state: record == nil ? nil : state, previousState: previous, isReadable: record != nil)
                     if !body(step) { return }
                 }
                 first = end
             }
             batchStart = batchEnd
+        }
+    }
+
+    /// An entry line's state or patch as ``state(at:)`` reads them (``StateStep``: those members
+    /// alone, whatever the rest of the record holds); nil when it cannot.
+    private static func stateMembersAlone(_ line: UnsafeBufferPointer<UInt8>) -> (state: JSONValue?, patch: JSONPatch?)? {
+        switch try? StateStep(line: line) {
+        case .keyframe(let range)?:
+            guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
+            return (state, nil)
+        case .patch(let range)?:
+            guard let value = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])),
+                  let patch = try? JSONPatch(jsonValue: value) else { return nil }
+            return (nil, patch)
+        case nil:
+            return nil
         }
     }
 }
