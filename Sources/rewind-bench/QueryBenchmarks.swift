@@ -43,7 +43,7 @@ func runQueryBenchmarks() {
         ("find '/counter == \(last)' (one path, 1 match)", ["find", path, "/counter == \(last)"]),
         ("find '/items/3/value > 0' --count", ["find", path, "/items/3/value > 0", "--count"]),
         ("find 'changed /items/5' --count", ["find", path, "changed /items/5", "--count"]),
-        ("bisect '/counter < \(last)' (breaks at the end)", ["bisect", path, "/counter < \(last)"]),
+        ("bisect '/counter < \(last)' (last entry breaks)", ["bisect", path, "/counter < \(last)"]),
     ]
     for (name, arguments) in rows {
         guard let run = ChildRun.measure(rewind, arguments), run.status <= 1 else {
