@@ -119,7 +119,7 @@ enum RandomLog {
         for index in 0..<entries {
             // Trouble before this entry, now and then.
             switch random(40) {
-            case 0: LogLine.appendGap(firstSequence: sequence, count: 2, reason: "queue full", to: &bytes); sequence += 2
+            case 0: RecordEncoder.appendSealedGap(firstSequence: sequence, count: 2, reason: "queue full", to: &bytes); sequence += 2
             case 1:
                 // A line that fails its checksum: an entry with one byte changed.
                 let start = bytes.count
