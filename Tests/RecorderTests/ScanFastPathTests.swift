@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import RewindJSON
 
 /// The word-at-a-time paths a scan over every record takes (strings skimmed
 /// 8 and 32 bytes at a time, CRC-32 16 bytes a step, patch paths from a cache)
