@@ -4,8 +4,12 @@ import Recorder
 
 // `rewind find` and `rewind bisect` on the inspector's benchmark log (1,000,000
 // entries, ~1.2 GB), run as the user runs them: the `rewind` executable built
-// beside this one, timed and measured (peak resident memory) as a child
-// process, against `jq` selecting the same entries.
+// beside this one, timed and measured as a child process (wall time, CPU time
+// of all its threads, peak resident memory), against `jq` selecting the same
+// entries. CPU time is the figure that holds on a shared machine: wall time
+// there depends on what else runs; on an idle machine with two cores, wall
+// time is about CPU time / 2 (the index is checked on one thread while the
+// chunks are searched on every core).
 //
 //   swift build -c release && swift run -c release rewind-bench queries     (1,000,000 entries)
 //   swift run -c release rewind-bench --quick queries                       (5,000 entries)
@@ -39,15 +43,19 @@ func runQueryBenchmarks() {
         ("find '/counter == \(last)' (one path, 1 match)", ["find", path, "/counter == \(last)"]),
         ("find '/items/3/value > 0' --count", ["find", path, "/items/3/value > 0", "--count"]),
         ("find 'changed /items/5' --count", ["find", path, "changed /items/5", "--count"]),
-        ("bisect '/counter < \(last)' (breaks at the end)", ["bisect", path, "/counter < \(last)"]),
+        ("bisect '/counter < \(last)' (last entry breaks)", ["bisect", path, "/counter < \(last)"]),
     ]
     for (name, arguments) in rows {
         guard let run = ChildRun.measure(rewind, arguments), run.status <= 1 else {
             print("queries: rewind \(arguments.joined(separator: " ")) failed")
             continue
         }
-        Benchmark.report(name, Benchmark.format(seconds: run.seconds),
+        Benchmark.report(name + ", wall", Benchmark.format(seconds: run.seconds),
                          baseline: jq.map { "jq " + Benchmark.format(seconds: $0.seconds) }, ratio: jq.map { $0.seconds / run.seconds })
+        if let cpu = run.cpuSeconds {
+            Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu),
+                             baseline: jq.flatMap { $0.cpuSeconds }.map { "jq " + Benchmark.format(seconds: $0) })
+        }
         Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB",
                          baseline: jq.map { "jq " + Benchmark.format3(Double($0.peakResidentBytes) / 1e6) + " MB" })
     }
@@ -61,15 +69,48 @@ func runQueryBenchmarks() {
         total += BenchmarkLog.write(path: recordings.appendingPathComponent("run-\(file).jsonl").path,
                                     entries: max(1, entries / files), keyframeInterval: 32, items: 24, noteBytes: 860)
     }
+    // Disk speed, measured in the same run on the same files: a plain read loop
+    // (1 MB reads, nothing looked at), once to bring them into the page cache
+    // as the search finds them, then timed.
+    let paths = (0..<files).map { recordings.appendingPathComponent("run-\($0).jsonl").path }
+    _ = PlainRead.files(paths)
+    let read = Benchmark.onceWithCPU { _ = PlainRead.files(paths) }
+    Benchmark.report("read the same files (1 MB reads, page cache)", Benchmark.format(bytesPerSecond: Double(total) / read.wall),
+                     baseline: "CPU " + Benchmark.format(seconds: read.cpu))
     if let run = ChildRun.measure(rewind, ["find", recordings.path, "/counter == 7", "--count"]), run.status <= 1 {
-        Benchmark.report("find DIR (\(files) recordings, \(Benchmark.format3(Double(total) / 1e6)) MB)", Benchmark.format(seconds: run.seconds),
+        Benchmark.report("find DIR (\(files) recordings, \(Benchmark.format3(Double(total) / 1e6)) MB), wall", Benchmark.format(seconds: run.seconds),
                          baseline: Benchmark.format(bytesPerSecond: Double(total) / run.seconds))
+        if let cpu = run.cpuSeconds {
+            Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu),
+                             baseline: Benchmark.format(bytesPerSecond: Double(total) / cpu) + " per core")
+        }
+        Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB")
     }
 }
 
-/// One run of a child process: wall time, exit status and peak resident memory.
+/// Reads files start to end and drops the bytes: what the disk (or the page
+/// cache) gives a reader that does nothing else.
+enum PlainRead {
+    static func files(_ paths: [String]) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        for path in paths {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                total += count
+            }
+        }
+        return total
+    }
+}
+
+/// One run of a child process: wall time, exit status, CPU time and peak resident memory.
 ///
-/// The memory comes from `/usr/bin/time -f %M` when it is installed: a child
+/// Memory and CPU time come from `/usr/bin/time -f '%M %U %S'` when it is installed: a child
 /// spawned straight from this process reports at least this process's own peak
 /// in `wait4`'s `ru_maxrss` (Linux folds the parent's peak in at `exec`), which
 /// would hide a smaller child. Without it, that upper bound is what is reported.
@@ -77,17 +118,21 @@ struct ChildRun {
     var seconds: Double
     var status: Int32
     var peakResidentBytes: Int
+    /// User plus system time of the child's threads; nil without `/usr/bin/time`.
+    var cpuSeconds: Double?
 
     static func measure(_ executable: String, _ arguments: [String]) -> ChildRun? {
         let timer = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: timer) else { return spawn(executable, arguments) }
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-time-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        guard var run = spawn(timer, ["-f", "%M", "-o", report, executable] + arguments) else { return nil }
+        guard var run = spawn(timer, ["-f", "%M %U %S", "-o", report, executable] + arguments) else { return nil }
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         // The last line is the figure (time writes a "Command exited with non-zero status" line before it).
-        if let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        let figures = text.split(separator: "\n").last?.split(separator: " ") ?? []
+        if figures.count == 3, let kilobytes = Int(figures[0]), let user = Double(figures[1]), let system = Double(figures[2]) {
             run.peakResidentBytes = kilobytes * 1024
+            run.cpuSeconds = user + system
         }
         return run
     }

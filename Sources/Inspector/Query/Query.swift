@@ -33,6 +33,13 @@ struct Query: Sendable, Equatable, CustomStringConvertible {
     /// The state paths the condition reads.
     var paths: [JSONPointer] { root.paths }
 
+    /// The paths of its `changed` conditions, each once: all it reads of the state before an entry.
+    var changedPaths: [JSONPointer] {
+        var paths: [JSONPointer] = []
+        for path in root.changedPaths where !paths.contains(path) { paths.append(path) }
+        return paths
+    }
+
     func matches(_ input: QueryInput) -> Bool { root.evaluate(input) }
 }
 
@@ -43,6 +50,32 @@ struct QueryInput {
     /// The state before the entry; read only by `changed`.
     var previousState: JSONValue?
     var actionType: String
+    /// When set, what `changed` reads instead of `previousState`: a scan keeps
+    /// only these values from one entry to the next, not a whole state (which
+    /// would copy every container a patch edits).
+    var previousValues: PreviousPathValues?
+}
+
+/// The values at some paths of the state before an entry, or that this state is unavailable.
+struct PreviousPathValues {
+    let paths: [JSONPointer]
+    /// Per path, its value (nil when absent); empty when the state is unavailable.
+    private var values: [JSONValue?]
+
+    /// The values at `paths` in `state` (nil: the state is unavailable).
+    init(paths: [JSONPointer], of state: JSONValue?) {
+        self.paths = paths
+        values = state.map { state in paths.map { state[pointer: $0] } } ?? []
+    }
+
+    var isAvailable: Bool { values.count == paths.count && !paths.isEmpty }
+
+    /// The value at `path` before the entry: `.some(nil)` when it was absent, nil when
+    /// the state was unavailable or `path` is not one of those kept.
+    func value(at path: JSONPointer) -> JSONValue?? {
+        guard isAvailable, let position = paths.firstIndex(of: path) else { return nil }
+        return .some(values[position])
+    }
 }
 
 /// The parsed form of a query.
@@ -63,6 +96,16 @@ indirect enum QueryNode: Sendable, Equatable {
         case .not(let a): a.readsPreviousState
         case .changed: true
         default: false
+        }
+    }
+
+    /// The paths of `changed` conditions, in order, repeats included.
+    var changedPaths: [JSONPointer] {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): a.changedPaths + b.changedPaths
+        case .not(let a): a.changedPaths
+        case .changed(let path): [path]
+        default: []
         }
     }
 

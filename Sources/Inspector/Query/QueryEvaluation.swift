@@ -11,6 +11,10 @@ extension QueryNode {
         case .not(let a): return !a.evaluate(input)
         case .exists(let path): return input.state?[pointer: path] != nil
         case .changed(let path):
+            if let kept = input.previousValues {
+                guard let previous = kept.value(at: path) else { return false }
+                return input.state?[pointer: path] != previous
+            }
             // No state before (the first entry of a log without an initial state, or damage): nothing to compare.
             guard let previous = input.previousState else { return false }
             return input.state?[pointer: path] != previous[pointer: path]

@@ -88,15 +88,34 @@ struct QueryScan: Sendable {
     }
 
     /// The query over one chunk.
+    ///
+    /// `changed /x` reads the state before each entry: the scan keeps the
+    /// values at those paths from one entry to the next (``PreviousPathValues``)
+    /// rather than the whole previous state, which would make every patch copy
+    /// the containers it edits.
     func scan(_ chunk: Range<Int>, stopAfterFirst: Bool) -> ChunkReport {
         var result = ChunkReport(range: chunk)
-        let readsPrevious = query.readsPreviousState
-        reader.scanStates(chunk, keepingPrevious: readsPrevious) { step in
+        let changedPaths = query.changedPaths
+        var previous: PreviousPathValues?
+        if !changedPaths.isEmpty, !chunk.isEmpty {
+            // The state before the chunk, as the state scan starts from it.
+            let before = chunk.lowerBound == 0 ? reader.header.initialState : try? reader.state(at: chunk.lowerBound - 1)
+            previous = PreviousPathValues(paths: changedPaths, of: before)
+        }
+        reader.scanStates(chunk, keepingPrevious: false) { step in
+            defer {
+                if previous != nil {
+                    // An entry that does not read has no state of its own, but `state(at:)`
+                    // still rebuilds one there (from its patch alone): the next entry's `changed` compares with it.
+                    let after = step.isReadable ? step.state : try? reader.state(at: step.index)
+                    previous = PreviousPathValues(paths: changedPaths, of: after)
+                }
+            }
             guard step.state != nil else {
                 result.unavailable += 1
                 return true
             }
-            let truth = query.matches(QueryInput(state: step.state, previousState: step.previousState, actionType: step.actionType))
+            let truth = query.matches(QueryInput(state: step.state, actionType: step.actionType, previousValues: previous))
             switch mode {
             case .matches, .first:
                 if truth { result.hits.append(Hit(index: step.index, truth: true)) }

@@ -2,8 +2,9 @@
 /// initial value and final XOR 0xFFFFFFFF), so any tool can verify a record:
 /// `python3 -c 'import zlib,sys; print("%08x" % zlib.crc32(sys.stdin.buffer.read()))'`.
 ///
-/// Slicing-by-8 tables: the log reader checks every record while indexing,
-/// so this runs over the whole file and must keep up with `memchr`.
+/// Slicing-by-16 tables (16 KB, in L1): the log reader checks every record
+/// while indexing, so this runs over the whole file and must keep up with
+/// `memchr`; 16 bytes a step halves the loop's branches and loads of 8.
 package enum CRC32 {
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
@@ -11,6 +12,21 @@ package enum CRC32 {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return 0 }
         tables.withUnsafeBufferPointer { table in
+            while count - index >= 16 {
+                let a = base.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
+                let b = base.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
+                let c = base.loadUnaligned(fromByteOffset: index + 8, as: UInt32.self).littleEndian
+                let d = base.loadUnaligned(fromByteOffset: index + 12, as: UInt32.self).littleEndian
+                crc = table[15 * 256 + Int(a & 0xFF)] ^ table[14 * 256 + Int((a >> 8) & 0xFF)]
+                    ^ table[13 * 256 + Int((a >> 16) & 0xFF)] ^ table[12 * 256 + Int(a >> 24)]
+                    ^ table[11 * 256 + Int(b & 0xFF)] ^ table[10 * 256 + Int((b >> 8) & 0xFF)]
+                    ^ table[9 * 256 + Int((b >> 16) & 0xFF)] ^ table[8 * 256 + Int(b >> 24)]
+                    ^ table[7 * 256 + Int(c & 0xFF)] ^ table[6 * 256 + Int((c >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((c >> 16) & 0xFF)] ^ table[4 * 256 + Int(c >> 24)]
+                    ^ table[3 * 256 + Int(d & 0xFF)] ^ table[2 * 256 + Int((d >> 8) & 0xFF)]
+                    ^ table[1 * 256 + Int((d >> 16) & 0xFF)] ^ table[Int(d >> 24)]
+                index += 16
+            }
             while count - index >= 8 {
                 let low = base.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
                 let high = base.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
@@ -37,10 +53,10 @@ package enum CRC32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 
-    /// Eight 256-entry tables: table 0 is the classic byte-at-a-time table,
+    /// Sixteen 256-entry tables: table 0 is the classic byte-at-a-time table,
     /// table k advances a byte through k further zero bytes.
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
@@ -48,7 +64,7 @@ package enum CRC32 {
         }
         for byte in 0..<256 {
             var crc = tables[byte]
-            for slice in 1..<8 {
+            for slice in 1..<16 {
                 crc = tables[Int(crc & 0xFF)] ^ (crc >> 8)
                 tables[slice * 256 + byte] = crc
             }

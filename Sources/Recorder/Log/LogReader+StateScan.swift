@@ -8,7 +8,13 @@ package struct StateScanStep {
     package var lineNumber: Int
     package var actionType: String
     /// The paths the entry changed (the patch's paths, or a keyframe's `changed` list).
-    package var changedPaths: [JSONPointer]
+    /// Made when read: a query over every entry rarely asks, and an array per entry cost a tenth of its scan.
+    package var changedPaths: [JSONPointer] {
+        get { listedChangedPaths ?? patch?.operations.map(\.path) ?? [] }
+        set { listedChangedPaths = newValue }
+    }
+    /// A keyframe's list (or one set by hand); nil reads the patch's paths.
+    private var listedChangedPaths: [JSONPointer]?
     /// The recorded patch; nil for a keyframe.
     package var patch: JSONPatch?
     /// The state after the entry; nil when a damaged record, a gap or a new
@@ -24,11 +30,19 @@ package struct StateScanStep {
         self.index = index
         self.lineNumber = lineNumber
         self.actionType = actionType
-        self.changedPaths = changedPaths
+        self.listedChangedPaths = changedPaths
         self.patch = patch
         self.state = state
         self.previousState = previousState
         self.isReadable = isReadable
+    }
+
+    /// A step whose changed paths are the patch's when it has one, else `keyframeChanged`.
+    init(index: Int, lineNumber: Int, actionType: String, keyframeChanged: [JSONPointer], patch: JSONPatch?,
+         state: JSONValue?, previousState: JSONValue?, isReadable: Bool) {
+        self.init(index: index, lineNumber: lineNumber, actionType: actionType, changedPaths: [], patch: patch,
+                  state: state, previousState: previousState, isReadable: isReadable)
+        listedChangedPaths = patch == nil ? keyframeChanged : nil
     }
 }
 
@@ -58,6 +72,7 @@ extension LogReader {
         guard !range.isEmpty else { return }
         var state: JSONValue? = range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1)
         var buffer: [UInt8] = []
+        var pointers = PathPointerCache()
         var batchStart = range.lowerBound
         while batchStart < range.upperBound {
             let batchEnd = min(range.upperBound, batchStart + Self.scanBatchEntries)
@@ -75,13 +90,20 @@ extension LogReader {
                     let line = lines[position]
                     let start = Int(line.location.offset - low)
                     let record: StateRecord? = start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
-                        StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
+                        StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]), pointers: &pointers)
                     } : nil
                     let previous = keepingPrevious ? state : nil
-                    if let record {
-                        if let keyframe = record.state {
+                    // What the state is rebuilt from: the record's state or patch; for a
+                    // record that does not read as an entry, what `state(at:)` still takes
+                    // from it (its `state` or `patch` member alone), so the states after it
+                    // are the ones `state(at:)` gives. The entry itself has none.
+                    let rebuild = record.map { (state: $0.state, patch: $0.patch) } ?? (start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                        Self.stateMembersAlone(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
+                    } : nil)
+                    if let rebuild {
+                        if let keyframe = rebuild.state {
                             state = keyframe
-                        } else if state != nil, let patch = record.patch,
+                        } else if state != nil, let patch = rebuild.patch,
                                   line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
                             // In place: the only other reference (`previous`) is kept only when asked for.
                             // Operation by operation without undo steps: a patch that fails leaves no state anyway.
@@ -98,13 +120,29 @@ extension LogReader {
                     }
                     let step = StateScanStep(
                         index: batchStart + position, lineNumber: line.lineNumber,
-                        actionType: record?.actionType ?? "", changedPaths: record?.changedPaths ?? [],
-                        patch: record?.patch, state: state, previousState: previous, isReadable: record != nil)
+                        actionType: record?.actionType ?? "", keyframeChanged: record?.keyframeChanged ?? [],
+                        patch: record?.patch, state: record == nil ? nil : state, previousState: previous, isReadable: record != nil)
                     if !body(step) { return }
                 }
                 first = end
             }
             batchStart = batchEnd
+        }
+    }
+
+    /// An entry line's state or patch as ``state(at:)`` reads them (``StateStep``: those members
+    /// alone, whatever the rest of the record holds); nil when it cannot.
+    private static func stateMembersAlone(_ line: UnsafeBufferPointer<UInt8>) -> (state: JSONValue?, patch: JSONPatch?)? {
+        switch try? StateStep(line: line) {
+        case .keyframe(let range)?:
+            guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
+            return (state, nil)
+        case .patch(let range)?:
+            guard let value = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])),
+                  let patch = try? JSONPatch(jsonValue: value) else { return nil }
+            return (nil, patch)
+        case nil:
+            return nil
         }
     }
 }
@@ -123,9 +161,7 @@ private struct StateRecord {
     /// A keyframe's `changed` list; a patch's paths are read from the patch.
     var keyframeChanged: [JSONPointer] = []
 
-    var changedPaths: [JSONPointer] { patch.map { $0.operations.map(\.path) } ?? keyframeChanged }
-
-    init?(_ line: UnsafeBufferPointer<UInt8>) {
+    init?(_ line: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) {
         var members = StateMembers()
         guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members) else {
             // What the light reading does not judge: the full reading decides, and gives everything.
@@ -145,7 +181,7 @@ private struct StateRecord {
             guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
             self.state = state
             keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
-        } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes)
+        } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
                     ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
             self.patch = patch
         } else {
@@ -161,12 +197,23 @@ private struct StateRecord {
 /// Only for bytes ``ScannedEntry`` has already checked as a valid patch.
 enum SkimmedPatch {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
-        readAsWritten(bytes) ?? readMembers(bytes)
+        var pointers = PathPointerCache()
+        return read(bytes, pointers: &pointers)
+    }
+
+    /// The same, taking paths seen before from `pointers`.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
+        readAsWritten(bytes, pointers: &pointers) ?? readMembers(bytes)
     }
 
     /// The exact bytes a recorder writes, `[{"op":"replace","path":"/a/0","value":3},…]`
     /// (members in that order, no spaces), matched without walking members; nil for anything else.
     static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var pointers = PathPointerCache()
+        return readAsWritten(bytes, pointers: &pointers)
+    }
+
+    static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
         var position = 0
         func expect(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
@@ -189,7 +236,7 @@ enum SkimmedPatch {
         var operations: [JSONPatchOperation] = []
         if expect("]") { return JSONPatch(operations) }
         while true {
-            guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointer(pathText) else { return nil }
+            guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointers.pointer(pathText, making: pointer) else { return nil }
             if op.equals("remove") {
                 operations.append(.remove(path: path))
             } else {
@@ -290,5 +337,30 @@ enum SkimmedPatch {
             for byte in bytes { number = number * 10 + Int64(byte - 0x30) }
             return .integer(number)
         }
+    }
+}
+
+/// The pointers of the paths a state scan has read, by their bytes: a log's
+/// patches name the same few hundred paths again and again, and splitting
+/// each into tokens (an array and its strings) was a tenth of a scan's time.
+struct PathPointerCache {
+    private var slots: [UInt64: (bytes: [UInt8], pointer: JSONPointer)] = [:]
+    /// Paths kept at most (then it starts over): bounds its memory on a log of ever new paths.
+    static let capacity = 4096
+
+    /// The pointer for `text`, made with `make` the first time (nil results are not kept).
+    mutating func pointer(_ text: UnsafeBufferPointer<UInt8>,
+                          making make: (UnsafeBufferPointer<UInt8>) -> JSONPointer?) -> JSONPointer? {
+        // FNV-1a over the bytes; a slot is used only when its bytes are these.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        if let slot = slots[hash], slot.bytes.count == text.count,
+           slot.bytes.withUnsafeBufferPointer({ text.count == 0 || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+            return slot.pointer
+        }
+        guard let pointer = make(text) else { return nil }
+        if slots.count >= Self.capacity { slots.removeAll(keepingCapacity: true) }
+        slots[hash] = (Array(text), pointer)
+        return pointer
     }
 }

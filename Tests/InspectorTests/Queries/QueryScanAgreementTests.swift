@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+@testable import Recorder
+@testable import Inspector
+
+/// The scan `rewind find` runs (states rebuilt one patch at a time, in chunks
+/// on several threads, records skimmed rather than parsed) against the plain
+/// definition: every entry's state rebuilt on its own with `state(at:)`.
+/// Random logs with arrays that grow and shrink, keyframes, gaps, lines that
+/// fail their checksum, sealed records that do not read and patches that do
+/// not apply; random conditions in every mode.
+@Suite struct QueryScanAgreementTests {
+    /// What the definition says a query finds in `reader`.
+    struct Expected {
+        var matches: [Int] = []
+        var changes: [QueryScan.Hit] = []
+        var unavailable = 0
+    }
+
+    static func expected(_ query: Query, in reader: LogReader) -> Expected {
+        var result = Expected()
+        var last = false
+        for index in 0..<reader.entryCount {
+            guard let after = try? reader.state(at: index), let entry = try? reader.entry(at: index) else {
+                result.unavailable += 1
+                continue
+            }
+            let before = index == 0 ? reader.header.initialState : try? reader.state(at: index - 1)
+            let truth = query.matches(QueryInput(state: after, previousState: before, actionType: entry.action.name))
+            if truth { result.matches.append(index) }
+            if truth != last { result.changes.append(QueryScan.Hit(index: index, truth: truth)) }
+            last = truth
+        }
+        return result
+    }
+
+    static func scan(_ query: Query, in reader: LogReader, mode: QueryScan.Mode, chunk: Int, workers: Int) -> (hits: [QueryScan.Hit], unavailable: Int) {
+        var scan = QueryScan(reader: reader, query: query, mode: mode)
+        scan.chunkEntries = chunk
+        scan.workers = workers
+        var hits: [QueryScan.Hit] = []
+        var unavailable = 0
+        scan.run { report in
+            hits += report.hits
+            unavailable += report.unavailable
+            return true
+        }
+        return (hits, unavailable)
+    }
+
+    @Test func theScanFindsWhatRebuildingEveryStateFinds() throws {
+        var generator = SplitMix64(seed: 1919)
+        var compared = 0, unavailableSeen = 0, matchesSeen = 0
+        for round in 0..<12 {
+            let log = try RandomLog.write(&generator, entries: 120 + Int(generator.next() % 120), round: round)
+            let reader = try LogReader(path: log)
+            for _ in 0..<14 {
+                let text = RandomQuery.text(&generator, depth: 0)
+                let query = try Query(parsing: text)
+                let expected = Self.expected(query, in: reader)
+                let chunk = [1, 5, 16, 64, 100_000][Int(generator.next() % 5)]
+                let workers = 1 + Int(generator.next() % 3)
+                let context = "round \(round), \(text), chunks of \(chunk) on \(workers)"
+
+                let matches = Self.scan(query, in: reader, mode: .matches, chunk: chunk, workers: workers)
+                #expect(matches.hits.map(\.index) == expected.matches, "\(context)")
+                #expect(matches.unavailable == expected.unavailable, "\(context)")
+                let first = Self.scan(query, in: reader, mode: .first, chunk: chunk, workers: workers)
+                #expect(first.hits.map(\.index) == Array(expected.matches.prefix(1)), "\(context)")
+                let changes = Self.scan(query, in: reader, mode: .changes, chunk: chunk, workers: workers)
+                #expect(changes.hits == expected.changes, "\(context)")
+
+                // The command: --count and --first print what the definition gives.
+                var streams = CapturedStreams()
+                let status = RewindCommandLine.run(["find", log, text, "--count"], streams: &streams)
+                #expect(streams.standardOutput == "\(expected.matches.count)\n", "\(context)")
+                #expect(status == (expected.matches.isEmpty ? 1 : 0))
+                compared += 1
+                unavailableSeen += expected.unavailable
+                matchesSeen += expected.matches.count
+            }
+        }
+        #expect(compared == 12 * 14)
+        #expect(unavailableSeen > 0, "damage, gaps, unreadable records and failed patches made states unavailable")
+        #expect(matchesSeen > 100, "the conditions are not all false")
+    }
+}
+
+/// Logs written line by line like a recorder's (keyframes, RFC 6902 patches
+/// from `JSONDiff`, a CRC-32 per line), with trouble put in at random.
+enum RandomLog {
+    static func write(_ generator: inout SplitMix64, entries: Int, round: Int) throws -> String {
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        let keyframeInterval = 3 + random(8)
+        var state: JSONValue = ["n": 0, "items": [], "tags": [], "flag": false]
+        var bytes: [UInt8] = []
+        func seal(_ record: JSONValue) {
+            let start = bytes.count
+            bytes += JSONWriter.compact(record).dropLast()
+            LogLine.seal(&bytes, recordStart: start)
+        }
+        func sealText(_ text: String) {
+            let start = bytes.count
+            bytes += Array(text.utf8)
+            LogLine.seal(&bytes, recordStart: start)
+        }
+        var header = JSONObject()
+        let members: [(String, JSONValue)] = [
+            ("kind", "header"), ("format", "rewind"), ("version", 1), ("created", 1_764_400_000), ("process", "random"),
+            ("stateType", "S"), ("actionType", "A"), ("keyframeInterval", .integer(Int64(keyframeInterval))),
+            ("options", [:]), ("metadata", [:]), ("stateReplayable", true),
+        ]
+        for (key, value) in members { header[key] = value }
+        let hasInitialState = round % 3 != 0
+        if hasInitialState { header["initialState"] = state }
+        seal(.object(header))
+        var previous: JSONValue? = hasInitialState ? state : nil
+        var sequence: Int64 = 0
+        for index in 0..<entries {
+            // Trouble before this entry, now and then.
+            switch random(40) {
+            case 0: RecordEncoder.appendSealedGap(firstSequence: sequence, count: 2, reason: "queue full", to: &bytes); sequence += 2
+            case 1:
+                // A line that fails its checksum: an entry with one byte changed.
+                let start = bytes.count
+                sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":"lost"},"patch":[]"#)
+                bytes[start + 20] ^= 0x01
+            case 2:
+                // Sealed, but not an entry the reader can read (the action type is a number).
+                sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":5},"patch":[]"#)
+                sequence += 1
+            case 3:
+                // A patch that cannot apply: its path is not in the state.
+                sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":"a/x"},"patch":[{"op":"replace","path":"/nowhere/x","value":1}]"#)
+                sequence += 1
+            default: break
+            }
+            mutate(&state, &generator)
+            let type = ["a/x", "a/y", "b/z"][random(3)]
+            var entry = JSONObject()
+            entry["kind"] = "entry"
+            let isKeyframe = previous == nil || index % keyframeInterval == 0
+            if isKeyframe { entry["keyframe"] = true }
+            entry["seq"] = .integer(sequence)
+            entry["time"] = .double(1_764_400_000 + Double(index))
+            entry["durationNs"] = 1000
+            entry["action"] = ["type": .string(type), "payload": ["i": .integer(Int64(index)), "note": .string(String(repeating: "é lorem ", count: random(8)))]]
+            if let previous, !isKeyframe {
+                entry["patch"] = JSONDiff.patch(from: previous, to: state).jsonValue
+            } else {
+                entry["state"] = state
+                entry["changed"] = .array(previous.map { JSONDiff.patch(from: $0, to: state).operations.map { .string($0.path.description) } } ?? [])
+            }
+            seal(.object(entry))
+            previous = state
+            sequence += 1
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-query-agreement-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("random-\(round).jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// One random change: a counter, an array that grows and shrinks at any
+    /// place (so later elements move), a member that comes and goes.
+    static func mutate(_ state: inout JSONValue, _ generator: inout SplitMix64) {
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        guard case .object(var object) = state else { return }
+        switch random(7) {
+        case 0, 1: object["n"] = .integer(Int64(random(10)))
+        case 2:
+            var items = object["items"]?.arrayValue ?? []
+            items.insert(.integer(Int64(random(6))), at: random(items.count + 1))
+            object["items"] = .array(items)
+        case 3:
+            var items = object["items"]?.arrayValue ?? []
+            if !items.isEmpty { items.remove(at: random(items.count)) }
+            object["items"] = .array(items)
+        case 4:
+            if object["user"] == nil || random(3) == 0 {
+                object["user"] = ["name": .string(["ann", "bob"][random(2)])]
+            } else {
+                object["user"] = nil
+            }
+        case 5:
+            var tags = object["tags"]?.arrayValue ?? []
+            if tags.count > 3 { tags.removeFirst() } else { tags.append(.string("t\(random(3))")) }
+            object["tags"] = .array(tags)
+        default: object["flag"] = .bool(random(2) == 0)
+        }
+        state = .object(object)
+    }
+}
+
+/// Conditions over the random logs' paths, in every form of the language.
+enum RandomQuery {
+    static func text(_ generator: inout SplitMix64, depth: Int) -> String {
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        if depth < 2, random(3) == 0 {
+            let a = text(&generator, depth: depth + 1), b = text(&generator, depth: depth + 1)
+            switch random(3) {
+            case 0: return "(\(a)) and (\(b))"
+            case 1: return "(\(a)) or (\(b))"
+            default: return "not (\(a))"
+            }
+        }
+        let comparisons = ["==", "!=", "<", "<=", ">", ">="]
+        switch random(12) {
+        case 0: return "/n \(comparisons[random(6)]) \(random(10))"
+        case 1: return "/items length \(comparisons[random(6)]) \(random(5))"
+        case 2: return "/items/\(random(4)) \(comparisons[random(6)]) \(random(6))"
+        case 3: return "exists /user"
+        case 4: return #"/user/name == ""# + ["ann", "bob"][random(2)] + #"""#
+        case 5: return #"/tags contains "t"# + "\(random(3))" + #"""#
+        case 6: return "changed " + ["/n", "/items", "/items/1", "/user/name", "/flag", "/tags"][random(6)]
+        case 7: return "action == " + ["a/x", "a/*", "b/z"][random(3)]
+        case 8: return "action != a/y"
+        case 9: return "/flag == true"
+        case 10: return "/items contains \(random(6))"
+        default: return "exists /items/\(random(5))"
+        }
+    }
+}
