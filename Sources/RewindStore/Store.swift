@@ -5,7 +5,7 @@ import Recorder
 /// further actions now or later. Used by the demo, the tests and replay; it is
 /// not meant to compete with real architectures. A library of its own
 /// (`import RewindStore`) so its names never meet TCA's `Store` and `Effect`
-/// in an app that links Recorder.
+/// in an app that links ActionRecorder.
 ///
 /// With a recorder, every action is recorded, and an action sent by an effect
 /// records which entry's effect sent it (`effectOf` in the log).
@@ -24,7 +24,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var current: State
     private let reducer: (inout State, Action) -> Effect<Action>
-    private let recorder: Recorder?
+    private let recorder: ActionRecorder?
     private var sentFirst = false
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextEffectID = 0
@@ -32,7 +32,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     /// A store at `initialState` that runs `reducer` for every action, recorded into
     /// `recorder` when one is given (nil: the store records nothing).
     public init(
-        initialState: State, recorder: Recorder? = nil,
+        initialState: State, recorder: ActionRecorder? = nil,
         reducer: @escaping (inout State, Action) -> Effect<Action>
     ) {
         current = initialState

@@ -15,7 +15,7 @@ public final class TestRecording: Sendable {
     @TaskLocal public static var current: TestRecording?
 
     /// The recorder to attach to the store under test.
-    public let recorder: Recorder
+    public let recorder: ActionRecorder
     /// Where the log is written.
     public let path: String
 
@@ -36,10 +36,10 @@ public final class TestRecording: Sendable {
         path = Self.claimPath(directory + "/" + Self.fileName(for: fullName))
         // A log left by an earlier run of the same test would be appended to.
         try? FileManager.default.removeItem(atPath: path)
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.metadata = ["test": fullName]
         if let arguments { options.metadata["arguments"] = arguments }
-        recorder = try Recorder(file: path, options: options)
+        recorder = try ActionRecorder(file: path, options: options)
     }
 
     private nonisolated(unsafe) static var claimedPaths: Set<String> = []

@@ -15,7 +15,7 @@ extension XCTestCase {
     ///
     /// XCTest on Linux has no attachments, so a failing test's report is added to it
     /// as one more failure message, at the `recordTest()` line.
-    public func recordTest(file: StaticString = #filePath, line: UInt = #line) throws -> Recorder {
+    public func recordTest(file: StaticString = #filePath, line: UInt = #line) throws -> ActionRecorder {
         let recording = try TestRecording(testName: name, sourceFile: "\(file)")
         addTeardownBlock { [weak self] in
             let failed = (self?.testRun?.totalFailureCount ?? 0) > 0

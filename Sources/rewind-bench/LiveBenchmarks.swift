@@ -32,14 +32,14 @@ func runLiveBenchmarks() {
     var liveBest = Double.infinity
     for round in 0..<(Benchmark.quick ? 1 : 3) {
         fileBest = min(fileBest, Benchmark.once {
-            guard let recorder = try? Recorder(file: directory + "/file-\(round).jsonl") else { return }
+            guard let recorder = try? ActionRecorder(file: directory + "/file-\(round).jsonl") else { return }
             var state = SmallState()
             let recorded = recorder.recording(reducer)
             for action in 0..<entries { recorded(&state, action) }
             try? recorder.close()
         })
         liveBest = min(liveBest, Benchmark.once {
-            guard let recorder = try? Recorder(streamingTo: address, token: token) else { return }
+            guard let recorder = try? ActionRecorder(streamingTo: address, token: token) else { return }
             var state = SmallState()
             let recorded = recorder.recording(reducer)
             for action in 0..<entries { recorded(&state, action) }
@@ -55,9 +55,9 @@ func runLiveBenchmarks() {
     // The caller's cost per action: bursts that fit the app's queue, timed on the caller's
     // thread only (the writer and the network drain between bursts, untimed); best of 7.
     let burst = Benchmark.quick ? 200 : 2_000
-    var options = Recorder.Options()
+    var options = ActionRecorder.Options()
     options.queueCapacity = burst + 1
-    func callerOnly(_ recorder: Recorder) -> Double {
+    func callerOnly(_ recorder: ActionRecorder) -> Double {
         var state = SmallState()
         let recorded = recorder.recording(reducer)
         var best = Double.infinity
@@ -69,8 +69,8 @@ func runLiveBenchmarks() {
         try? recorder.close()
         return best
     }
-    guard let file = try? Recorder(file: directory + "/caller-file.jsonl", options: options),
-          let live = try? Recorder(streamingTo: address, token: token, options: options) else { return }
+    guard let file = try? ActionRecorder(file: directory + "/caller-file.jsonl", options: options),
+          let live = try? ActionRecorder(streamingTo: address, token: token, options: options) else { return }
     let fileCost = callerOnly(file)
     let liveCost = callerOnly(live)
     // A port nobody listens on: every connection attempt fails while the app records.
@@ -79,7 +79,7 @@ func runLiveBenchmarks() {
         defer { spare.stop() }
         return spare.address
     }()
-    guard let gone, let outage = try? Recorder(streamingTo: gone.description, token: token, options: options) else { return }
+    guard let gone, let outage = try? ActionRecorder(streamingTo: gone.description, token: token, options: options) else { return }
     let outageCost = callerOnly(outage)
     Benchmark.report("caller per action, streaming to a listener", Benchmark.format(seconds: liveCost),
                      baseline: Benchmark.format(seconds: fileCost), ratio: liveCost / fileCost)

@@ -57,10 +57,10 @@ private func callerCost<State>(
         for action in 0..<burst { reducer(&state, action) }
     } / Double(burst)
 
-    var options = Recorder.Options()
+    var options = ActionRecorder.Options()
     options.queueCapacity = burst + 1
     let path = directory + "/caller-\(name.filter(\.isLetter)).jsonl"
-    guard let recorder = try? Recorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
+    guard let recorder = try? ActionRecorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
     let recording = recorder.recording(reducer)
     state = initial
     var best = Double.infinity
@@ -88,16 +88,16 @@ private func callerCost<State>(
 /// per second, from the first action until `flush()` returns.
 private func durabilityCost(in directory: String, entries: Int) {
     // The first run warms the file system and the encoder up; it is not reported.
-    let modes: [(String, Recorder.Durability)] = [
+    let modes: [(String, ActionRecorder.Durability)] = [
         ("", .write), ("write (default)", .write), ("fsync every 0.1 s", .fsync(interval: 0.1)),
         ("fsync each record", .fsyncEachRecord),
     ]
     var baseline = 0.0
     for (name, durability) in modes {
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.durability = durability
         let path = directory + "/durability-\(name.filter(\.isLetter))-\(modes.count).jsonl"
-        guard let recorder = try? Recorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
+        guard let recorder = try? ActionRecorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
         let reducer = recorder.recording { (state: inout SmallState, action: Int) in state.count += action }
         var state = SmallState()
         // Each-record syncs are slow: fewer entries keep the run short.
@@ -118,10 +118,10 @@ private func durabilityCost(in directory: String, entries: Int) {
 /// Log size and state rebuild time for several keyframe intervals K.
 private func keyframeIntervals(in directory: String, entries: Int, items: Int) {
     for interval in [1, 8, 16, 32, 64, 128] {
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.keyframeInterval = interval
         let path = directory + "/k\(interval).jsonl"
-        guard let recorder = try? Recorder(file: path, options: options) else { return }
+        guard let recorder = try? ActionRecorder(file: path, options: options) else { return }
         let reducer = recorder.recording { (state: inout LargeState, action: Int) in
             state.items[(action * 7919) % state.items.count].value += action
             state.total += 1

@@ -91,7 +91,7 @@ private func recordingWorkload(todos: Int, actions count: Int) {
     let path = directory + "/workload.jsonl"
     for _ in 0..<(Benchmark.quick ? 1 : 3) {
         try? FileManager.default.removeItem(atPath: path)
-        guard let recorder = try? Recorder(file: path) else { return print("cannot record to \(path)") }
+        guard let recorder = try? ActionRecorder(file: path) else { return print("cannot record to \(path)") }
         let reducer = recorder.recording(workloadReducer)
         var recorded = initial
         let run = Benchmark.onceWithCPU {
@@ -114,7 +114,7 @@ private func recordingWorkload(todos: Int, actions count: Int) {
     var kept = bare
     var callerTimes: [Double] = [], bareTimes: [Double] = []
     let callerPath = directory + "/caller.jsonl"
-    if let recorder = try? Recorder(file: callerPath) {
+    if let recorder = try? ActionRecorder(file: callerPath) {
         let reducer = recorder.recording(workloadReducer)
         var recorded = initial
         for action in actions.prefix(Benchmark.quick ? 50 : 500) {
@@ -174,7 +174,7 @@ private func smallStateWriterThroughput(entries: Int) {
     for round in 0..<(Benchmark.quick ? 1 : 3) {
         let path = directory + "/small-\(round).jsonl"
         // Default options: a queue of 1,024 entries, and the caller waits when it is full.
-        guard let recorder = try? Recorder(file: path) else { return }
+        guard let recorder = try? ActionRecorder(file: path) else { return }
         let reducer = recorder.recording(workloadReducer)
         var state = initial
         let run = Benchmark.onceWithCPU {
@@ -195,7 +195,7 @@ func runWriterProfileLoop(onlyHundredTodos: Bool = false) {
     let path = NSTemporaryDirectory() + "rewind-writer-profile.jsonl"
     for _ in 0..<(onlyHundredTodos ? 10 : 3) {
         try? FileManager.default.removeItem(atPath: path)
-        guard let recorder = try? Recorder(file: path) else { return }
+        guard let recorder = try? ActionRecorder(file: path) else { return }
         let reducer = recorder.recording(workloadReducer)
         var state = WorkloadState(todos: 100)
         for action in workloadActions(count: 3_000, todos: 100) { reducer(&state, action) }
@@ -206,7 +206,7 @@ func runWriterProfileLoop(onlyHundredTodos: Bool = false) {
 /// Records the workload into a fresh log at `path`; returns the log's reader and its keyframes.
 private func recordWorkloadLog(at path: String, todos: Int, actions: Int) -> (LogReader, [Int])? {
     try? FileManager.default.removeItem(atPath: path)
-    guard let recorder = try? Recorder(file: path) else { return nil }
+    guard let recorder = try? ActionRecorder(file: path) else { return nil }
     let reducer = recorder.recording(workloadReducer)
     var state = WorkloadState(todos: todos)
     for action in workloadActions(count: actions, todos: todos) { reducer(&state, action) }

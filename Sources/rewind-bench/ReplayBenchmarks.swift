@@ -41,7 +41,7 @@ func runReplayBenchmarks() {
     var actions: [BenchAction] = []
     for index in 0..<entries { actions.append(index % 3 == 2 ? .toggle(index / 2) : .add("entry \(index)")) }
     do {
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let reducer = recorder.recording(benchReduce)
         var recorded = BenchState()
         for action in actions { reducer(&recorded, action) }

@@ -1,7 +1,7 @@
 import Foundation
 import Recorder
 
-// What `Recorder.Options.trace` and recorded outside values cost the app: time per
+// What `ActionRecorder.Options.trace` and recorded outside values cost the app: time per
 // action on the caller's thread for a small state, recorded without a trace
 // (the default), with a call stack per entry, and with a reducer that reads
 // `Recorded.now()`; and the writer's throughput with stacks (it names the frames).
@@ -40,10 +40,10 @@ private struct TracedState: Codable {
 private func tracedCallerCost(
     _ path: String, trace: Bool, burst: Int, reducer: @escaping (inout TracedState, Int) -> Void
 ) -> (perAction: Double, writerPerSecond: Int) {
-    var options = Recorder.Options()
+    var options = ActionRecorder.Options()
     options.queueCapacity = burst + 1
     options.trace = trace
-    guard let recorder = try? Recorder(file: path, options: options) else { print("trace: cannot create \(path)"); return (0, 0) }
+    guard let recorder = try? ActionRecorder(file: path, options: options) else { print("trace: cannot create \(path)"); return (0, 0) }
     let recording = recorder.recording(reducer)
     var state = TracedState()
     var best = Double.infinity

@@ -31,7 +31,7 @@ exit(runParent(arguments))
 /// they wait for the "recording" line, try to record into the same file, then close stdin.
 func holdLog(_ log: String) -> Never {
     do {
-        let recorder = try Recorder(file: log)
+        let recorder = try ActionRecorder(file: log)
         var state = CrashState()
         recorder.recording(crashReducer)(&state, .step(0))
         try recorder.flush()
@@ -47,7 +47,7 @@ func holdLog(_ log: String) -> Never {
 
 func runChild(log: String, progress: String, session: Int) -> Never {
     do {
-        let recorder = try Recorder(file: log)
+        let recorder = try ActionRecorder(file: log)
         let reducer = recorder.recording(crashReducer)
         var state = CrashState()
         var generator = SystemRandomNumberGenerator()

@@ -29,21 +29,21 @@ do {
 
 /// A recorder writing `name` afresh, with a clock that starts at 2026-01-01 09:00 UTC
 /// and advances 0.75 s per action.
-func makeRecorder(_ name: String, about domain: String) -> Recorder {
+func makeRecorder(_ name: String, about domain: String) -> ActionRecorder {
     let path = directory + "/" + name
     unlink(path)
-    var options = Recorder.Options()
+    var options = ActionRecorder.Options()
     options.metadata = ["domain": domain, "generatedBy": "rewind-demo"]
     options.clock = .fixed(start: 1_767_258_000, step: 0.75)
     options.sessionID = "0000000000000000"   // reproducible sample logs
     do {
-        return try Recorder(file: path, options: options)
+        return try ActionRecorder(file: path, options: options)
     } catch {
         fail(error.description)
     }
 }
 
-func finish(_ recorder: Recorder) {
+func finish(_ recorder: ActionRecorder) {
     do {
         try recorder.close()
         print("wrote \(recorder.path)")

@@ -68,9 +68,9 @@ import Recorder
     /// A log recorded with the real recorder: three actions that change only `count`.
     private func recordAccount(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("account.jsonl")
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.clock = .fixed(start: 1_764_000_000, step: 0.5)
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (state: inout Account, _: Deposit) in state.count += 1 }
         var state = Account()
         for _ in 0..<3 { reducer(&state, .one) }

@@ -38,10 +38,10 @@ import Testing
 
     /// Records the account script; with `rules`, through the recorder's redaction.
     static func record(to path: String, rules: [String]?) throws {
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.keyframeInterval = 3
         options.redaction = try rules.map { try Redaction(rules: $0) }
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(reduce)
         var state = Account()
         for action: AccountAction in [.login(user: "ann", password: "hunter2"), .visit, .changePassword("correct horse"), .visit, .refresh(token: "tok-77aa91"), .visit] {

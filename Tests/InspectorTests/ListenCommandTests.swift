@@ -11,7 +11,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         let status = ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &streams) { listener in
-            guard let recorder = try? Recorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
+            guard let recorder = try? ActionRecorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
             var state = TodoState()
             LiveRecordingTests.record(4, with: recorder, from: &state)
             try? recorder.close()
@@ -30,7 +30,7 @@ import SampleDomains
         let port = lines[0].dropFirst("rewind listen: waiting on 127.0.0.1:".count).prefix { $0.isNumber }
         #expect(Array(lines[1...3]) == [
             "In the app:",
-            "    let recorder = try Recorder(streamingTo: \"127.0.0.1:\(port)\", token: \"\(token)\")",
+            "    let recorder = try ActionRecorder(streamingTo: \"127.0.0.1:\(port)\", token: \"\(token)\")",
             "    let reducer = recorder.recording(appReducer)",
         ])
         #expect(lines[4].hasPrefix("recording 127.0.0.1:") && lines[4].hasSuffix(" → \(log)"))

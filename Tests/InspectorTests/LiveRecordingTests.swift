@@ -4,7 +4,7 @@ import Testing
 @testable import Recorder
 import SampleDomains
 
-/// Live recording over loopback: an app's `Recorder(streamingTo:token:)` and a
+/// Live recording over loopback: an app's `ActionRecorder(streamingTo:token:)` and a
 /// `LiveListener` in the same process, on an ephemeral port. Every wait is
 /// bounded, and every listener is stopped by its test.
 @Suite(.serialized) struct LiveRecordingTests {
@@ -18,7 +18,7 @@ import SampleDomains
     }
 
     /// Runs `count` todo actions through the recorder: adds up to 20 todos, then toggles them.
-    static func record(_ count: Int, with recorder: Recorder, from state: inout TodoState) {
+    static func record(_ count: Int, with recorder: ActionRecorder, from state: inout TodoState) {
         let reducer = recorder.recording(TodoDomain.reduce)
         for index in 0..<count {
             let number = state.nextID
@@ -35,7 +35,7 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let local = directory.path + "/local.json"
-        let recorder = try Recorder(streamingTo: listener.address.description, token: Self.token, file: local)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, file: local)
         var state = TodoState()
         Self.record(300, with: recorder, from: &state)
         try recorder.close()
@@ -53,9 +53,9 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var first: LiveListener? = try Self.listener(directory)
         let port = first!.address.port
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.liveQueueBytes = 256 << 10
-        let recorder = try Recorder(streamingTo: first!.address.description, token: Self.token, options: options)
+        let recorder = try ActionRecorder(streamingTo: first!.address.description, token: Self.token, options: options)
         var state = TodoState()
         Self.record(50, with: recorder, from: &state)
         #expect(first!.waitUntil(timeout: Self.patience) { $0.recordings.values.contains(49) })
@@ -111,9 +111,9 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let errors = ErrorCollector()
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.onError = { errors.add($0) }
-        let recorder = try Recorder(streamingTo: listener.address.description, token: "not-the-token", options: options)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: "not-the-token", options: options)
         var state = TodoState()
         Self.record(5, with: recorder, from: &state)
         #expect(listener.waitUntil(timeout: Self.patience) { $0.events.contains { if case .refused(_, "wrong token") = $0 { true } else { false } } })
@@ -182,7 +182,7 @@ import SampleDomains
         // What came before the bad record is kept, checked: the header only.
         for log in directory.logs { #expect(try LogReader(path: log).entryCount == 0) }
         // The listener still takes recordings.
-        let recorder = try Recorder(streamingTo: listener.address.description, token: Self.token)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
         var state = TodoState()
         Self.record(3, with: recorder, from: &state)
         try recorder.close()

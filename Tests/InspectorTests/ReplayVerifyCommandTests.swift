@@ -106,10 +106,10 @@ enum ReplayLogs {
         initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result
     ) throws -> Log {
         let log = Log()
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.keyframeInterval = 4
         options.clock = .fixed(start: 1_764_400_000, step: 0.25)
-        let recorder = try Recorder(file: log.path, options: options)
+        let recorder = try ActionRecorder(file: log.path, options: options)
         let recording = recorder.recording(reducer)
         var state = initial
         for action in script { _ = recording(&state, action) }

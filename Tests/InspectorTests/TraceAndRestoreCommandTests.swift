@@ -18,8 +18,8 @@ private func reSwiftReducer(_ action: any ReSwiftAction, _ state: Tally?) -> Tal
     return state
 }
 
-private func fixedClock() -> Recorder.Options {
-    var options = Recorder.Options()
+private func fixedClock() -> ActionRecorder.Options {
+    var options = ActionRecorder.Options()
     options.clock = .fixed(start: 1_764_000_000, step: 0.5)
     return options
 }
@@ -31,7 +31,7 @@ private func fixedClock() -> Recorder.Options {
 
     @Test func logWithTraceShowsWhereEachActionWasDispatched() async throws {
         let path = directory + "/tally.jsonl"
-        let recorder = try Recorder(file: path, options: fixedClock())
+        let recorder = try ActionRecorder(file: path, options: fixedClock())
         let store = Store<Tally, TallyAction>(initialState: Tally(), recorder: recorder) { state, action in
             if case .add(let amount) = action { state.count += amount } else { state = Tally() }
             return .none
@@ -70,7 +70,7 @@ private func fixedClock() -> Recorder.Options {
         let path = directory + "/stack.jsonl"
         var options = fixedClock()
         options.trace = true
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         var state = Tally()
         recorder.recording { (state: inout Tally, action: TallyAction) in state.count += 1 }(&state, .add(1))
         try recorder.close()
@@ -92,7 +92,7 @@ private func fixedClock() -> Recorder.Options {
     /// A ReSwift store without a state dispatches ReSwiftInit first, through the middleware.
     private func reSwiftLog() throws -> String {
         let path = directory + "/reswift.jsonl"
-        let recorder = try Recorder(file: path, options: fixedClock())
+        let recorder = try ActionRecorder(file: path, options: fixedClock())
         var current: Tally?
         let middleware: (@escaping (any ReSwiftAction) -> Void, @escaping () -> Tally?) -> (@escaping (any ReSwiftAction) -> Void) -> (any ReSwiftAction) -> Void = recorder.middleware()
         let dispatch = middleware({ _ in }, { current })({ action in current = reSwiftReducer(action, current) })

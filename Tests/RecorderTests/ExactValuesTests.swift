@@ -133,7 +133,7 @@ import RewindJSON
         let path = directory.file("meter.jsonl")
         var options = testOptions()
         options.keyframesByCost = false  // keyframes only where a patch would not do: a false change would make one
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(reduce)
         var state = Meter()
         for _ in 0..<5 { reducer(&state, .tick) }
@@ -202,7 +202,7 @@ import RewindJSON
         func reduce(_ state: inout Profile, _ action: Rename) { if case .to(let name) = action { state.name = name } }
         let directory = TemporaryDirectory()
         let path = directory.file("profile.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(reduce)
         var state = Profile(name: Self.composed)
         reducer(&state, .to(Self.composed))

@@ -36,7 +36,7 @@ import RewindJSON
             let errors = Locked<[RecorderError]>([])
             var options = testOptions(keyframeInterval: 8)
             options.onError = { error in errors.withLock { $0.append(error) } }
-            let recorder = try Recorder(file: mountPoint + "/app.jsonl", options: options)
+            let recorder = try ActionRecorder(file: mountPoint + "/app.jsonl", options: options)
             let reducer = recorder.recording(todoReducer)
             var state = TodoState()
             // Far more than 64 KB of log; the app keeps running after the disk fills.
@@ -74,7 +74,7 @@ import RewindJSON
         let errors = Locked(0)
         var options = testOptions()
         options.onError = { _ in errors.withLock { $0 += 1 } }
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         let actions = randomTodoActions(count: 40, seed: 12)

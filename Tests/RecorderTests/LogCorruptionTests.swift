@@ -21,10 +21,10 @@ import Testing
     static func makeSmallLog() throws -> SmallLog {
         let directory = TemporaryDirectory()
         let path = directory.file("small.jsonl")
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.keyframeInterval = 4
         options.clock = .fixed(start: 1_700_000_000, step: 0.25)
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (note: inout Note, action: NoteAction) in
             switch action {
             case .bump: note.count += 1

@@ -131,7 +131,7 @@ import Testing
         let path = directory.file("looks-like-a-log.txt")
         let text = Array("{\"kind\":\"header\" is how my notes start\nline two\nthe last line\n".utf8)
         writeBytes(text, to: path)
-        let error = #expect(throws: RecorderError.self) { try Recorder(file: path) }
+        let error = #expect(throws: RecorderError.self) { try ActionRecorder(file: path) }
         #expect(error?.description == "\(path): exists and is not a Rewind log (its first line is not a Rewind header with a valid checksum); refusing to append to it")
         #expect(fileBytes(path) == text, "nothing cut")
     }
@@ -161,7 +161,7 @@ import Testing
 
     @Test func flushAfterRecordingStoppedThrowsTheErrorThatStoppedIt() throws {
         let path = directory.file("stopped.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         reducer(&state, .add(title: "a"))

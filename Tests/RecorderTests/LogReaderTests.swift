@@ -148,7 +148,7 @@ import RewindJSON
     @Test func indexesLazilyAndFollowsAGrowingLog() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("live.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 50, seed: 5) { reducer(&state, action) }

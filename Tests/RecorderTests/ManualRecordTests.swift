@@ -8,7 +8,7 @@ import Testing
 
     @Test func recordsTheActionTheStateAndTheFirstStateBeforeAsTheInitialState() throws {
         let path = directory.file("manual.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         var state = TodoState()
         for action: TodoAction in [.add(title: "gift wrap"), .toggle(id: 0)] {
             let before = state
@@ -28,7 +28,7 @@ import Testing
 
     @Test func recordsTheDurationAndWhichEntrysEffectSentAnAction() throws {
         let path = directory.file("effects.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         var state = TodoState()
         todoReducer(&state, .add(title: "load"))
         let origin = try #require(recorder.record(TodoAction.add(title: "load"), state: state, duration: .milliseconds(12)))
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func afterCloseItRecordsNothingAndSaysSo() throws {
-        let recorder = try Recorder(file: directory.file("closed.jsonl"), options: testOptions())
+        let recorder = try ActionRecorder(file: directory.file("closed.jsonl"), options: testOptions())
         try recorder.close()
         #expect(recorder.record(TodoAction.add(title: "late"), state: TodoState()) == nil)
     }

@@ -12,7 +12,7 @@ import RewindJSON
 
     @Test func aSecondRecorderInThisProcessFailsAtOnceAndTheFirstKeepsRecording() throws {
         let path = directory.file("app.jsonl")
-        let first = try Recorder(file: path, options: testOptions(keyframeInterval: 4))
+        let first = try ActionRecorder(file: path, options: testOptions(keyframeInterval: 4))
         let reducer = first.recording(todoReducer)
         var state = TodoState()
         let actions = randomTodoActions(count: 20, seed: 31)
@@ -20,9 +20,9 @@ import RewindJSON
         for action in actions.prefix(10) { reducer(&state, action); states.append(state) }
         try first.flush()
 
-        let refused = #expect(throws: RecorderError.self) { try Recorder(file: path, options: testOptions()) }
+        let refused = #expect(throws: RecorderError.self) { try ActionRecorder(file: path, options: testOptions()) }
         #expect(refused?.path == path)
-        #expect(refused?.description == "\(path): is already being recorded by another Recorder in this process; a log has one writer at a time")
+        #expect(refused?.description == "\(path): is already being recorded by another ActionRecorder in this process; a log has one writer at a time")
         // Readers are never blocked by the writer's lock.
         #expect(try LogReader(path: path).entryCount == 10)
 
@@ -41,7 +41,7 @@ import RewindJSON
     @Test func aRecorderInAnotherProcessHoldsTheLogUntilItCloses() throws {
         let path = directory.file("shared.jsonl")
         let child = try HoldingProcess(log: path)
-        let refused = #expect(throws: RecorderError.self) { try Recorder(file: path, options: testOptions()) }
+        let refused = #expect(throws: RecorderError.self) { try ActionRecorder(file: path, options: testOptions()) }
         #expect(refused?.description == "\(path): is already being recorded by another recorder (process \(child.pid)); a log has one writer at a time")
         #expect(try LogReader(path: path).entryCount == 1, "the reader is not blocked")
         #expect(child.finish() == 0, "the other process kept recording and closed cleanly")
@@ -59,7 +59,7 @@ import RewindJSON
         let errors = Locked<[RecorderError]>([])
         var options = testOptions()
         options.onError = { error in errors.withLock { $0.append(error) } }
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 5, seed: 33) { reducer(&state, action) }
@@ -76,7 +76,7 @@ import RewindJSON
 
     @Test func aLogRotatedAwayStopsRecordingAndTheNewFileIsLeftAlone() throws {
         let path = directory.file("live.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 4, seed: 35) { reducer(&state, action) }
@@ -95,7 +95,7 @@ import RewindJSON
 
     @Test func anotherWriterAppendingToTheLogStopsRecording() throws {
         let path = directory.file("shared-append.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         reducer(&state, .add(title: "a"))
@@ -111,7 +111,7 @@ import RewindJSON
     @Test func aFIFOIsRefusedAtOnceInsteadOfHangingLater() throws {
         let path = directory.file("pipe.jsonl")
         #expect(mkfifo(path, 0o600) == 0)
-        let error = #expect(throws: RecorderError.self) { try Recorder(file: path) }
+        let error = #expect(throws: RecorderError.self) { try ActionRecorder(file: path) }
         #expect(error?.description == "\(path): is a FIFO (named pipe); Rewind records into regular files")
     }
 
@@ -121,8 +121,8 @@ import RewindJSON
         let errors = Locked<[RecorderError]>([])
         var options = testOptions()
         options.onError = { error in errors.withLock { $0.append(error) } }
-        let recorder = try Recorder(file: "/dev/null", options: options)
-        let second = try Recorder(file: "/dev/null", options: options)   // devices are not locked
+        let recorder = try ActionRecorder(file: "/dev/null", options: options)
+        let second = try ActionRecorder(file: "/dev/null", options: options)   // devices are not locked
         var state = TodoState()
         recorder.recording(todoReducer)(&state, .add(title: "a"))
         second.recording(todoReducer)(&state, .add(title: "b"))

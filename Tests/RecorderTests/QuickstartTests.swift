@@ -111,7 +111,7 @@ typealias _ReducerPrinter = ComposableArchitecture._ReducerPrinter
 
 // The README's five lines, as written there.
 extension _ReducerPrinter {
-    static func rewind(_ recorder: Recorder) -> Self {
+    static func rewind(_ recorder: ActionRecorder) -> Self {
         Self { action, oldState, newState in
             recorder.record(action, state: newState, before: oldState)
         }
@@ -151,7 +151,7 @@ typealias Action = ReactiveSwift.Action
 
 // The README's extension, as written there.
 extension Action {
-    convenience init(recording recorder: Recorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
+    convenience init(recording recorder: ActionRecorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
         let work = WorkRecording<Input, Output>(recorder: recorder)
         self.init { input in
             work.applied(input)
@@ -198,9 +198,9 @@ private enum ProfileEffect { case fetchName }
 // The README's store, as written there.
 private final class ProfileStore: ObservableObject {
     private(set) var state = Profile()   // @Published in the app
-    private let recorder: Recorder
+    private let recorder: ActionRecorder
 
-    init(recorder: Recorder) { self.recorder = recorder }
+    init(recorder: ActionRecorder) { self.recorder = recorder }
 
     @discardableResult
     func send(_ action: ProfileAction, effectOf origin: Int64? = nil) -> Int64? {
@@ -230,7 +230,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func quickStart() throws {
         let path = directory.file("checkout.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let reducer = recorder.recording(appReducer)   // same type as appReducer: (inout AppState, AppAction) -> R
 
         var state = AppState()
@@ -240,16 +240,30 @@ private final class ProfileStore: ObservableObject {
         #expect(try LogReader(path: path).state(at: 0) == ["cart": ["A-12"]])
     }
 
+    /// No public type is named like its module, so an app that has a `LogReader` of its own can
+    /// still say `Recorder.LogReader` (a class `Recorder` would shadow the module and this would not compile).
+    @Test func theModuleNameQualifiesRewindsTypes() throws {
+        struct LogReader {}
+        let path = directory.file("qualified.jsonl")
+        let recorder = try Recorder.ActionRecorder(file: path, options: Recorder.ActionRecorder.Options())
+        var state = AppState()
+        recorder.recording(appReducer)(&state, .addToCart(sku: "B-7"))
+        try recorder.close()
+        let reader: Recorder.LogReader = try Recorder.LogReader(path: path)
+        #expect(try reader.state(at: 0) == ["cart": ["B-7"]])
+        #expect(MemoryLayout<LogReader>.size == 0)   // the app's own type, unharmed
+    }
+
     @Test func options() throws {
         let path = directory.file("checkout.jsonl")
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         options.keyframeInterval = 256                      // whole state at least every 256 entries (also sooner, by size)
         options.queuePolicy = .wait                         // or .drop: never block the app, record a gap instead
         options.durability = .fsync(interval: 1)            // default .write survives app crashes; fsync survives power cuts
         options.metadata = ["build": "1.4.2"]
         options.redaction = try Redaction(rules: ["password", "*/token"])
         options.onError = { error in print("recording stopped: \(error)") }   // disk full, file removed: reported once
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (state: inout [String: String], action: String) in state["password"] = "s3cret" }
         var state: [String: String] = [:]
         reducer(&state, "login")
@@ -261,7 +275,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func reSwift() throws {
         let path = directory.file("app.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let store = ReStore<ReState>(
             reducer: reStateReducer,
             state: nil,
@@ -276,7 +290,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func composableArchitectureThroughPrintChanges() throws {
         let path = directory.file("feature.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let store = ComposableArchitecture.Store(initialState: Feature.State(count: 5)) {
             Feature()._printChanges(.rewind(recorder))
         }
@@ -296,7 +310,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func aReactiveSwiftActionRecordsEachRunItsValuesAndItsEnd() throws {
         let path = directory.file("load.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let load = Action<String, Int, LoadError>(recording: recorder) { query in
             SignalProducer { value, failed, completed in
                 if query == "offline" { return failed(LoadError()) }
@@ -321,7 +335,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func aKeyValueStorageRecordsEverySetAsAnActionWithItsContentsAsTheState() throws {
         let path = directory.file("settings.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let storage: any KeyValueStorage = RecordingStorage(base: InMemoryStorage(), recording: KeyValueRecording(recorder: recorder))
         storage.setValue(123, forKey: "foobar")
         storage.setValue("dark", forKey: "theme")
@@ -342,7 +356,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func anObservableObjectStoreLinksEffectActionsToTheActionThatStartedThem() throws {
         let path = directory.file("profile.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let store = ProfileStore(recorder: recorder)
         store.send(.load)
         try recorder.close()
@@ -356,7 +370,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func composableArchitecture() throws {
         let path = directory.file("feature.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         typealias Feature = CounterFeature
         let store = TCA.Store(initialState: Feature.State()) {
             Reduce(recorder.recording(Feature().reduce(into:action:)))
@@ -368,7 +382,7 @@ private final class ProfileStore: ObservableObject {
 
     @Test func referenceStore() async throws {
         let path = directory.file("search.jsonl")
-        let recorder = try Recorder(file: path)
+        let recorder = try ActionRecorder(file: path)
         let store = Store(initialState: SearchState(), recorder: recorder) { state, action in
             let answers = SearchDomain.reduce(&state, action)
             return .run { send in answers.forEach { send($0) } }

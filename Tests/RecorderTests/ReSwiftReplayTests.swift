@@ -12,7 +12,7 @@ struct Ping: ReAction {}
     /// A ReSwift store started without a state (so it dispatches ReSwiftInit), then 50 actions and a ping.
     private func recordReSwiftSession(pingAt ping: Int? = nil) throws -> String {
         let path = directory.file("reswift.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = ReStore<ReState>(reducer: reStateReducer, state: nil, middleware: [recorder.middleware()])
         for number in 0..<50 {
             if number == ping { store.dispatch(Ping()) }

@@ -34,7 +34,7 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
 
     private func record(_ reducer: @escaping (inout NotesState, NotesAction) -> Void) throws -> String {
         let path = directory.file("notes.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let recording = recorder.recording(reducer)
         var state = NotesState()
         for action: NotesAction in [.add("gift wrap"), .roll, .add("ribbon")] { recording(&state, action) }
@@ -88,7 +88,7 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
     @Test func aReadThatMatchesTheStateIsStillADivergenceWhenItWasNotRecorded() throws {
         // `.roll` reads a random number; the old reducer wrote a constant the new one happens to need.
         let path = directory.file("roll.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         var state = NotesState()
         recorder.recording { (state: inout NotesState, _: NotesAction) in state.lucky = 7 }(&state, .roll)
         try recorder.close()
@@ -106,7 +106,7 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
 
     @Test func aRecordedValueOfAnotherTypeIsReportedNotDecodedIntoGarbage() throws {
         let path = directory.file("typed.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         var state = NotesState()
         recorder.recording { (state: inout NotesState, _: NotesAction) in state.lucky = Recorded.value("n") { 5 } }(&state, .roll)
         try recorder.close()
@@ -127,7 +127,7 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
 
     @Test func theReferenceStoreAndTheMiddlewareRecordValuesToo() async throws {
         let path = directory.file("store.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = Store<NotesState, NotesAction>(initialState: NotesState(), recorder: recorder) { state, action in
             notesReducer(&state, action)
             return .none

@@ -91,7 +91,7 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
 
     @Test func recordsAReducerReturningAnEffectAndPassesTheEffectThrough() throws {
         let path = directory.file("effect.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(CounterFeature().reduce(into:action:))
         var state = CounterFeature.State()
         #expect(reducer(&state, .add(5)) == .fetch(5))
@@ -104,7 +104,7 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
 
     @Test func recordsAReducerReturningFollowUpActions() throws {
         let path = directory.file("actions.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer: (inout Int, String) -> [String] = recorder.recording { state, action in
             state += 1
             return action == "start" ? ["tick", "tick"] : []
@@ -122,7 +122,7 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
 
     @Test func recordsAReducerStructWrappingAClosure() throws {
         let path = directory.file("struct.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let plain = ClosureReducer(reduce: todoReducer)
         let recorded = ClosureReducer(reduce: recorder.recording(plain.reduce))
         var state = TodoState()
@@ -133,7 +133,7 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
 
     @Test func recordsATCAStyleReduce() throws {
         let path = directory.file("tca.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let feature = Reduce(recorder.recording(CounterFeature().reduce(into:action:)))
         var state = CounterFeature.State()
         _ = feature.reduce(into: &state, action: .increment)
@@ -147,7 +147,7 @@ func reStateReducer(_ action: any ReAction, _ state: ReState?) -> ReState {
 
     @Test func recordsThroughAReSwiftShapedMiddleware() throws {
         let path = directory.file("reswift.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = ReStore(reducer: reStateReducer, state: ReState(), middleware: [recorder.middleware()])
         store.dispatch(Increment(by: 2))
         store.dispatch(Rename(name: "Ann"))

@@ -53,7 +53,7 @@ struct GatedState: Encodable {
 
     @Test func recordsNonCodableValuesByReflectionAsNotReplayable() throws {
         let path = directory.file("uncodable.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(uncodableReducer)
         var state = UncodableState()
         reducer(&state, .retry)
@@ -88,7 +88,7 @@ struct GatedState: Encodable {
         let path = directory.file("empty.jsonl")
         var options = testOptions()
         options.metadata = ["build": "1.4.2"]
-        try Recorder(file: path, options: options).close()
+        try ActionRecorder(file: path, options: options).close()
         let reader = try LogReader(path: path)
         #expect(reader.entryCount == 0)
         #expect(reader.header.metadata == ["build": "1.4.2"])
@@ -100,7 +100,7 @@ struct GatedState: Encodable {
         var options = testOptions()
         options.queueCapacity = 2
         options.onError = { error in errors.withLock { $0.append(error) } }
-        let recorder = try Recorder(file: "/dev/full", options: options)
+        let recorder = try ActionRecorder(file: "/dev/full", options: options)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 200, seed: 2) { reducer(&state, action) }
@@ -117,7 +117,7 @@ struct GatedState: Encodable {
     }
 
     @Test func failsClearlyWhenTheLogCannotBeCreated() throws {
-        let missing = #expect(throws: RecorderError.self) { try Recorder(file: directory.file("no/such/dir/x.jsonl")) }
+        let missing = #expect(throws: RecorderError.self) { try ActionRecorder(file: directory.file("no/such/dir/x.jsonl")) }
         #expect(missing?.code == ENOENT)
         #expect(missing?.description.hasSuffix("no/such/dir/x.jsonl: cannot open the log: No such file or directory") == true)
 
@@ -130,12 +130,12 @@ struct GatedState: Encodable {
             try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
             readOnlyPath = readOnly + "/x.jsonl"
         }
-        let denied = #expect(throws: RecorderError.self) { try Recorder(file: readOnlyPath) }
+        let denied = #expect(throws: RecorderError.self) { try ActionRecorder(file: readOnlyPath) }
         #expect(denied?.code == EACCES)
 
         let notALog = directory.file("notes.txt")
         writeBytes(Array("shopping list\n".utf8), to: notALog)
-        let refused = #expect(throws: RecorderError.self) { try Recorder(file: notALog) }
+        let refused = #expect(throws: RecorderError.self) { try ActionRecorder(file: notALog) }
         #expect(refused?.description.contains("is not a Rewind log; refusing to append to it") == true)
         #expect(fileBytes(notALog) == Array("shopping list\n".utf8))
     }
@@ -145,7 +145,7 @@ struct GatedState: Encodable {
         let errors = Locked(0)
         var options = testOptions()
         options.onError = { _ in errors.withLock { $0 += 1 } }
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         reducer(&state, .add(title: "a"))
@@ -168,7 +168,7 @@ struct GatedState: Encodable {
         writeBytes(bytes, to: path)
         #expect(try LogReader(path: path).tornTail != nil)
 
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(todoReducer)
         var state = first[8]
         var second: [TodoState] = []
@@ -194,7 +194,7 @@ struct GatedState: Encodable {
         var options = testOptions()
         options.queueCapacity = 2
         options.queuePolicy = .drop
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (state: inout GatedState, value: Int) in state.value = value }
         var state = GatedState()
         reducer(&state, 0)
@@ -233,7 +233,7 @@ struct GatedState: Encodable {
             private let lock = NSLock()
             private var state = State()
             private let reducer: (inout State, [Int]) -> Void
-            init(_ recorder: Recorder) {
+            init(_ recorder: ActionRecorder) {
                 reducer = recorder.recording { state, action in
                     state.count += 1
                     state.last = action
@@ -248,7 +248,7 @@ struct GatedState: Encodable {
         let path = directory.file("threads.jsonl")
         var options = testOptions()
         options.queueCapacity = 16
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let store = LockedStore(recorder)
         let threads = 8
         let perThread = 250

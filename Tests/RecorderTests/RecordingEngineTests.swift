@@ -223,7 +223,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
     @Test func aLargeStateWithSmallChangesIsMostlyPatchesAndEveryEntryRebuilds() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("big.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions(keyframeInterval: 1024))
+        let recorder = try ActionRecorder(file: path, options: testOptions(keyframeInterval: 1024))
         let reducer = recorder.recording { (state: inout Board, index: Int) in state.cards[index % state.cards.count].done.toggle() }
         var state = Board()
         state.cards = (0..<2_000).map { Board.Card(id: $0, text: "card number \($0)") }
@@ -245,7 +245,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
     @Test func patchesThatAddUpToTheStateSizeStartAKeyframe() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("churn.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions(keyframeInterval: 1024))
+        let recorder = try ActionRecorder(file: path, options: testOptions(keyframeInterval: 1024))
         // Each action rewrites a quarter of a 40 kB state.
         let reducer = recorder.recording { (state: inout Board, round: Int) in
             for index in stride(from: round % 4, to: state.cards.count, by: 4) { state.cards[index].text = "r\(round) \(index)" }
@@ -265,7 +265,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         struct Shop: Codable { var cart = Cart(); var visits = 0 }
         let directory = TemporaryDirectory()
         let path = directory.file("classes.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording { (state: inout Shop, item: String) in
             state.visits += 1
             state.cart.items.append(item)
@@ -296,7 +296,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         var options = testOptions()
         let reports = Locked<[String]>([])
         options.onError = { error in reports.withLock { $0.append(error.description) } }
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (state: inout Deep, depth: Int) in
             state.chain = chain(depth)
             state.count += 1
@@ -322,7 +322,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         struct Forest { var tree: Tree; var count = 0 }
         let directory = TemporaryDirectory()
         let path = directory.file("forest.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording { (state: inout Forest, _: Int) in state.count += 1; state.tree = .leaf }
         var state = Forest(tree: (0..<300).reduce(Tree.leaf) { tree, level in .node(tree, level) })
         reducer(&state, 1)
@@ -338,7 +338,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         struct Planner: Codable { var tasks: [Task] = []; var deadlines: [String: Date] = [:]; var opened = Date(timeIntervalSinceReferenceDate: 0); var count = 0 }
         let directory = TemporaryDirectory()
         let path = directory.file("dates.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording { (state: inout Planner, _: Int) in state.count += 1 }
         var state = Planner()
         state.tasks = [Task(title: "a", created: Date(timeIntervalSinceReferenceDate: 10), due: nil),
@@ -353,7 +353,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         struct Blob: Codable { var text = ""; var count = 0 }
         let directory = TemporaryDirectory()
         let path = directory.file("blob.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording { (state: inout Blob, size: Int) in
             state.text = String(repeating: "x", count: size)
             state.count += 1

@@ -202,7 +202,7 @@ import RewindJSON
     @Test func actionsRecordedThroughReflectionAreReportedAsNotReplayable() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("player.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let reducer = recorder.recording(PlayerDomain.reduce)
         var state = PlayerState()
         for action in PlayerDomain.script { reducer(&state, action) }
@@ -255,9 +255,9 @@ import RewindJSON
 @discardableResult
 func recordDomain<State, Action, Result>(
     to path: String, initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result,
-    effects: @escaping (Result) -> [Action] = { _ in [] }, options: Recorder.Options = testOptions(keyframeInterval: 4)
+    effects: @escaping (Result) -> [Action] = { _ in [] }, options: ActionRecorder.Options = testOptions(keyframeInterval: 4)
 ) throws -> [State] {
-    let recorder = try Recorder(file: path, options: options)
+    let recorder = try ActionRecorder(file: path, options: options)
     let recording = recorder.recording(reducer)
     var state = initial
     var states: [State] = []

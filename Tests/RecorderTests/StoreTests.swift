@@ -31,7 +31,7 @@ import RewindStore
 
     @Test func runsEffectsAndRecordsWhichEntryStartedThem() async throws {
         let path = directory.file("store.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let answer = Gate()
         let store = Store(initialState: State(), recorder: recorder, reducer: StoreTests.reducer(answer: answer))
         store.send(.start)
@@ -59,7 +59,7 @@ import RewindStore
 
     @Test func recordsTheSearchScreenWithItsAsynchronousResults() async throws {
         let path = directory.file("search.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = Store(initialState: SearchState(), recorder: recorder) { state, action in
             let followUps = SearchDomain.reduce(&state, action)
             return followUps.isEmpty ? .none : .run { send in followUps.forEach { send($0) } }
@@ -79,7 +79,7 @@ import RewindStore
 
     @Test func sendsFromManyThreadsAreRecordedInReducerOrder() throws {
         let path = directory.file("threads.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = Store(initialState: 0, recorder: recorder) { (state: inout Int, _: Int) in
             state += 1
             return .none

@@ -72,8 +72,8 @@ func randomTodoActions(count: Int, seed: UInt64) -> [TodoAction] {
 }
 
 /// Options with a small keyframe interval and a fixed clock.
-func testOptions(keyframeInterval: Int = 32) -> Recorder.Options {
-    var options = Recorder.Options()
+func testOptions(keyframeInterval: Int = 32) -> ActionRecorder.Options {
+    var options = ActionRecorder.Options()
     options.keyframeInterval = keyframeInterval
     options.clock = .fixed(start: 1_764_000_000, step: 0.5)
     return options
@@ -81,8 +81,8 @@ func testOptions(keyframeInterval: Int = 32) -> Recorder.Options {
 
 /// Records `actions` through `todoReducer`; returns the state after each action.
 @discardableResult
-func recordTodos(_ actions: [TodoAction], to path: String, options: Recorder.Options = testOptions()) throws -> [TodoState] {
-    let recorder = try Recorder(file: path, options: options)
+func recordTodos(_ actions: [TodoAction], to path: String, options: ActionRecorder.Options = testOptions()) throws -> [TodoState] {
+    let recorder = try ActionRecorder(file: path, options: options)
     let reducer = recorder.recording(todoReducer)
     var state = TodoState()
     var states: [TodoState] = []

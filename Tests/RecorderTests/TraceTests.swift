@@ -10,7 +10,7 @@ import RewindStore
 
     @Test func theReferenceStoreRecordsTheCallSiteOfSendAndOfEffects() async throws {
         let path = directory.file("store.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         let store = Store<TodoState, TodoAction>(initialState: TodoState(), recorder: recorder) { state, action in
             todoReducer(&state, action)
             if case .add = action { return .send(.toggle(id: 0)) }
@@ -29,7 +29,7 @@ import RewindStore
 
     @Test func aWrappedReducerHasNoTraceUnlessTheOptionAsksForTheStack() throws {
         let path = directory.file("plain.jsonl")
-        let recorder = try Recorder(file: path, options: testOptions())
+        let recorder = try ActionRecorder(file: path, options: testOptions())
         var state = TodoState()
         recorder.recording(todoReducer)(&state, .add(title: "x"))
         try recorder.close()
@@ -41,7 +41,7 @@ import RewindStore
         let path = directory.file("stack.jsonl")
         var options = testOptions()
         options.trace = true
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         dispatchFromANamedFunction(reducer, &state)
@@ -51,14 +51,14 @@ import RewindStore
         #expect(!trace.stack.isEmpty && trace.stack.count <= CallStack.keptFrames)
         // The innermost frames are the app's: the reducer wrapper's closure is not among them.
         #expect(trace.stack.contains { $0.contains("dispatchFromANamedFunction") }, "\(trace.stack)")
-        #expect(!trace.stack.prefix(1).contains { $0.hasPrefix("Recorder.") || $0.contains(" in Recorder.Recorder.") })
+        #expect(!trace.stack.prefix(1).contains { $0.hasPrefix("Recorder.") || $0.contains(" in ActionRecorder.Recorder.") })
     }
 
     @Test func theManualAPIRecordsItsCallSiteAndWithTraceAStack() throws {
         let path = directory.file("manual.jsonl")
         var options = testOptions()
         options.trace = true
-        let recorder = try Recorder(file: path, options: options)
+        let recorder = try ActionRecorder(file: path, options: options)
         let line = #line + 1
         recorder.record(TodoAction.add(title: "x"), state: TodoState())
         try recorder.close()

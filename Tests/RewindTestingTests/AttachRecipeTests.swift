@@ -76,7 +76,7 @@ final class CounterStore {
     let scratch = TemporaryDirectory()
 
     @Test func aPlainClosureReducer() throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let reducer = recorder.recording(counterReducer)
         var state = Counter()
         reducer(&state, .increment)
@@ -89,7 +89,7 @@ final class CounterStore {
     }
 
     @Test func theReferenceStore() async throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Counter, CounterAction>(initialState: Counter(), recorder: recorder) { state, action in
             counterReducer(&state, action)
             return action == .reset ? .none : .send(contentsOf: action == .increment ? [.add(10)] : [])
@@ -106,7 +106,7 @@ final class CounterStore {
     }
 
     @Test func aReSwiftStoreThroughItsMiddleware() throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let store = ReSwiftStore<Counter>(
             reducer: reSwiftCounterReducer, state: nil, middleware: [recorder.middleware()])
         store.dispatch(Increment())
@@ -121,7 +121,7 @@ final class CounterStore {
     }
 
     @Test func aTCAStyleReduceReturningAnEffect() throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         // As in the README: the closure spells out its types, as TCA's Reduce infers them from the body.
         let feature = Reduce(recorder.recording { (state: inout Counter, action: CounterAction) -> TCAEffect<CounterAction> in
             counterReducer(&state, action)
@@ -139,7 +139,7 @@ final class CounterStore {
     }
 
     @Test func aClassBasedStoreWithDispatch() throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let store = CounterStore(reducer: recorder.recording(counterReducer))
         store.dispatch(.add(7))
         store.dispatch(.increment)

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func tasksAndEffectsOnOtherThreadsAreRecordedInTheOrderTheReducerRan() async throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...40 { group.addTask { store.send(.start(n)) } }
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func effectAnswersPointAtTheEntryThatStartedThem() async throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let store = Store<Ledger, Work>(initialState: Ledger(), recorder: recorder, reducer: Self.ledgerReducer)
         await withTaskGroup(of: Void.self) { group in
             for n in 1...10 { group.addTask { store.send(.start(n)) } }
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func manyThreadsDispatchingThroughAWrappedReducerLoseNothing() throws {
-        let recorder = try Recorder(file: scratch.file("recipe.jsonl"))
+        let recorder = try ActionRecorder(file: scratch.file("recipe.jsonl"))
         let reducer = recorder.recording { (state: inout Ledger, action: Work) in
             if case .start(let n) = action { state.ran.append(n) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Recorder
 
-/// Collects what `Recorder.Options.onError` reports. The callback may run on
+/// Collects what `ActionRecorder.Options.onError` reports. The callback may run on
 /// the recorder's own threads (the writer, a live stream) a moment after
 /// `close()` has already thrown the same error, so a test waits for it
 /// with `waitFor(count:)`, which the callback wakes: awaited, not polled.

@@ -107,7 +107,7 @@ enum CommandTable {
                           }
                     or "(No state changes)". Coloured when stdout is a terminal and NO_COLOR is not set.
                     """),
-            CommandSpec(name: "listen", runner: ListenCommand.self, abstract: "record apps live over TCP (Recorder(streamingTo:token:)) and follow the first",
+            CommandSpec(name: "listen", runner: ListenCommand.self, abstract: "record apps live over TCP (ActionRecorder(streamingTo:token:)) and follow the first",
                 options: [
                     .value("--port", valueName: "N", help: "the TCP port (default \(ListenCommand.defaultPort); 0 picks a free one)"),
                     .value("--bind", valueName: "ADDR", help: "the address to listen on (default 127.0.0.1; 0.0.0.0 for a device)"),

@@ -2,7 +2,7 @@ import Foundation
 import Recorder
 
 /// `rewind listen [--port N] [--bind ADDR] [-o DIR] [--token T] [--no-ui]`:
-/// waits for apps recording with `Recorder(streamingTo:token:)`, writes each
+/// waits for apps recording with `ActionRecorder(streamingTo:token:)`, writes each
 /// recording to a log in DIR, and opens the inspector following the first one
 /// (`--no-ui`, or no terminal: prints what happens and only writes).
 ///
@@ -93,7 +93,7 @@ enum ListenCommand: CommandRunner {
         }
         lines += [
             "In the app:",
-            "    let recorder = try Recorder(streamingTo: \"\(address)\", token: \"\(token)\")",
+            "    let recorder = try ActionRecorder(streamingTo: \"\(address)\", token: \"\(token)\")",
             "    let reducer = recorder.recording(appReducer)",
         ]
         return lines.joined(separator: "\n")

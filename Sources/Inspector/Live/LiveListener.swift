@@ -2,7 +2,7 @@ import Foundation
 import Recorder
 
 /// What `rewind listen` runs: accepts apps recording with
-/// `Recorder(streamingTo:token:)`, checks their token, and writes each
+/// `ActionRecorder(streamingTo:token:)`, checks their token, and writes each
 /// recording's records, checked exactly as a log file's are, to its own log in
 /// `directory`. A reconnecting app continues its log where it stopped.
 ///

@@ -35,11 +35,11 @@ public final class KeyValueRecording: Sendable {
         }
     }
 
-    private let recorder: Recorder
+    private let recorder: ActionRecorder
     private let contents: Locked<[String: JSONValue]>
 
     /// Records into `recorder`; `initial` is what the storage holds already (the log's initial state).
-    public init(recorder: Recorder, initial: [String: JSONValue] = [:]) {
+    public init(recorder: ActionRecorder, initial: [String: JSONValue] = [:]) {
         self.recorder = recorder
         contents = Locked(initial)
     }

@@ -1,4 +1,4 @@
-extension Recorder {
+extension ActionRecorder {
     /// Runs `reduce` on `state` as one recorded reducer call, the way
     /// ``recording(_:)`` does, for a store that knows more than a wrapped
     /// reducer: the call site (`fileID`, `line`) and which entry's effect sent

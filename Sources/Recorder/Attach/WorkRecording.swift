@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// extension Action {
-///     convenience init(recording recorder: Recorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
+///     convenience init(recording recorder: ActionRecorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
 ///         let work = WorkRecording<Input, Output>(recorder: recorder)
 ///         self.init { input in
 ///             work.applied(input)
@@ -52,12 +52,12 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
         }
     }
 
-    private let recorder: Recorder
+    private let recorder: ActionRecorder
     /// The state, and the sequence number of the `apply` whose run is going on.
     private let current = Locked((state: State(), run: Int64?.none))
 
     /// Records every `execute` and finished run into `recorder`.
-    public init(recorder: Recorder) { self.recorder = recorder }
+    public init(recorder: ActionRecorder) { self.recorder = recorder }
 
     /// A run started with `input`.
     public func applied(_ input: Input, fileID: StaticString = #fileID, line: UInt = #line) {

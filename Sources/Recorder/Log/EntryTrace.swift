@@ -1,6 +1,6 @@
 /// Where an entry's action was dispatched (the entry's `trace` member): the call
 /// site the reference ``Store`` and the manual ``Recorder/record(_:state:before:duration:effectOf:fileID:line:)``
-/// record, and a short call stack when `Recorder.Options.trace` was on.
+/// record, and a short call stack when `ActionRecorder.Options.trace` was on.
 ///
 /// ```swift
 /// if let trace = try reader.entry(at: 4).trace { print(trace) }   // MyApp/CartView.swift:42

@@ -21,7 +21,7 @@ public struct LogHeader: Sendable, Equatable {
     public var keyframeInterval: Int
     /// The recorder options in effect (queue policy, durability, …), for people reading the log.
     public var options: JSONValue
-    /// Free-form metadata given to the recorder (`Recorder.Options.metadata`).
+    /// Free-form metadata given to the recorder (`ActionRecorder.Options.metadata`).
     public var metadata: [String: String]
     /// The state before the first recorded action, when the recorder saw it.
     public var initialState: JSONValue?

@@ -73,7 +73,7 @@ final class LogAppender {
 
     deinit { closeFile() }
 
-    /// Closes the file now, releasing the one-writer lock (so `Recorder.close()`
+    /// Closes the file now, releasing the one-writer lock (so `ActionRecorder.close()`
     /// returning means another recorder may open the log at once).
     func closeFile() {
         guard !isClosed else { return }
@@ -142,7 +142,7 @@ final class LogAppender {
         var holder = recordLock(F_WRLCK)
         let who: String
         if openInThisProcess.withLock({ $0.contains(identity) }) {
-            who = "another Recorder in this process"
+            who = "another ActionRecorder in this process"
         } else if fcntl(descriptor, F_GETLK, &holder) == 0, holder.l_type != F_UNLCK, holder.l_pid > 0 {
             who = "another recorder (process \(holder.l_pid))"
         } else {

@@ -10,7 +10,7 @@ import Foundation
 /// the two without copying or parsing either.
 final class LogWriter {
     private let appender: any RecordSink
-    private let options: Recorder.Options
+    private let options: ActionRecorder.Options
     private let clockBase: (wall: Double, nanoseconds: UInt64)
     private let keyframePolicy: KeyframePolicy
 
@@ -33,7 +33,7 @@ final class LogWriter {
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
 
-    init(appender: any RecordSink, options: Recorder.Options) {
+    init(appender: any RecordSink, options: ActionRecorder.Options) {
         self.appender = appender
         self.options = options
         keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval), byCost: options.keyframesByCost)

@@ -1,13 +1,13 @@
 import Foundation
 
-extension Recorder {
+extension ActionRecorder {
     /// How a recorder writes its log. Every option has a sensible default.
     ///
     /// ```swift
-    /// var options = Recorder.Options()
+    /// var options = ActionRecorder.Options()
     /// options.metadata = ["build": "1.4.2"]
     /// options.onError = { error in print("recording stopped: \(error)") }
-    /// let recorder = try Recorder(file: "checkout.jsonl", options: options)
+    /// let recorder = try ActionRecorder(file: "checkout.jsonl", options: options)
     /// ```
     public struct Options: Sendable {
         /// A keyframe (whole state) at least every this many entries; the entries
@@ -65,7 +65,7 @@ extension Recorder {
         package var sessionID: String?
 
         /// The defaults: wait when the queue is full, `write` durability, keyframes by cost (at most 1,024 apart),
-        /// no redaction. Change the properties you need: `var options = Recorder.Options(); options.queuePolicy = .drop`.
+        /// no redaction. Change the properties you need: `var options = ActionRecorder.Options(); options.queuePolicy = .drop`.
         public init() {}
     }
 

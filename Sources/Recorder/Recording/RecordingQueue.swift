@@ -51,9 +51,9 @@ final class RecordingQueue: @unchecked Sendable {
     private var closing = false
     private var stopped = false
     let capacity: Int
-    let policy: Recorder.QueuePolicy
+    let policy: ActionRecorder.QueuePolicy
 
-    init(capacity: Int, policy: Recorder.QueuePolicy) {
+    init(capacity: Int, policy: ActionRecorder.QueuePolicy) {
         self.capacity = max(1, capacity)
         self.policy = policy
         items.reserveCapacity(self.capacity)

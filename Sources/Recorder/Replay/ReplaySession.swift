@@ -317,9 +317,9 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                           dispatched: [(action: Action, state: State, reads: LiveReads)], forkEntry: Int) throws(LogCopyError) -> Int {
         let initial: State?
         do { initial = try recordedState(before: 0) } catch { throw LogCopyError("\(error)") }
-        var options = Recorder.Options()
+        var options = ActionRecorder.Options()
         // The copied entries keep their recorded times and durations: the clock starts at the
-        // first entry's time and each entry is recorded at its offset from it (Recorder.record).
+        // first entry's time and each entry is recorded at its offset from it (ActionRecorder.record).
         let firstTime = copied.first?.entry.time.timeIntervalSince1970 ?? reader.header.created.timeIntervalSince1970
         // (The base reading leaves room for the first entry's duration before it.)
         let base: UInt64 = 1 << 40
@@ -335,8 +335,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
             throw LogCopyError(errno == EEXIST ? "\(path) already exists" : "cannot save the branch: \(path): \(String(cString: strerror(errno)))")
         }
         close(created)
-        let recorder: Recorder
-        do { recorder = try Recorder(file: path, options: options) } catch { throw LogCopyError("\(error)") }
+        let recorder: ActionRecorder
+        do { recorder = try ActionRecorder(file: path, options: options) } catch { throw LogCopyError("\(error)") }
         var newSequence: [Int64: Int64] = [:]
         var written = 0
         for (offset, item) in copied.enumerated() {

@@ -3,7 +3,7 @@ import Foundation
 /// Appends every action and the state it produced to a crash-safe log.
 ///
 /// ```swift
-/// let recorder = try Recorder(file: "checkout.jsonl")
+/// let recorder = try ActionRecorder(file: "checkout.jsonl")
 /// let reducer = recorder.recording(appReducer)   // same type as appReducer
 /// // … dispatch as usual …
 /// try recorder.close()
@@ -14,7 +14,7 @@ import Foundation
 /// state against the previous one and writes. Write errors never crash or block
 /// the app: recording stops, `Options.onError` is called once and `flush()` and
 /// `close()` throw the error. One recorder writes a log at a time.
-public final class Recorder: Sendable {
+public final class ActionRecorder: Sendable {
     /// The log file being written (when only streaming live, the listener's address).
     public let path: String
     private let options: Options
@@ -54,7 +54,7 @@ public final class Recorder: Sendable {
         try self.init(path: path, sink: LogAppender(path: path), live: nil, options: options)
     }
 
-    /// Starts the writer thread over `sink` (a file, a live stream or both; see Recorder+Live.swift).
+    /// Starts the writer thread over `sink` (a file, a live stream or both; see ActionRecorder+Live.swift).
     init(path: String, sink: any RecordSink, live: LiveSink?, options: Options) {
         self.path = path
         self.options = options
@@ -62,20 +62,20 @@ public final class Recorder: Sendable {
         queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
         let writer = WriterThreadState(LogWriter(appender: sink, options: options))
         let thread = Thread { [queue, status, writerFinished] in
-            Recorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
+            ActionRecorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
         }
         thread.name = "rewind-recorder"
         thread.start()
         // A listener refusing the stream stops recording at once, not at the next batch.
-        live?.onRefusal { [queue, status] error in Recorder.stop(with: error, queue: queue, status: status, onError: options.onError) }
+        live?.onRefusal { [queue, status] error in ActionRecorder.stop(with: error, queue: queue, status: status, onError: options.onError) }
     }
 
     deinit {
         if status.withLock({ status in defer { status.closed = true }; return !status.closed }) {
             queue.close()
             writerFinished.wait()
-            live?.close(patience: Recorder.livePatience)
+            live?.close(patience: ActionRecorder.livePatience)
         }
     }
 
@@ -172,7 +172,7 @@ public final class Recorder: Sendable {
     ///   what was recorded since is not in the file.
     public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
-        live?.waitUntilSent(patience: Recorder.livePatience)
+        live?.waitUntilSent(patience: ActionRecorder.livePatience)
         if let error = reportedError() { throw error }
     }
 
@@ -188,9 +188,9 @@ public final class Recorder: Sendable {
         if wasOpen {
             queue.close()
             writerFinished.wait()
-            live?.close(patience: Recorder.livePatience)
+            live?.close(patience: ActionRecorder.livePatience)
             // Reported here if the stream's thread has not yet done it (once either way).
-            if let refused = live?.refusalError { Recorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
+            if let refused = live?.refusalError { ActionRecorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
         }
         if let error = reportedError() { throw error }
     }

@@ -1,4 +1,4 @@
-extension Recorder {
+extension ActionRecorder {
     /// Records one action and the state after it, for stores that are not a reducer
     /// function you can wrap: TCA's `_printChanges`, an `ObservableObject` with its own
     /// `send`, a settings storage, an async `Action`.

@@ -1,9 +1,9 @@
-extension Recorder {
+extension ActionRecorder {
     /// Records live to `rewind listen` on another machine or process, and also to
     /// `file` when one is given. `rewind listen` prints the address and token to use:
     ///
     /// ```swift
-    /// let recorder = try Recorder(streamingTo: "192.168.1.20:7777", token: "5b0e…")
+    /// let recorder = try ActionRecorder(streamingTo: "192.168.1.20:7777", token: "5b0e…")
     /// let reducer = recorder.recording(appReducer)
     /// ```
     ///
