@@ -182,8 +182,7 @@ struct InspectorModel {
     /// True while the diff pane compares the mark with the selection (`d`).
     var comparingWithMark = false
     /// Nodes the user opened or closed; changed nodes' ancestors open by themselves.
-    var expandedPaths: Set<JSONPointer> = []
-    var collapsedPaths: Set<JSONPointer> = []
+    var folds = FoldChoices()
     var stateCursor = 0
     var stateTop = 0
     var diffTop = 0
@@ -312,7 +311,7 @@ struct InspectorModel {
     func isExpanded(_ path: JSONPointer) -> Bool { path.isRoot || expansion.isExpanded(path) }
 
     private func effectiveExpansion() -> TreeExpansion {
-        var open = expandedPaths
+        var open = Set<JSONPointer>()
         for changed in view.changedPaths {
             var ancestor = changed.parent
             while let path = ancestor, !path.isRoot {
@@ -320,7 +319,7 @@ struct InspectorModel {
                 ancestor = path.parent
             }
         }
-        return TreeExpansion(open: open.subtracting(collapsedPaths))
+        return folds.expansion(over: open)
     }
 
     /// True when the selected action changed `path`, something inside it, or something containing it.

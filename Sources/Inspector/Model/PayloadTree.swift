@@ -8,8 +8,7 @@ import Recorder
 struct PayloadTree: Sendable {
     /// Nodes the user opened or closed. The payload's first two levels are open
     /// by themselves (payloads are small and were shown whole before).
-    var expanded: Set<JSONPointer> = []
-    var collapsed: Set<JSONPointer> = []
+    var folds = FoldChoices()
     /// Position of the cursor among the tree's rows.
     var cursor = 0
     /// First line of the pane on screen (the action's lines and the tree's rows together).
@@ -36,7 +35,7 @@ struct PayloadTree: Sendable {
     mutating func refresh(entry: TimelineEntry?, causeTrail: [Int], height: Int) {
         guard let entry else { lines = []; rows = []; rowCount = 0; cursor = 0; top = 0; return }
         lines = Self.headerLines(entry, canGoBack: !causeTrail.isEmpty)
-        expansion = TreeExpansion(open: openPaths(in: entry.payload))
+        expansion = folds.expansion(over: firstLevels(of: entry.payload))
         // A scalar payload is on its `payload:` line; only containers have a tree.
         rowCount = StateTree.opens(entry.payload) ? StateTree.rowCount(of: entry.payload, expansion: expansion) : 0
         cursor = min(max(0, cursor), max(0, rowCount - 1))
@@ -48,11 +47,11 @@ struct PayloadTree: Sendable {
         rows = rowCount == 0 ? [] : StateTree.rows(of: entry.payload, expansion: expansion, in: firstRow..<(firstRow + visibleRows))
     }
 
-    /// The user's choices over the default (the first two levels open).
-    private func openPaths(in payload: JSONValue) -> Set<JSONPointer> {
-        var open = expanded
+    /// What opens by itself: the first two levels.
+    private func firstLevels(of payload: JSONValue) -> Set<JSONPointer> {
+        var open = Set<JSONPointer>()
         for (key, child) in Self.children(of: payload) where StateTree.opens(child) { open.insert(JSONPointer().appending(key)) }
-        return open.subtracting(collapsed)
+        return open
     }
 
     private static func children(of value: JSONValue) -> [(String, JSONValue)] {
@@ -66,13 +65,7 @@ struct PayloadTree: Sendable {
     func isExpanded(_ path: JSONPointer) -> Bool { path.isRoot || expansion.isExpanded(path) }
 
     mutating func setExpanded(_ path: JSONPointer, _ open: Bool) {
-        if open {
-            collapsed.remove(path)
-            expanded.insert(path)
-        } else {
-            expanded.remove(path)
-            collapsed.insert(path)
-        }
+        folds.set(path, open: open)
     }
 
     /// Name, reducer duration, cause, dispatch site: the lines above the tree.

@@ -210,13 +210,7 @@ extension InspectorModel {
     }
 
     mutating func setExpanded(_ path: JSONPointer, _ expanded: Bool) {
-        if expanded {
-            collapsedPaths.remove(path)
-            expandedPaths.insert(path)
-        } else {
-            expandedPaths.remove(path)
-            collapsedPaths.insert(path)
-        }
+        folds.set(path, open: expanded)
     }
 
     // MARK: Prompt
