@@ -17,6 +17,8 @@ extension LogReader {
     /// ```
     package func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
         var buffer = takeScanBuffer()
+        // The paths of a scan's patches repeat: each is split into a pointer once.
+        var pointers = PathPointerCache()
         defer { returnScanBuffer(buffer) }
         var batchStart = 0
         while batchStart < indices.count {
@@ -43,7 +45,8 @@ extension LogReader {
                     let start = Int(line.offset - low)
                     // A short read: the file was cut since it was indexed (entry(at:) fails too).
                     let entry = start + line.length <= read ? buffer.withUnsafeBufferPointer { bytes in
-                        ScannedEntry(line: UnsafeBufferPointer(rebasing: bytes[start..<(start + line.length)]), fields: fields)
+                        ScannedEntry(line: UnsafeBufferPointer(rebasing: bytes[start..<(start + line.length)]), fields: fields,
+                                     pointers: &pointers)
                     } : nil
                     if !body(batch[batch.startIndex + position], entry) { return }
                 }

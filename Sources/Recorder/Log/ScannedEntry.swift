@@ -39,7 +39,14 @@ package struct ScannedEntry: Sendable, Equatable {
 
     /// Reads an entry line; nil when ``ParsedEntry`` rejects it.
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields) {
-        if let light = Self.readLightly(line, fields: fields) {
+        var pointers = PathPointerCache()
+        self.init(line: line, fields: fields, pointers: &pointers)
+    }
+
+    /// Reads an entry line, its changed paths made through `pointers` (a scan's
+    /// paths repeat: each is split into a pointer once).
+    init?(line: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
+        if let light = Self.readLightly(line, fields: fields, pointers: &pointers) {
             self = light
             return
         }
@@ -58,6 +65,13 @@ package struct ScannedEntry: Sendable, Equatable {
     /// `changed` members' values are (a state scan parses them next).
     static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
                             stateMembers: UnsafeMutablePointer<StateMembers>? = nil) -> ScannedEntry? {
+        var pointers = PathPointerCache()
+        return readLightly(line, fields: fields, stateMembers: stateMembers, pointers: &pointers)
+    }
+
+    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
+                            stateMembers: UnsafeMutablePointer<StateMembers>? = nil,
+                            pointers: inout PathPointerCache) -> ScannedEntry? {
         var skimmer = JSONSkimmer(line)
         var seen = RecordFields()
         var actionType: String?
@@ -86,7 +100,7 @@ package struct ScannedEntry: Sendable, Equatable {
             case .patch:
                 guard seen.insertFirst(field) else { return false }
                 let start = skimmer.position
-                patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths))
+                patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths), pointers: &pointers)
                 stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
                 return patchPaths != nil
             case .changed:
@@ -177,6 +191,12 @@ struct StateMembers {
 enum PatchPaths {
     /// Reads the patch at the skimmer's position and moves past it.
     static func read(_ skimmer: inout JSONSkimmer, makingPointers: Bool) -> [JSONPointer]? {
+        var pointers = PathPointerCache()
+        return read(&skimmer, makingPointers: makingPointers, pointers: &pointers)
+    }
+
+    /// Reads the patch at the skimmer's position and moves past it, its paths made through `pointers`.
+    static func read(_ skimmer: inout JSONSkimmer, makingPointers: Bool, pointers: inout PathPointerCache) -> [JSONPointer]? {
         var paths: [JSONPointer] = []
         let valid = skimmer.skimElements(depth: 0) { skimmer in
             // The texts of "op", "path" and "from" (plain strings), and whether there is a "value".
@@ -216,7 +236,7 @@ enum PatchPaths {
                 return false
             }
             if makingPointers {
-                guard let pointer = pointer(path) else { return false }
+                guard let pointer = pointers.pointer(path, making: Self.pointer) else { return false }
                 paths.append(pointer)
             }
             return true
