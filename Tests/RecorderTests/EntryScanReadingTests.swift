@@ -131,10 +131,11 @@ import RewindJSON
         try recordTodos(randomTodoActions(count: 100, seed: 3), to: path, options: testOptions(keyframeInterval: 9))
         let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
         #expect(lines.count == 100)
+        var pointers = PathPointerCache()
         for line in lines {
             var bytes = Array(line.utf8)
             let light = bytes.withUnsafeMutableBufferPointer { buffer in
-                ScannedEntry.readLightly(UnsafeBufferPointer(buffer), fields: Self.allFields)
+                ScannedEntry.readLightly(UnsafeBufferPointer(buffer), fields: Self.allFields, pointers: &pointers)
             }
             #expect(light != nil, "\(line)")
         }

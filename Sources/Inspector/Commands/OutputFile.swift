@@ -58,28 +58,23 @@ enum OutputFile {
         return lstat(path, &status) == 0
     }
 
-    private static func createNew(_ bytes: [UInt8], at path: String) throws(Failure) {
+    /// Creates `path` (never an existing name) holding `bytes`; on failure nothing is left
+    /// under the name, and the error names `reported` (the file the user asked for).
+    private static func createNew(_ bytes: [UInt8], at path: String, reporting reported: String? = nil) throws(Failure) {
         // O_EXCL | O_NOFOLLOW: whatever appeared under the name since lstat is not written through.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(path, code: errno) }
+        guard descriptor >= 0 else { throw failure(reported ?? path, code: errno) }
         let code = writeAll(bytes, to: descriptor)
         close(descriptor)
         if let code {
             unlink(path)
-            throw failure(path, code: code)
+            throw failure(reported ?? path, code: code)
         }
     }
 
     private static func replace(at path: String, with bytes: [UInt8]) throws(Failure) {
         let temporary = path + ".rewind-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(path, code: errno) }
-        let code = writeAll(bytes, to: descriptor)
-        close(descriptor)
-        if let code {
-            unlink(temporary)
-            throw failure(path, code: code)
-        }
+        try createNew(bytes, at: temporary, reporting: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)

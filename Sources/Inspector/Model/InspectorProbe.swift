@@ -128,26 +128,23 @@ package final class InspectorProbe {
         reduce(&model, .key(.character("m")))
         jump(to: to)
         reduce(&model, .key(.character("d")))
-        let start = ContinuousClock.now
-        let effects = reduce(&model, .key(.character("e")))
-        _ = render(model, size: model.size)
-        let elapsed = ContinuousClock.now - start
-        // The Markdown is the effect runner's work, done after the key is answered.
-        guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
-        reduce(&model, .exportFinished(path: "-"))
-        reduce(&model, .key(.escape))
-        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
+        return pressExport()
     }
 
     /// `e` on entry `number` without a mark (the selected action's report): the seconds the
     /// press took and the Markdown it hands the background writer.
     package func exportSelectedAction(_ number: Int) -> (seconds: Double, markdown: String)? {
         jump(to: number)
+        return pressExport()
+    }
+
+    /// Presses `e`: the seconds the press took (`reduce` + `render`) and the Markdown the
+    /// effect runner then builds (its work, done after the key is answered).
+    private func pressExport() -> (seconds: Double, markdown: String)? {
         let start = ContinuousClock.now
         let effects = reduce(&model, .key(.character("e")))
         _ = render(model, size: model.size)
         let elapsed = ContinuousClock.now - start
-        // The Markdown is the effect runner's work, done after the key is answered.
         guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
         reduce(&model, .exportFinished(path: "-"))
         reduce(&model, .key(.escape))

@@ -163,7 +163,7 @@ private struct StateRecord {
 
     init?(_ line: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) {
         var members = StateMembers()
-        guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members) else {
+        guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members, pointers: &pointers) else {
             // What the light reading does not judge: the full reading decides, and gives everything.
             guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
             actionType = parsed.entry.action.name

@@ -37,14 +37,8 @@ package struct ScannedEntry: Sendable, Equatable {
                   changedPaths: fields.contains(.changedPaths) ? changedPaths : [])
     }
 
-    /// Reads an entry line; nil when ``ParsedEntry`` rejects it.
-    init?(line: UnsafeBufferPointer<UInt8>, fields: Fields) {
-        var pointers = PathPointerCache()
-        self.init(line: line, fields: fields, pointers: &pointers)
-    }
-
     /// Reads an entry line, its changed paths made through `pointers` (a scan's
-    /// paths repeat: each is split into a pointer once).
+    /// paths repeat: each is split into a pointer once); nil when ``ParsedEntry`` rejects it.
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
         if let light = Self.readLightly(line, fields: fields, pointers: &pointers) {
             self = light
@@ -63,12 +57,7 @@ package struct ScannedEntry: Sendable, Equatable {
     ///
     /// `stateMembers`, when given, receives where the `state`, `patch` and
     /// `changed` members' values are (a state scan parses them next).
-    static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
-                            stateMembers: UnsafeMutablePointer<StateMembers>? = nil) -> ScannedEntry? {
-        var pointers = PathPointerCache()
-        return readLightly(line, fields: fields, stateMembers: stateMembers, pointers: &pointers)
-    }
-
+    /// Changed paths are made through `pointers`.
     static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
                             stateMembers: UnsafeMutablePointer<StateMembers>? = nil,
                             pointers: inout PathPointerCache) -> ScannedEntry? {
@@ -173,7 +162,7 @@ package struct ScannedEntry: Sendable, Equatable {
     }
 }
 
-/// Where ``ScannedEntry/readLightly(_:fields:stateMembers:)`` found the
+/// Where ``ScannedEntry/readLightly(_:fields:stateMembers:pointers:)`` found the
 /// members that hold an entry's state, for a state scan to parse.
 struct StateMembers {
     var state: UnsafeBufferPointer<UInt8>?
@@ -189,12 +178,6 @@ struct StateMembers {
 /// certainly accept them; nil for anything invalid or unusual (escaped or
 /// repeated keys, deep nesting), which the caller then reads in full.
 enum PatchPaths {
-    /// Reads the patch at the skimmer's position and moves past it.
-    static func read(_ skimmer: inout JSONSkimmer, makingPointers: Bool) -> [JSONPointer]? {
-        var pointers = PathPointerCache()
-        return read(&skimmer, makingPointers: makingPointers, pointers: &pointers)
-    }
-
     /// Reads the patch at the skimmer's position and moves past it, its paths made through `pointers`.
     static func read(_ skimmer: inout JSONSkimmer, makingPointers: Bool, pointers: inout PathPointerCache) -> [JSONPointer]? {
         var paths: [JSONPointer] = []
