@@ -61,7 +61,9 @@ func runQueryBenchmarks() {
     }
 
     // Many recordings: the same number of entries spread over 200 files, searched on every core.
-    let recordings = directory.appendingPathComponent("recordings")
+    // REWIND_BENCH_QUERY_DIR=/tmp/recordings keeps the recordings there (for a profiler).
+    let recordings = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_DIR"].map { URL(fileURLWithPath: $0) }
+        ?? directory.appendingPathComponent("recordings")
     try? FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
     let files = Benchmark.quick ? 10 : 200
     var total: Int64 = 0
