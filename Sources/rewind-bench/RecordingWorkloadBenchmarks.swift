@@ -189,16 +189,16 @@ private func smallStateWriterThroughput(entries: Int) {
 
 /// An untimed loop for a profiler: 200,000 entries of a 1 kB state, then
 /// the 100-todo workload (`writer-profile`), or only the latter, ten times
-/// (`writer-profile-100`).
-func runWriterProfileLoop(onlyHundredTodos: Bool = false) {
-    if !onlyHundredTodos { smallStateWriterThroughput(entries: 200_000) }
+/// (`writer-profile-100`), or the 10,000-todo workload three times (`writer-profile-10k`).
+func runWriterProfileLoop(onlyHundredTodos: Bool = false, todos: Int = 100) {
+    if !onlyHundredTodos && todos == 100 { smallStateWriterThroughput(entries: 200_000) }
     let path = NSTemporaryDirectory() + "rewind-writer-profile.jsonl"
     for _ in 0..<(onlyHundredTodos ? 10 : 3) {
         try? FileManager.default.removeItem(atPath: path)
         guard let recorder = try? ActionRecorder(file: path) else { return }
         let reducer = recorder.recording(workloadReducer)
-        var state = WorkloadState(todos: 100)
-        for action in workloadActions(count: 3_000, todos: 100) { reducer(&state, action) }
+        var state = WorkloadState(todos: todos)
+        for action in workloadActions(count: todos > 100 ? 1_000 : 3_000, todos: todos) { reducer(&state, action) }
         try? recorder.close()
     }
 }

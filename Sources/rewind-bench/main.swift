@@ -14,6 +14,7 @@ if wants("json") { runJSONBenchmarks() }
 if wants("recorder") { runRecorderBenchmarks() }
 if sections.contains("writer-profile") { runWriterProfileLoop() }
 if sections.contains("writer-profile-100") { runWriterProfileLoop(onlyHundredTodos: true) }
+if sections.contains("writer-profile-10k") { runWriterProfileLoop(todos: 10_000) }
 if sections.contains("rebuild-profile") { runRebuildProfileLoop() }
 if sections.contains("rebuild-profile-100") { runRebuildProfileLoop(hundredTodos: true) }
 if wants("inspector") { runInspectorBenchmarks() }

@@ -38,7 +38,18 @@ final class LogWriter {
         self.options = options
         keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval), byCost: options.keyframesByCost)
         clockBase = (options.clock.now(), options.clock.nanoseconds())
-        spare.indexing = true
+        prepare(spare)
+    }
+
+    /// Whether states reuse the bytes of the parts unchanged since the previous one
+    /// (redaction rewrites each state from a tree, so there is nothing to reuse then).
+    private var reusesUnchangedValues: Bool {
+        options.reusesUnchangedValues && (options.redaction?.isEmpty ?? true)
+    }
+
+    private func prepare(_ encoder: _StreamingEncoder) {
+        encoder.indexing = true
+        encoder.keepsValueCopies = reusesUnchangedValues
     }
 
     /// Encodes and writes one batch with one `write()` (or one per record when
@@ -102,6 +113,7 @@ final class LogWriter {
             encoder.deepestNesting = preEncoded.deepestNesting
             outcome = (preEncoded.replayable, preEncoded.problem)
         } else {
+            if reusesUnchangedValues { encoder.reusingUnchangedValues(from: previous) }
             outcome = RecordedValue.encodeIndexed(value, into: encoder)
         }
         if outcome.problem == nil, let redaction = options.redaction, !redaction.isEmpty,
@@ -174,7 +186,7 @@ final class LogWriter {
         if let initialState {
             // The first entry is still a keyframe (readers need one per session); its `changed` comes from this state.
             (previous, spare) = (initialState, previous ?? _StreamingEncoder())
-            spare.indexing = true
+            prepare(spare)
         }
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         headerWritten = true
@@ -219,7 +231,7 @@ final class LogWriter {
         LogLine.seal(&buffer, recordStart: start, chain: &chain)
         // The new state becomes the previous one; the old previous encoder is written into next.
         spare = previous ?? _StreamingEncoder()
-        spare.indexing = true
+        prepare(spare)
         previous = current
     }
 

@@ -48,6 +48,15 @@ extension ActionRecorder {
         /// ``Recorder/record(_:state:before:duration:effectOf:fileID:line:)`` is recorded either way.
         public var trace = false
 
+        /// Whether the writer copies the recorded bytes of each part of a state whose memory
+        /// is as it was in the previous state (the 9,999 todos an action did not touch)
+        /// instead of encoding it again: recording then costs what changed rather than what
+        /// the state holds. On by default. It relies on a type's `encode(to:)` writing only
+        /// what its stored properties hold; turn it off for a state whose hand-written
+        /// `encode(to:)` reads something else (a global, the clock). Parts that reach class
+        /// instances are always encoded again. docs/JSON.md, "Reusing unchanged values".
+        public var reusesUnchangedValues = true
+
         /// Whether keyframes also come by read-back cost (see `keyframeInterval`); tests that
         /// need keyframes at fixed positions turn it off.
         package var keyframesByCost = true

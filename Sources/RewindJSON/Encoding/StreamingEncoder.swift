@@ -27,6 +27,10 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         /// of its latest member or element (-1: none yet).
         var owner: Int32 = -1
         var lastChild: Int32 = -1
+        /// When reusing unchanged values: the node of this container's value in
+        /// the previous document, and of the member or element matched last (-1: none).
+        var previousOwner: Int32 = -1
+        var previousChild: Int32 = -1
     }
     @exclusivity(unchecked) var frames = _UnsafeStack<Frame>()
     /// The innermost frame's id and emptiness, kept out of `frames` so writing
@@ -124,6 +128,123 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         let node = Int32(truncatingIfNeeded: nodes.count)
         frame.pointee.lastChild = node
         nodes.push(_IndexNode(keyStart: Int32(truncatingIfNeeded: keyStart), start: start, end: -1, next: node + 1))
+        pendingNode = node
+        pendingPrevious = frame.pointee.previousOwner >= 0 ? matchPrevious(in: frame, keyStart: keyStart) : -1
+    }
+
+    // MARK: Reusing unchanged values
+
+    /// Whether this encoder keeps a copy of each composite value it encodes
+    /// (``_ValueSnapshots``), so the next document, written by another encoder
+    /// with ``reusingUnchangedValues(from:)``, can copy the bytes of values
+    /// that have not changed instead of encoding them. Needs `indexing`.
+    @exclusivity(unchecked) package var keepsValueCopies = false
+    private let snapshots = _ValueSnapshots()
+
+    /// The previous document and its copies, for the document being written.
+    /// Borrowed, not retained (a retain per value encoded showed in profiles):
+    /// the caller keeps the encoder that holds them unchanged until this document is done.
+    struct ReuseSource {
+        let nodes: UnsafeBufferPointer<_IndexNode>
+        let bytes: UnsafePointer<UInt8>
+        let deepestNesting: Int
+        unowned(unsafe) let snapshots: _ValueSnapshots
+    }
+    @exclusivity(unchecked) private var reuseSource: ReuseSource?
+    /// The node the next composite value encodes to, and the node of the
+    /// previous document's value in the same place (-1: none).
+    @exclusivity(unchecked) private var pendingNode: Int32 = -1
+    @exclusivity(unchecked) private var pendingPrevious: Int32 = -1
+    /// The previous document's node of the value being encoded (its containers align with it).
+    @exclusivity(unchecked) private var valuePrevious: Int32 = -1
+    /// Class instances encoded so far: a value whose encoding reached one is never reused.
+    @exclusivity(unchecked) private var classInstancesEncoded = 0
+    @exclusivity(unchecked) private var valueTypes = _TypeSet()
+    /// Values whose bytes were copied from the previous document, over this encoder's life (for tests).
+    @exclusivity(unchecked) package private(set) var reusedValueCount = 0
+
+    /// Makes the next document (from ``encodeTopLevel(_:)``) copy the bytes of
+    /// each composite value whose type and bits are those of the value in the
+    /// same place of `previous`'s document, rather than encoding it again.
+    /// Both encoders must keep value copies. docs/JSON.md, "Reusing unchanged values".
+    package func reusingUnchangedValues(from previous: _StreamingEncoder?) {
+        guard let previous, previous !== self, !previous.snapshots.isEmpty else {
+            reuseSource = nil
+            return
+        }
+        reuseSource = ReuseSource(nodes: previous.nodes.unsafeElements, bytes: UnsafePointer(previous.base),
+                                  deepestNesting: previous.deepestNesting, snapshots: previous.snapshots)
+    }
+
+    /// The previous document's member or element in the place of the one just
+    /// begun in `frame`: the next element, or the next member with the same key
+    /// (looking a couple of members ahead, for keys a value left out).
+    private func matchPrevious(in frame: UnsafeMutablePointer<Frame>, keyStart: Int) -> Int32 {
+        guard let source = reuseSource else { return -1 }
+        let previous = source.nodes
+        let owner = Int(frame.pointee.previousOwner)
+        let limit = Int(previous[owner].next)
+        var candidate = frame.pointee.previousChild < 0 ? owner + 1 : Int(previous[Int(frame.pointee.previousChild)].next)
+        if keyStart < 0 {
+            guard candidate < limit else { return -1 }
+            frame.pointee.previousChild = Int32(truncatingIfNeeded: candidate)
+            return Int32(truncatingIfNeeded: candidate)
+        }
+        // The key, quotes included, ends just before the ':' before the value.
+        let keyLength = count - 1 - keyStart
+        for _ in 0..<3 {
+            guard candidate < limit else { return -1 }
+            let node = previous[candidate]
+            if node.keyStart >= 0, Int(node.start) - 1 - Int(node.keyStart) == keyLength,
+                memcmp(base + keyStart, source.bytes + Int(node.keyStart), keyLength) == 0
+            {
+                frame.pointee.previousChild = Int32(truncatingIfNeeded: candidate)
+                return Int32(truncatingIfNeeded: candidate)
+            }
+            candidate = Int(node.next)
+        }
+        return -1
+    }
+
+    /// Copies the previous document's value at `previousNode` (bytes and index)
+    /// as the value of `node`, the last node pushed.
+    private func reuse(_ previousNode: Int, as node: Int) {
+        guard let source = reuseSource else { return }
+        let previous = source.nodes
+        let old = previous[previousNode]
+        let delta = Int32(truncatingIfNeeded: count) - old.start
+        append(UnsafeBufferPointer(start: source.bytes + Int(old.start), count: Int(old.end - old.start)))
+        let shift = Int32(truncatingIfNeeded: node - previousNode)
+        nodes.address(node).pointee.end = Int32(truncatingIfNeeded: count)
+        nodes.address(node).pointee.next = old.next + shift
+        let first = nodes.count
+        nodes.append(bitwise: UnsafeBufferPointer(rebasing: previous[(previousNode + 1)..<Int(old.next)]))
+        for inner in first..<nodes.count {
+            let copy = nodes.address(inner)
+            if copy.pointee.keyStart >= 0 { copy.pointee.keyStart += delta }
+            copy.pointee.start += delta
+            copy.pointee.end += delta
+            copy.pointee.next += shift
+        }
+        reusedValueCount += 1
+        // The value sits as deep as it did there, so this bounds the nesting from above.
+        deepestNesting = max(deepestNesting, source.deepestNesting)
+    }
+
+    @inline(__always)
+    private func isValueType<T>(_ type: T.Type) -> Bool {
+        let id = ObjectIdentifier(T.self)
+        if valueTypes.contains(id) { return true }
+        if T.self is AnyObject.Type { return false }
+        valueTypes.insert(id)
+        return true
+    }
+
+    /// Forgets this encoder's value copies (its document is being replaced).
+    private func dropValueCopies() {
+        if !snapshots.isEmpty { snapshots.removeAll() }
+        reuseSource = nil
+        (pendingNode, pendingPrevious, valuePrevious) = (-1, -1, -1)
     }
 
     // MARK: Values
@@ -223,7 +344,26 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     }
 
     private func encodeComposite<T: Encodable>(_ value: T) throws {
-        let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle)
+        // The node this value encodes to, when it is a member, an element or the root (not a
+        // value another one wraps), and its counterpart in the previous document.
+        let (node, previousNode) = (pendingNode, pendingPrevious)
+        (pendingNode, pendingPrevious) = (-1, -1)
+        var copy = -1
+        let classesBefore = classInstancesEncoded
+        if keepsValueCopies {
+            if !isValueType(T.self) {
+                classInstancesEncoded += 1
+            } else if node >= 0 {
+                let kept = snapshots.keep(value, node: node, comparingWith: reuseSource?.snapshots, at: previousNode)
+                if kept.unchanged {
+                    reuse(Int(previousNode), as: Int(node))
+                    return
+                }
+                copy = kept.index
+            }
+        }
+        let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle, valuePrevious)
+        if node >= 0 { valuePrevious = previousNode }
         depth += 1
         guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
         valueBase = frames.count
@@ -239,7 +379,8 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         // A type that encodes nothing becomes an empty object, as with JSONEncoder.
         if valueContainer < 0 && !valueWroteSingle { append("{}") }
         depth -= 1
-        (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle) = saved
+        (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle, valuePrevious) = saved
+        if copy >= 0, classInstancesEncoded != classesBefore { snapshots.markNotReusable(copy) }
     }
 
     /// Encodes a whole document into the (empty) buffer.
@@ -249,6 +390,16 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
             deepestNesting = 0
             nodes.push(_IndexNode(keyStart: -1, start: 0, end: -1, next: 1))
         }
+        let keepsCopies = keepsValueCopies && indexing && !collectsDatePaths
+        if keepsCopies {
+            snapshots.removeAll()
+            reuseSource?.snapshots.rewind()
+            (pendingNode, pendingPrevious) = (0, reuseSource == nil ? -1 : 0)
+        }
+        defer { reuseSource = nil }
+        let wasKeeping = keepsValueCopies
+        keepsValueCopies = keepsCopies
+        defer { keepsValueCopies = wasKeeping }
         try encodeValue(value)
         if needsValueEncoder { throw _NeedsValueEncoder() }
         if indexing { nodes.address(0).pointee.end = Int32(truncatingIfNeeded: count) }
@@ -264,6 +415,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
             (-1, true, 0, 0, -1, false, false, 0)
         needsValueEncoder = false
         nestedFramePaths.removeAll(keepingCapacity: true)
+        dropValueCopies()
         removeAll(keepingCapacityUpTo: capacity)
     }
 
@@ -274,6 +426,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         assert(frames.isEmpty && pathKeys.isEmpty && depth == 0 && !needsValueEncoder, "reusing an encoder mid-document")
         removeAll(keepingCapacityUpTo: capacity)
         if !nestedFramePaths.isEmpty { nestedFramePaths.removeAll(keepingCapacity: true) }
+        dropValueCopies()
     }
 
     /// Drops the cached containers. They refer back to the encoder, which is
@@ -284,11 +437,11 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     // MARK: Containers
 
-    private func openFrame(isObject: Bool) -> Int {
+    private func openFrame(isObject: Bool, previousOwner: Int32) -> Int {
         append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextFrameID += 1
         if !frames.isEmpty { frames.unsafeTop.pointee.isEmpty = topIsEmpty }
-        var frame = Frame(id: nextFrameID, isObject: isObject)
+        var frame = Frame(id: nextFrameID, isObject: isObject, previousOwner: previousOwner)
         if indexing {
             // The container belongs to the value whose node was made last (its member, element or the root).
             frame.owner = Int32(truncatingIfNeeded: nodes.count - 1)
@@ -349,7 +502,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
             return valueContainer
         }
         if valueWroteSingle { needsValueEncoder = true }
-        valueContainer = openFrame(isObject: isObject)
+        valueContainer = openFrame(isObject: isObject, previousOwner: valuePrevious)
         valueContainerIsObject = isObject
         return valueContainer
     }
@@ -359,7 +512,9 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     @exclusivity(unchecked) private var nestedFramePaths: [Int: [any CodingKey]] = [:]
 
     func nestedFrame(isObject: Bool, codingPath: [any CodingKey]) -> Int {
-        let id = openFrame(isObject: isObject)
+        // The nested container is the value of the member or element just begun.
+        let id = openFrame(isObject: isObject, previousOwner: pendingPrevious)
+        (pendingNode, pendingPrevious) = (-1, -1)
         nestedFramePaths[id] = codingPath
         return id
     }

@@ -32,6 +32,14 @@ package struct _UnsafeStack<Element>: ~Copyable {
         count += 1
     }
 
+    /// Pushes `elements` (of a trivial type: they are copied bit by bit), bottom first.
+    mutating func append(bitwise elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress, !elements.isEmpty else { return }
+        while count + elements.count > capacity { grow() }
+        (base + count).initialize(from: source, count: elements.count)
+        count += elements.count
+    }
+
     @inline(__always) @discardableResult mutating func pop() -> Element {
         precondition(count > 0, "pop from an empty stack")
         count -= 1

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Copies of the values a document encoded, by the node each one encoded to:
+/// what lets the next document reuse the bytes of a value that has not
+/// changed (``_StreamingEncoder/reusingUnchangedValues(from:)``).
+///
+/// Why a copy rather than the bits alone: two values of a type with no class
+/// instances inside are the same value when their bits are the same, but only
+/// while the buffers their bits point at (a `String`'s or an `Array`'s
+/// storage) cannot be freed and their addresses reused for other contents.
+/// A copy holds those buffers, and a buffer held twice is copied, never
+/// changed in place, when the app writes to it. A value found unchanged does
+/// not need a new copy: the old one, bit for bit the same, moves over.
+///
+/// Copies are made into zeroed memory, so padding a copy does not write
+/// compares equal. Memory comes in chunks that never move: a value is not
+/// moved by the chunks growing (not every Swift value may be moved bit by bit;
+/// those that may not are not values of pure value types, which are the only
+/// ones ever found unchanged and moved over).
+final class _ValueSnapshots {
+    struct Entry {
+        /// The document node the value encoded to.
+        var node: Int32
+        var size: Int32
+        /// False for a value whose encoding reached a class instance.
+        var reusable: Bool
+        /// False once the copy moved to the next document's snapshots.
+        var owned: Bool
+        var type: ObjectIdentifier
+        var metatype: Any.Type
+        var address: UnsafeMutableRawPointer
+    }
+
+    // Unchecked: used by the one encoder that owns it, on one thread.
+    @exclusivity(unchecked) private var entries = _UnsafeStack<Entry>(capacity: 256)
+    @exclusivity(unchecked) private var chunks: [(base: UnsafeMutableRawPointer, size: Int)] = []
+    @exclusivity(unchecked) private var chunk = 0
+    @exclusivity(unchecked) private var used = 0
+    private static let chunkSize = 64 << 10
+    /// A moving position for ``entryIndex(forNode:)``: nodes are looked up in document order.
+    @exclusivity(unchecked) private var cursor = 0
+
+    deinit {
+        removeAll()
+        for chunk in chunks { free(chunk.base) }
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Keeps `value`, which encodes to `node`, and tells whether it is the value
+    /// `previous` kept for `previousNode` (-1: none), bit for bit: then that
+    /// document's bytes for it can be copied. Returns the new entry's index.
+    @inline(__always)
+    func keep<T>(_ value: T, node: Int32, comparingWith previous: _ValueSnapshots?, at previousNode: Int32) -> (index: Int, unchanged: Bool) {
+        let size = MemoryLayout<T>.size
+        let address = allocate(size: max(size, 1), alignment: MemoryLayout<T>.alignment)
+        let type = ObjectIdentifier(T.self)
+        var old: UnsafeMutablePointer<Entry>?
+        if previousNode >= 0, let previous, let index = previous.entryIndex(forNode: previousNode) {
+            let entry = previous.entries.address(index)
+            if entry.pointee.reusable, entry.pointee.owned, entry.pointee.type == type { old = entry }
+        }
+        if let old, withUnsafeBytes(of: value, { size == 0 || memcmp($0.baseAddress!, old.pointee.address, size) == 0 }) {
+            // The same value: its copy moves over, no new one is made.
+            memcpy(address, old.pointee.address, size)
+            old.pointee.owned = false
+            entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
+                               type: type, metatype: T.self, address: address))
+            return (entries.count - 1, true)
+        }
+        memset(address, 0, size)
+        address.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+        entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
+                           type: type, metatype: T.self, address: address))
+        // Bits that differed only in padding the copy did not write compare equal now.
+        let unchanged = old.map { memcmp(address, $0.pointee.address, size) == 0 } ?? false
+        return (entries.count - 1, unchanged)
+    }
+
+    func markNotReusable(_ index: Int) { entries.address(index).pointee.reusable = false }
+
+    /// The entry for `node`. Lookups come in increasing node order after ``rewind()``.
+    @inline(__always)
+    private func entryIndex(forNode node: Int32) -> Int? {
+        let count = entries.count
+        while cursor < count, entries.address(cursor).pointee.node < node { cursor += 1 }
+        return cursor < count && entries.address(cursor).pointee.node == node ? cursor : nil
+    }
+
+    /// Starts lookups from the first node again.
+    func rewind() { cursor = 0 }
+
+    /// Destroys the copies still held, keeping the memory.
+    func removeAll() {
+        for entry in entries.unsafeElements where entry.owned { Self.destroy(entry.metatype, at: entry.address) }
+        entries.removeAll()
+        (chunk, used, cursor) = (0, 0, 0)
+        // A document far larger than usual does not keep its memory.
+        if chunks.count > 64 {
+            for extra in chunks[64...] { free(extra.base) }
+            chunks.removeSubrange(64...)
+        }
+    }
+
+    private static func destroy<T>(_ type: T.Type, at address: UnsafeMutableRawPointer) {
+        address.assumingMemoryBound(to: T.self).deinitialize(count: 1)
+    }
+
+    @inline(__always)
+    private func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if chunk < chunks.count {
+            let start = (used + alignment - 1) & ~(alignment - 1)
+            if start + size <= chunks[chunk].size {
+                used = start + size
+                return chunks[chunk].base + start
+            }
+        }
+        return allocateInNextChunk(size: size, alignment: alignment)
+    }
+
+    private func allocateInNextChunk(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        while true {
+            if chunk < chunks.count {
+                let start = (used + alignment - 1) & ~(alignment - 1)
+                if start + size <= chunks[chunk].size {
+                    used = start + size
+                    return chunks[chunk].base + start
+                }
+                chunk += 1
+                used = 0
+                continue
+            }
+            let bytes = max(Self.chunkSize, size + alignment)
+            chunks.append((malloc(bytes)!, bytes))
+        }
+    }
+}
