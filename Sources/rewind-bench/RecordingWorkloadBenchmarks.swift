@@ -225,6 +225,18 @@ func runRebuildProfileLoop(hundredTodos: Bool = false) {
     let targets = hundredTodos ? keyframes.dropFirst().map { $0 - 1 } : [keyframes.count > 1 ? keyframes[1] - 1 : first.entryCount - 1]
     let rounds = hundredTodos ? 20 : 30
     var total = 0.0
+    // REWIND_BENCH_FRESH_READER=1: each rebuild from its own reader (opened beforehand), as the
+    // recorder benchmark measures them; with REWIND_BENCH_KEYFRAMES=1 the keyframes themselves
+    // are rebuilt, which is the fixed cost of a rebuild plus one parse.
+    let environment = ProcessInfo.processInfo.environment
+    if environment["REWIND_BENCH_FRESH_READER"] != nil {
+        let chosen = Array((environment["REWIND_BENCH_KEYFRAMES"] != nil ? Array(keyframes.dropFirst()) : targets).prefix(100))
+        for _ in 0..<rounds {
+            let readers = chosen.compactMap { _ in try? LogReader(path: path) }
+            total += Benchmark.once { for (reader, target) in zip(readers, chosen) { _ = try? reader.state(at: target) } }
+        }
+        return print("rebuilt \(chosen.count * rounds) entries, a fresh reader each: \(Benchmark.format(seconds: total / Double(chosen.count * rounds))) each")
+    }
     for _ in 0..<rounds {
         guard let reader = try? LogReader(path: path) else { return }
         total += Benchmark.once { for target in targets { _ = try? reader.state(at: target) } }
