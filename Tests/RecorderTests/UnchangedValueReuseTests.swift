@@ -165,3 +165,26 @@ private struct Panel: Codable {
         #expect(with == without)
     }
 }
+
+private final class Delegate {}
+
+/// A value type that cannot be moved bit by bit (it holds a `weak` reference).
+private struct Row: Codable {
+    var title: String
+    weak var delegate: Delegate?
+    enum CodingKeys: String, CodingKey { case title }
+}
+
+extension UnchangedValueReuseTests {
+    @Test func valuesThatCannotMoveBitByBitAreCopiedAndStillReused() throws {
+        let delegate = Delegate()
+        var encoders = ReusingEncoders()
+        var rows = (0..<20).map { Row(title: "row \($0)", delegate: delegate) }
+        for step in 0..<30 {
+            rows[step % rows.count].title += "."
+            #expect(try encoders.encode(rows).bytes == fresh(rows).bytes)
+        }
+        #expect(encoders.reused > 0)
+        withExtendedLifetime(delegate) {}
+    }
+}

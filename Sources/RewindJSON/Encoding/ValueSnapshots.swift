@@ -13,10 +13,10 @@ import Foundation
 /// not need a new copy: the old one, bit for bit the same, moves over.
 ///
 /// Copies are made into zeroed memory, so padding a copy does not write
-/// compares equal. Memory comes in chunks that never move: a value is not
-/// moved by the chunks growing (not every Swift value may be moved bit by bit;
-/// those that may not are not values of pure value types, which are the only
-/// ones ever found unchanged and moved over).
+/// compares equal. Memory comes in chunks that never move. A copy found
+/// unchanged is moved to the next document's chunks bit by bit when its type
+/// allows that ("bitwise takable": not a type holding a `weak` reference);
+/// other types get a new copy.
 final class _ValueSnapshots {
     struct Entry {
         /// The document node the value encoded to.
@@ -60,7 +60,7 @@ final class _ValueSnapshots {
             let entry = previous.entries.address(index)
             if entry.pointee.reusable, entry.pointee.owned, entry.pointee.type == type { old = entry }
         }
-        if let old, withUnsafeBytes(of: value, { size == 0 || memcmp($0.baseAddress!, old.pointee.address, size) == 0 }) {
+        if let old, _isBitwiseTakable(T.self), withUnsafeBytes(of: value, { size == 0 || memcmp($0.baseAddress!, old.pointee.address, size) == 0 }) {
             // The same value: its copy moves over, no new one is made.
             memcpy(address, old.pointee.address, size)
             old.pointee.owned = false
