@@ -392,9 +392,7 @@ public final class LogReader: @unchecked Sendable {
             guard file.read(into: &bytes, at: spanStart, count: spanLength) == spanLength else {
                 throw LogReadError(.damagedRecord(line: parsedLine(first), reason: "the file is shorter than when it was indexed"), path: path)
             }
-            // The keyframe's state (if the chain starts at one), and the patches after it
-            // gathered into one JSON array, so they are parsed with one parser.
-            var patchesText: [UInt8] = [UInt8(ascii: "[")]
+            // The keyframe's state (if the chain starts at one), and where the patches after it are.
             var patchLines: [Int] = []
             var patchRanges: [Range<Int>] = []
             var keyframeLine: Int?
@@ -423,7 +421,6 @@ public final class LogReader: @unchecked Sendable {
                             }
                         }
                         // A keyframe the index did not know (a log whose keyframes are unmarked): start over from it.
-                        patchesText.removeSubrange(1...)
                         patchLines.removeAll()
                         patchRanges.removeAll()
                         keyframeLine = position
@@ -435,15 +432,12 @@ public final class LogReader: @unchecked Sendable {
                             }
                             throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
                         }
-                        if !patchLines.isEmpty { patchesText.append(UInt8(ascii: ",")) }
-                        patchesText.append(contentsOf: record[range])
                         patchLines.append(position)
                         patchRanges.append((start + range.lowerBound)..<(start + range.upperBound))
                     }
                 }
             }
-            patchesText.append(UInt8(ascii: "]"))
-            try applyPatches(patchesText, lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
+            try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
         }
         let unchanged = lock.withLock {
             if generation == startGeneration { stateCache[target] = state }
@@ -458,10 +452,28 @@ public final class LogReader: @unchecked Sendable {
 extension LogReader {
     private func parsedLine(_ position: Int) -> Int { lock.withLock { Int(index.lineNumbers[position]) } }
 
-    /// Applies, in place, the patches of the entries at `lines`, given as one JSON array of
-    /// patches (and where each is in `bytes`, to name the line of one that is not JSON).
-    private func applyPatches(_ text: [UInt8], lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) {
+    /// Applies, in place, the patches of the entries at `lines`, which lie at `ranges` of `bytes`.
+    ///
+    /// A patch as the recorder writes it is read straight into operations (``SkimmedPatch``,
+    /// the state scan's reader), without a tree of its JSON first: that tree and turning it
+    /// into operations were a fifth of rebuilding a small state. Anything else is parsed.
+    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) {
         guard !lines.isEmpty else { return }
+        var pointers = PathPointerCache()
+        let skimmed = bytes.withUnsafeBufferPointer { buffer in
+            ranges.map { SkimmedPatch.read(UnsafeBufferPointer(rebasing: buffer[$0]), pointers: &pointers) }
+        }
+        if !skimmed.contains(where: { $0 == nil }) {
+            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state) }
+            return
+        }
+        // Gathered into one JSON array, so they are parsed with one parser.
+        var text: [UInt8] = [UInt8(ascii: "[")]
+        for range in ranges {
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            text.append(contentsOf: bytes[range])
+        }
+        text.append(UInt8(ascii: "]"))
         let patches: [JSONValue]
         do {
             patches = try JSONParser.parse(text).arrayValue ?? []
@@ -482,12 +494,16 @@ extension LogReader {
             } catch {
                 throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "entry patch is not a valid JSON Patch: \(error)"), path: path)
             }
-            do {
-                // In place: `state` is the caller's own copy, so only the containers on each path are touched.
-                try patch.apply(to: &state)
-            } catch {
-                throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
-            }
+            try apply(patch, line: line, to: &state)
+        }
+    }
+
+    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue) throws(LogReadError) {
+        do {
+            // In place: `state` is the caller's own copy, so only the containers on each path are touched.
+            try patch.apply(to: &state)
+        } catch {
+            throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
         }
     }
 
