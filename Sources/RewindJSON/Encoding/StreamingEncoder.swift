@@ -148,7 +148,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         let nodes: UnsafeBufferPointer<_IndexNode>
         let bytes: UnsafePointer<UInt8>
         let deepestNesting: Int
-        unowned(unsafe) let snapshots: _ValueSnapshots
+        let snapshots: Unmanaged<_ValueSnapshots>
     }
     @exclusivity(unchecked) private var reuseSource: ReuseSource?
     /// The node the next composite value encodes to, and the node of the
@@ -173,7 +173,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
             return
         }
         reuseSource = ReuseSource(nodes: previous.nodes.unsafeElements, bytes: UnsafePointer(previous.base),
-                                  deepestNesting: previous.deepestNesting, snapshots: previous.snapshots)
+                                  deepestNesting: previous.deepestNesting, snapshots: .passUnretained(previous.snapshots))
     }
 
     /// The previous document's member or element in the place of the one just
@@ -393,7 +393,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         let keepsCopies = keepsValueCopies && indexing && !collectsDatePaths
         if keepsCopies {
             snapshots.removeAll()
-            reuseSource?.snapshots.rewind()
+            reuseSource?.snapshots._withUnsafeGuaranteedRef { $0.rewind() }
             (pendingNode, pendingPrevious) = (0, reuseSource == nil ? -1 : 0)
         }
         defer { reuseSource = nil }

@@ -12,8 +12,9 @@ import Foundation
 /// changed in place, when the app writes to it. A value found unchanged does
 /// not need a new copy: the old one, bit for bit the same, moves over.
 ///
-/// Copies are made into zeroed memory, so padding a copy does not write
-/// compares equal. Memory comes in chunks that never move. A copy found
+/// Bits are compared with the padding between fields cleared
+/// (``_PaddingLayout``): a copy need not write it, so it differs between
+/// copies of one value. Memory comes in chunks that never move. A copy found
 /// unchanged is moved to the next document's chunks bit by bit when its type
 /// allows that ("bitwise takable": not a type holding a `weak` reference);
 /// other types get a new copy.
@@ -43,39 +44,92 @@ final class _ValueSnapshots {
     deinit {
         removeAll()
         for chunk in chunks { free(chunk.base) }
+        layoutSlots.deallocate()
     }
 
     var isEmpty: Bool { entries.isEmpty }
 
     /// Keeps `value`, which encodes to `node`, and tells whether it is the value
-    /// `previous` kept for `previousNode` (-1: none), bit for bit: then that
-    /// document's bytes for it can be copied. Returns the new entry's index.
+    /// `previous` kept for `previousNode` (-1: none), bit for bit (padding aside):
+    /// then that document's bytes for it can be copied. Returns the new entry's index.
     @inline(__always)
-    func keep<T>(_ value: T, node: Int32, comparingWith previous: _ValueSnapshots?, at previousNode: Int32) -> (index: Int, unchanged: Bool) {
+    func keep<T>(_ value: borrowing T, node: Int32, comparingWith previous: Unmanaged<_ValueSnapshots>?, at previousNode: Int32) -> (index: Int, unchanged: Bool) {
         let size = MemoryLayout<T>.size
         let address = allocate(size: max(size, 1), alignment: MemoryLayout<T>.alignment)
         let type = ObjectIdentifier(T.self)
         var old: UnsafeMutablePointer<Entry>?
-        if previousNode >= 0, let previous, let index = previous.entryIndex(forNode: previousNode) {
-            let entry = previous.entries.address(index)
-            if entry.pointee.reusable, entry.pointee.owned, entry.pointee.type == type { old = entry }
+        if previousNode >= 0, let previous {
+            // Borrowed, not retained: a retain per value showed in profiles (the caller keeps it alive).
+            old = previous._withUnsafeGuaranteedRef { previous in
+                guard let index = previous.entryIndex(forNode: previousNode) else { return nil }
+                let entry = previous.entries.address(index)
+                return entry.pointee.reusable && entry.pointee.owned && entry.pointee.type == type ? entry : nil
+            }
         }
-        if let old, _isBitwiseTakable(T.self), withUnsafeBytes(of: value, { size == 0 || memcmp($0.baseAddress!, old.pointee.address, size) == 0 }) {
-            // The same value: its copy moves over, no new one is made.
-            memcpy(address, old.pointee.address, size)
-            old.pointee.owned = false
-            entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
-                               type: type, metatype: T.self, address: address))
-            return (entries.count - 1, true)
+        if let old, _isBitwiseTakable(T.self) {
+            // The bits alone first (no copy, no retain), padding cleared as in the kept copy.
+            if size > 0 { withUnsafeBytes(of: value) { _ = memcpy(address, $0.baseAddress!, size) } }
+            clearPadding(of: T.self, at: address)
+            if memcmp(address, old.pointee.address, size) == 0 {
+                // The same value: its copy moves over, no new one is made.
+                old.pointee.owned = false
+                entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
+                                   type: type, metatype: T.self, address: address))
+                return (entries.count - 1, true)
+            }
         }
         memset(address, 0, size)
-        address.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+        address.bindMemory(to: T.self, capacity: 1).initialize(to: copy value)
+        clearPadding(of: T.self, at: address)
         entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
                            type: type, metatype: T.self, address: address))
-        // Bits that differed only in padding the copy did not write compare equal now.
         let unchanged = old.map { memcmp(address, $0.pointee.address, size) == 0 } ?? false
         return (entries.count - 1, unchanged)
     }
+
+    /// Clears the padding of the `T` at `address` (``_PaddingLayout``), worked out once
+    /// per type. The layouts live in raw memory, not in arrays, so looking one up
+    /// retains nothing: it is done for every composite value encoded. The cache is
+    /// direct-mapped: a type that collides with another is worked out again.
+    @inline(__always)
+    private func clearPadding<T>(of type: T.Type, at address: UnsafeMutableRawPointer) {
+        let bits = UInt(bitPattern: Int(bitPattern: ObjectIdentifier(T.self)))
+        let slot = layoutSlots + Int(truncatingIfNeeded: (bits >> 4 ^ bits >> 10) % UInt(Self.layoutSlotCount))
+        if slot.pointee.type != bits { learnLayout(of: T.self, into: slot) }
+        var gap = Int(slot.pointee.first)
+        let end = gap + Int(slot.pointee.count)
+        while gap < end {
+            let range = gaps.address(gap).pointee
+            memset(address + Int(range.offset), 0, Int(range.length))
+            gap += 1
+        }
+    }
+
+    private func learnLayout<T>(of type: T.Type, into slot: UnsafeMutablePointer<LayoutSlot>) {
+        if gaps.count > 1 << 14 {
+            // Types keep colliding: start over rather than grow without end.
+            layoutSlots.update(repeating: LayoutSlot(type: 0, first: 0, count: 0), count: Self.layoutSlotCount)
+            gaps.removeAll()
+        }
+        let layout = _PaddingLayout(of: T.self)
+        slot.pointee = LayoutSlot(type: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(T.self))),
+                                  first: Int32(gaps.count), count: Int32(layout.gaps.count))
+        for range in layout.gaps { gaps.push((Int32(range.lowerBound), Int32(range.count))) }
+    }
+
+    struct LayoutSlot {
+        var type: UInt
+        var first: Int32
+        var count: Int32
+    }
+
+    private static let layoutSlotCount = 64
+    private let layoutSlots: UnsafeMutablePointer<LayoutSlot> = {
+        let slots = UnsafeMutablePointer<LayoutSlot>.allocate(capacity: layoutSlotCount)
+        slots.initialize(repeating: LayoutSlot(type: 0, first: 0, count: 0), count: layoutSlotCount)
+        return slots
+    }()
+    @exclusivity(unchecked) private var gaps = _UnsafeStack<(offset: Int32, length: Int32)>()
 
     func markNotReusable(_ index: Int) { entries.address(index).pointee.reusable = false }
 
