@@ -188,3 +188,21 @@ extension UnchangedValueReuseTests {
         withExtendedLifetime(delegate) {}
     }
 }
+
+private struct Padded {
+    var flag: Bool        // 0, then 7 bytes of padding
+    var count: Int        // 8..<16
+    var inner: Inner      // 16..<32: a Bool, 7 bytes of padding, an Int
+    var choice: Choice?   // 32..<49: counts in full
+    struct Inner { var on: Bool; var value: Int }
+    enum Choice { case small(Int8), large(Int, Int) }
+}
+
+extension UnchangedValueReuseTests {
+    @Test func paddingIsTheBytesNoFieldOfAStructHolds() {
+        #expect(_PaddingLayout(of: Padded.self).gaps == [1..<8, 17..<24])
+        #expect(_PaddingLayout(of: Padded.Choice.self).gaps == [])
+        #expect(_PaddingLayout(of: String.self).gaps == [])
+        #expect(_PaddingLayout(of: (Bool, Int).self).gaps == [1..<8])
+    }
+}
