@@ -41,12 +41,12 @@ import RewindJSON
             var state = TodoState()
             // Far more than 64 KB of log; the app keeps running after the disk fills.
             let actions = randomTodoActions(count: 3000, seed: 11)
-            let start = Date()
+            // The app was never blocked for good: this loop ends (a recorder that waited on
+            // the full disk would hang it here, which the CI run's time limit reports).
             for (index, action) in actions.enumerated() {
                 reducer(&state, action)
                 if index % 100 == 0 { try? recorder.flush() }  // throws once the disk is full
             }
-            #expect(Date().timeIntervalSince(start) < 60, "the app was never blocked for good")
             let error = #expect(throws: RecorderError.self) { try recorder.close() }
             #expect(error?.code == ENOSPC)
             #expect(errors.withLock { $0.count } == 1, "reported once")
