@@ -86,26 +86,37 @@ private func recordingWorkload(todos: Int, actions count: Int) {
     let directory = NSTemporaryDirectory() + "rewind-bench-workload-\(getpid())"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var whole = (wall: Double.infinity, cpu: Double.infinity)
+    var whole = (wall: Double.infinity, cpu: Double.infinity), encodingAll = whole
     var logBytes = 0
     let path = directory + "/workload.jsonl"
+    // Each round also records with reuse of unchanged values off, to show what it saves.
     for _ in 0..<(Benchmark.quick ? 1 : 3) {
-        try? FileManager.default.removeItem(atPath: path)
-        guard let recorder = try? ActionRecorder(file: path) else { return print("cannot record to \(path)") }
-        let reducer = recorder.recording(workloadReducer)
-        var recorded = initial
-        let run = Benchmark.onceWithCPU {
-            for action in actions { reducer(&recorded, action) }
-            try? recorder.close()
+        for reusing in [true, false] {
+            try? FileManager.default.removeItem(atPath: path)
+            var options = ActionRecorder.Options()
+            options.reusesUnchangedValues = reusing
+            guard let recorder = try? ActionRecorder(file: path, options: options) else { return print("cannot record to \(path)") }
+            let reducer = recorder.recording(workloadReducer)
+            var recorded = initial
+            let run = Benchmark.onceWithCPU {
+                for action in actions { reducer(&recorded, action) }
+                try? recorder.close()
+            }
+            if reusing {
+                whole = (min(whole.wall, run.wall), min(whole.cpu, run.cpu))
+                logBytes = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            } else {
+                encodingAll = (min(encodingAll.wall, run.wall), min(encodingAll.cpu, run.cpu))
+            }
         }
-        whole = (min(whole.wall, run.wall), min(whole.cpu, run.cpu))
-        logBytes = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     }
     let n = Double(count)
     Benchmark.report("whole recording per action, CPU (caller + writer)", Benchmark.format(seconds: whole.cpu / n),
                      baseline: "JSONEncoder " + Benchmark.format(seconds: foundation.cpu / perSample), ratio: (whole.cpu / n) / (foundation.cpu / perSample))
     Benchmark.report("  against the byte encoder alone, CPU", Benchmark.format(seconds: whole.cpu / n),
                      baseline: "bytes " + Benchmark.format(seconds: bytes.cpu / perSample), ratio: (whole.cpu / n) / (bytes.cpu / perSample))
+    Benchmark.report("  with reuse of unchanged values off, CPU", Benchmark.format(seconds: encodingAll.cpu / n),
+                     baseline: "bytes " + Benchmark.format(seconds: bytes.cpu / perSample), ratio: (encodingAll.cpu / n) / (bytes.cpu / perSample))
     Benchmark.report("  wall clock, first dispatch to close()", Benchmark.format(seconds: whole.wall / n),
                      baseline: "JSONEncoder " + Benchmark.format(seconds: foundation.wall / perSample), ratio: (whole.wall / n) / (foundation.wall / perSample))
 
