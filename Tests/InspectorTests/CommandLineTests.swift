@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Inspector
 import SampleDomains
+import RewindTestSupport
 
 struct CapturedStreams: TextStreams {
     var standardOutput = ""
@@ -208,5 +209,14 @@ struct CapturedStreams: TextStreams {
         // The test runner's own name, as `swift run debug` would give `debug`.
         let expected = (CommandLine.arguments[0] as NSString).lastPathComponent
         #expect(Inspector.programName == expected)
+    }
+
+    @Test func aDebugExecutableNamesItselfWhenItReportsDamage() throws {
+        let log = try LogFixture.todoLog(keyframeInterval: 3, damageLine: 3)
+        let result = debug("log", log)
+        #expect(result.status == 0)
+        #expect(result.error.hasPrefix("cart-debug: "), "\(result.error)")
+        #expect(result.error.contains("is damaged"))
+        #expect(!result.error.contains("rewind"))
     }
 }

@@ -57,10 +57,10 @@ enum ListenCommand: CommandRunner {
             return fail(error.description)
         }
         defer { listener.stop() }
-        streams.output(instructions(address: listener.address, token: token, directory: directory))
+        streams.output(instructions(address: listener.address, token: token, directory: directory, by: invocation.displayName))
 
         if !noUI && whileListening == nil && streams.isTerminal {
-            return followFirstRecording(of: listener, streams: &streams)
+            return followFirstRecording(of: listener, by: invocation.displayName, streams: &streams)
         }
         // Prints events as they come, on this thread (the listener's threads only record them).
         let done = DispatchSemaphore(value: 0)
@@ -86,8 +86,9 @@ enum ListenCommand: CommandRunner {
     }
 
     /// What the user sees first: where logs go, and the two lines an app needs.
-    static func instructions(address: LiveAddress, token: String, directory: String) -> String {
-        var lines = ["rewind listen: waiting on \(address), writing logs to \(directory)/"]
+    /// `command` is how messages start: `rewind listen`, or a debug executable's name.
+    static func instructions(address: LiveAddress, token: String, directory: String, by command: String = "rewind listen") -> String {
+        var lines = ["\(command): waiting on \(address), writing logs to \(directory)/"]
         if address.host == "0.0.0.0" || address.host == "::" {
             lines.append("(listening on every interface: from a device, use this machine's address instead of \(address.host))")
         }
@@ -117,7 +118,7 @@ enum ListenCommand: CommandRunner {
     }
 
     /// Waits for the first recording, then follows it in the inspector until the user quits.
-    private static func followFirstRecording(of listener: LiveListener, streams: inout some TextStreams) -> Int32 {
+    private static func followFirstRecording(of listener: LiveListener, by command: String, streams: inout some TextStreams) -> Int32 {
         var path: String?
         var printed = 0
         while path == nil {
@@ -134,11 +135,11 @@ enum ListenCommand: CommandRunner {
         do {
             timeline = try LogTimeline(path: path, indexInBackground: true)
         } catch {
-            streams.error("rewind listen: \(error.description)")
+            streams.error("\(command): \(error.description)")
             return 2
         }
         guard var terminal = CursesTerminal() else {
-            streams.error("rewind listen: cannot drive this terminal; rerun with --no-ui (logs are in \((path as NSString).deletingLastPathComponent))")
+            streams.error("\(command): cannot drive this terminal; rerun with --no-ui (logs are in \((path as NSString).deletingLastPathComponent))")
             return 2
         }
         var model = InspectorModel(source: timeline, size: terminal.size)

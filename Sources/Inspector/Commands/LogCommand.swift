@@ -5,14 +5,15 @@ import Recorder
 enum LogCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
         guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
-        printEntries(of: timeline, trace: invocation.isSet("--trace"), streams: &streams)
+        printEntries(of: timeline, trace: invocation.isSet("--trace"), program: invocation.program.name, streams: &streams)
         return 0
     }
 
     /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`; with `trace`,
     /// followed by where the action was dispatched:
     /// `        at MyApp/CartView.swift:42` and the recorded call stack, one frame a line.
-    static func printEntries(of timeline: LogTimeline, trace: Bool = false, streams: inout some TextStreams) {
+    /// Damage is reported on stderr, each line starting with `program` (`rewind`, or a debug executable's name).
+    static func printEntries(of timeline: LogTimeline, trace: Bool = false, program: String, streams: inout some TextStreams) {
         let numberWidth = max(3, String(timeline.count).count)
         var text = ""
         for index in 0..<timeline.count {
@@ -35,8 +36,8 @@ enum LogCommand: CommandRunner {
             }
         }
         if !text.isEmpty { streams.output(String(text.dropLast())) }
-        for damaged in timeline.damage { streams.error("rewind: \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped") }
-        if let torn = timeline.tornTail { streams.error("rewind: \(timeline.name): line \(torn.line) is cut off (\(torn.reason)); ignored") }
+        for damaged in timeline.damage { streams.error("\(program): \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped") }
+        if let torn = timeline.tornTail { streams.error("\(program): \(timeline.name): line \(torn.line) is cut off (\(torn.reason)); ignored") }
     }
 
     /// `at <file>:<line>` and the stack frames, indented under the entry; `(no trace recorded)` without one.

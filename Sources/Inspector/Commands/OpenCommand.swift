@@ -8,7 +8,7 @@ enum OpenCommand: CommandRunner {
         let replay = invocation.program.replay
         guard streams.isTerminal else {
             guard let timeline = CommandSupport.openLog(path, program: invocation.program.name, streams: &streams) else { return 2 }
-            LogCommand.printEntries(of: timeline, streams: &streams)
+            LogCommand.printEntries(of: timeline, program: invocation.program.name, streams: &streams)
             return 0
         }
         let timeline: LogTimeline

@@ -57,7 +57,7 @@ enum TestgenCommand: CommandRunner {
             }
             return true
         }
-        var command = "rewind testgen \(timeline.name)"
+        var command = "\(invocation.displayName) \(timeline.name)"
         if request.firstEntry != nil || request.lastEntry != nil { command += " --from \(first) --to \(last)" }
         if invocation.isSet("--xctest") { command += " --xctest" }
         let test = GeneratedTest(
