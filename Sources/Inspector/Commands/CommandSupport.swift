@@ -15,6 +15,25 @@ enum CommandSupport {
         }
     }
 
+    /// Opens `path` for the full-screen inspector, indexing in the background, and
+    /// takes the terminal; or writes one line, `<command>: <why>` (for a terminal it
+    /// cannot drive, followed by `hint`), and returns nil. Shared by `rewind <log>` and `listen`.
+    static func openForInspector(_ path: String, keepsDamagedRows: Bool = true, command: String, hint: String,
+                                 streams: inout some TextStreams) -> (timeline: LogTimeline, terminal: CursesTerminal)? {
+        let timeline: LogTimeline
+        do {
+            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: keepsDamagedRows)
+        } catch {
+            streams.error("\(command): \(error.description)")
+            return nil
+        }
+        guard let terminal = CursesTerminal() else {
+            streams.error("\(command): cannot drive this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "(unset)")); \(hint)")
+            return nil
+        }
+        return (timeline, terminal)
+    }
+
     /// A one-line description of an entry, shared by `log`, `blame` and the
     /// non-terminal `rewind <log>`: number, time offset, action, and the payload
     /// summarised as in the timeline pane (`add title: "Buy milk"`), untruncated.

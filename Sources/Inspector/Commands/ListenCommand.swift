@@ -131,17 +131,11 @@ enum ListenCommand: CommandRunner {
             printed = events.count
         }
         guard let path else { return 0 }
-        let timeline: LogTimeline
-        do {
-            timeline = try LogTimeline(path: path, indexInBackground: true)
-        } catch {
-            streams.error("\(command): \(error.description)")
-            return 2
-        }
-        guard var terminal = CursesTerminal() else {
-            streams.error("\(command): cannot drive this terminal; rerun with --no-ui (logs are in \((path as NSString).deletingLastPathComponent))")
-            return 2
-        }
+        guard let opened = CommandSupport.openForInspector(
+            path, command: command, hint: "rerun with --no-ui (logs are in \((path as NSString).deletingLastPathComponent))", streams: &streams)
+        else { return 2 }
+        let timeline = opened.timeline
+        var terminal = opened.terminal
         var model = InspectorModel(source: timeline, size: terminal.size)
         model.toggleFollow()
         let status = InspectorSession.run(model: &model, terminal: &terminal)

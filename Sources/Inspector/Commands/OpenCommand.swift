@@ -11,19 +11,13 @@ enum OpenCommand: CommandRunner {
             LogCommand.printEntries(of: timeline, program: invocation.program.name, streams: &streams)
             return 0
         }
-        let timeline: LogTimeline
-        do {
-            // With a reducer linked, replay counts the reader's entries: no placeholder rows then.
-            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: replay == nil)
-        } catch {
-            streams.error("\(invocation.program.name): \(error.description)")
-            return 2
-        }
-        guard var terminal = CursesTerminal() else {
-            let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
-            streams.error("\(invocation.program.name): cannot drive this terminal (TERM=\(name)); '\(invocation.program.name) log \(path)' prints the entries as text")
-            return 2
-        }
+        // With a reducer linked, replay counts the reader's entries: no placeholder rows then.
+        let name = invocation.program.name
+        guard let opened = CommandSupport.openForInspector(
+            path, keepsDamagedRows: replay == nil, command: name, hint: "'\(name) log \(path)' prints the entries as text", streams: &streams)
+        else { return 2 }
+        let timeline = opened.timeline
+        var terminal = opened.terminal
         // Linked with a reducer: the timeline shows skips and branches, and the replay keys work.
         let source: any TimelineSource = replay.map { ReplayTimeline(base: timeline, engine: $0(timeline.reader)) } ?? timeline
         return InspectorSession.run(source: source, terminal: &terminal, hideListLog: HiddenActionTypes.key(forLogAt: path))
