@@ -126,6 +126,13 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
         try encoder.encodeElement(value, index: count - 1)
     }
 
+    /// An element read where it lies (see ``_ElementsInPlace``).
+    @inline(__always)
+    mutating func encode<T: Encodable>(inPlace element: UnsafePointer<T>) throws {
+        try begin()
+        try encoder.encodeElement(inPlace: element, index: count - 1)
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nestedID = (try? begin()) == nil ? encoder.fail() : encoder.nestedFrame(isObject: true, codingPath: codingPath + [_IndexKey(count - 1)])
         return KeyedEncodingContainer(_StreamingKeyedContainer<NestedKey>(encoder: encoder, nestedID: nestedID))
@@ -172,4 +179,23 @@ struct _IndexKey: CodingKey {
     init(_ index: Int) { intValue = index }
     init?(intValue: Int) { self.intValue = intValue }
     init?(stringValue: String) { guard let index = Int(stringValue) else { return nil }; intValue = index }
+}
+
+/// Arrays whose elements the encoder reads where they lie in the array's buffer
+/// when it reuses unchanged values: `Array.encode(to:)` copies each element out
+/// (retaining what it holds) before encoding it, which was most of the cost of
+/// finding an element unchanged.
+protocol _ElementsInPlace {
+    func encodeElementsInPlace(to encoder: _StreamingEncoder) throws
+}
+
+extension Array: _ElementsInPlace where Element: Encodable {
+    /// Writes what `Array.encode(to:)` writes: an unkeyed container with each element.
+    func encodeElementsInPlace(to encoder: _StreamingEncoder) throws {
+        var container = _StreamingUnkeyedContainer(encoder: encoder, id: encoder.valueContainer(isObject: false))
+        try withUnsafeBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            for index in 0..<elements.count { try container.encode(inPlace: base + index) }
+        }
+    }
 }

@@ -344,6 +344,37 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     }
 
     private func encodeComposite<T: Encodable>(_ value: T) throws {
+        try withUnsafePointer(to: value) { try encodeComposite(at: $0) }
+    }
+
+    /// An array element read where it lies in the array's buffer (``_ElementsInPlace``):
+    /// an unchanged one is found without copying it out.
+    @inline(__always)
+    func encodeElement<T: Encodable>(inPlace element: UnsafePointer<T>, index: Int) throws {
+        if writeDirectly(element.pointee) { return }
+        pathKeys.push(.index(index))
+        try encodeComposite(at: element)
+        pathKeys.pop()
+    }
+
+    /// Array types met so far whose elements are read in place, and other types.
+    @exclusivity(unchecked) private var arraysInPlace = _TypeSet()
+    @exclusivity(unchecked) private var notArrays = _TypeSet()
+
+    @inline(__always)
+    private func readsElementsInPlace<T>(_ type: T.Type) -> Bool {
+        let id = ObjectIdentifier(T.self)
+        if notArrays.contains(id) { return false }
+        if arraysInPlace.contains(id) { return true }
+        if T.self is any _ElementsInPlace.Type {
+            arraysInPlace.insert(id)
+            return true
+        }
+        notArrays.insert(id)
+        return false
+    }
+
+    private func encodeComposite<T: Encodable>(at address: UnsafePointer<T>) throws {
         // The node this value encodes to, when it is a member, an element or the root (not a
         // value another one wraps), and its counterpart in the previous document.
         let (node, previousNode) = (pendingNode, pendingPrevious)
@@ -354,7 +385,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
             if !isValueType(T.self) {
                 classInstancesEncoded += 1
             } else if node >= 0 {
-                let kept = snapshots.keep(value, node: node, comparingWith: reuseSource?.snapshots, at: previousNode)
+                let kept = snapshots.keep(address, node: node, comparingWith: reuseSource?.snapshots, at: previousNode)
                 if kept.unchanged {
                     reuse(Int(previousNode), as: Int(node))
                     return
@@ -365,14 +396,17 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
         let saved = (valueBase, valueContainer, valueContainerIsObject, valueWroteSingle, valuePrevious)
         if node >= 0 { valuePrevious = previousNode }
         depth += 1
-        guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(value, codingPath) }
+        guard depth <= JSONEncoding.maximumDepth else { throw JSONEncoding.tooDeep(address.pointee, codingPath) }
         valueBase = frames.count
         valueContainer = -1
         valueWroteSingle = false
-        if !canonicallyOrdered.isEmpty, canonicallyOrdered.contains(ObjectIdentifier(T.self)), let ordered = value as? any _CanonicallyOrdered {
+        if !canonicallyOrdered.isEmpty, canonicallyOrdered.contains(ObjectIdentifier(T.self)), let ordered = address.pointee as? any _CanonicallyOrdered {
             try ordered.encodeCanonically(to: self)
+        } else if keepsValueCopies, readsElementsInPlace(T.self), let array = address.pointee as? any _ElementsInPlace {
+            // What `Array.encode(to:)` does, element by element, without copying each out.
+            try array.encodeElementsInPlace(to: self)
         } else {
-            try value.encode(to: self)
+            try address.pointee.encode(to: self)
         }
         if needsValueEncoder { throw _NeedsValueEncoder() }
         closeFrames(downTo: valueBase)

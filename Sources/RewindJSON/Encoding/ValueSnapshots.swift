@@ -49,11 +49,11 @@ final class _ValueSnapshots {
 
     var isEmpty: Bool { entries.isEmpty }
 
-    /// Keeps `value`, which encodes to `node`, and tells whether it is the value
+    /// Keeps a copy of the value at `value`, which encodes to `node`, and tells whether it is the value
     /// `previous` kept for `previousNode` (-1: none), bit for bit (padding aside):
     /// then that document's bytes for it can be copied. Returns the new entry's index.
     @inline(__always)
-    func keep<T>(_ value: borrowing T, node: Int32, comparingWith previous: Unmanaged<_ValueSnapshots>?, at previousNode: Int32) -> (index: Int, unchanged: Bool) {
+    func keep<T>(_ value: UnsafePointer<T>, node: Int32, comparingWith previous: Unmanaged<_ValueSnapshots>?, at previousNode: Int32) -> (index: Int, unchanged: Bool) {
         let size = MemoryLayout<T>.size
         let address = allocate(size: max(size, 1), alignment: MemoryLayout<T>.alignment)
         let type = ObjectIdentifier(T.self)
@@ -68,7 +68,7 @@ final class _ValueSnapshots {
         }
         if let old, _isBitwiseTakable(T.self) {
             // The bits alone first (no copy, no retain), padding cleared as in the kept copy.
-            if size > 0 { withUnsafeBytes(of: value) { _ = memcpy(address, $0.baseAddress!, size) } }
+            memcpy(address, value, size)
             clearPadding(of: T.self, at: address)
             if memcmp(address, old.pointee.address, size) == 0 {
                 // The same value: its copy moves over, no new one is made.
@@ -79,7 +79,7 @@ final class _ValueSnapshots {
             }
         }
         memset(address, 0, size)
-        address.bindMemory(to: T.self, capacity: 1).initialize(to: copy value)
+        address.bindMemory(to: T.self, capacity: 1).initialize(to: value.pointee)
         clearPadding(of: T.self, at: address)
         entries.push(Entry(node: node, size: Int32(truncatingIfNeeded: size), reusable: true, owned: true,
                            type: type, metatype: T.self, address: address))
