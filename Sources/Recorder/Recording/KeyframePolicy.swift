@@ -28,13 +28,20 @@ struct KeyframePolicy {
         }
     }
 
-    /// Below this size a state's keyframes come as if it were this large, so a small
-    /// state does not turn every entry into a keyframe: rebuilding one then costs
-    /// at most about two parses of 4 kB (some tens of microseconds).
-    static let smallestKeyframeBudget = 4 << 10
+    /// What a rebuild costs besides parsing its keyframe and reading its patches
+    /// (finding the chain in the index, reading its lines, setting up the parsers),
+    /// in bytes of state parsing: about 8 µs, measured in docs/PERFORMANCE.md. It comes
+    /// out of the patches' budget, so rebuilding any entry stays within two parses of
+    /// its state even when the state is small enough for it to matter.
+    static let rebuildOverhead = 2 << 10
+
+    /// The patches' budget is at least this, so a small state does not turn every
+    /// entry into a keyframe: rebuilding one then costs some tens of microseconds.
+    static let smallestKeyframeBudget = 3 << 10
 
     func wantsKeyframe(after cost: Cost, patchBytes: Int, stateBytes: Int) -> Bool {
         if cost.patches + 1 >= maximumInterval || patchBytes >= stateBytes { return true }
-        return byCost && cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= max(stateBytes, Self.smallestKeyframeBudget)
+        let budget = max(stateBytes - Self.rebuildOverhead, Self.smallestKeyframeBudget)
+        return byCost && cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= budget
     }
 }
