@@ -19,7 +19,9 @@ let package = Package(
         // value decoder and the skimmer. No dependencies; Recorder re-exports it.
         .target(name: "RewindJSON"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
-        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace"]),
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace", "CRC32Hardware"]),
+        // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
+        .target(name: "CRC32Hardware"),
         // The reference store, apart so its names never clash with an app's architecture.
         .target(name: "RewindStore", dependencies: ["Recorder"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
