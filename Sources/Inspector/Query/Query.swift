@@ -33,6 +33,13 @@ struct Query: Sendable, Equatable, CustomStringConvertible {
     /// The state paths the condition reads.
     var paths: [JSONPointer] { root.paths }
 
+    /// The state paths it reads, each once, in order: what a path scan watches.
+    var distinctPaths: [JSONPointer] {
+        var paths: [JSONPointer] = []
+        for path in root.paths where !paths.contains(path) { paths.append(path) }
+        return paths
+    }
+
     /// The paths of its `changed` conditions, each once: all it reads of the state before an entry.
     var changedPaths: [JSONPointer] {
         var paths: [JSONPointer] = []
@@ -54,6 +61,22 @@ struct QueryInput {
     /// only these values from one entry to the next, not a whole state (which
     /// would copy every container a patch edits).
     var previousValues: PreviousPathValues?
+    /// When set, the values at the query's paths in the state after the entry,
+    /// read instead of `state` (a path scan has no whole state).
+    var pathValues: PathValues?
+
+    /// The value at `path` in the state after the entry; nil when absent or the state is unavailable.
+    func value(at path: JSONPointer) -> JSONValue? {
+        if let pathValues, let position = pathValues.paths.firstIndex(of: path) { return pathValues.values[position] }
+        return state?[pointer: path]
+    }
+}
+
+/// The values at some paths of one state.
+struct PathValues {
+    let paths: [JSONPointer]
+    /// Per path, its value (nil when absent).
+    let values: [JSONValue?]
 }
 
 /// The values at some paths of the state before an entry, or that this state is unavailable.
@@ -66,6 +89,12 @@ struct PreviousPathValues {
     init(paths: [JSONPointer], of state: JSONValue?) {
         self.paths = paths
         values = state.map { state in paths.map { state[pointer: $0] } } ?? []
+    }
+
+    /// The values at `paths` (in that order; nil: the state is unavailable).
+    init(paths: [JSONPointer], values: [JSONValue?]?) {
+        self.paths = paths
+        self.values = values ?? []
     }
 
     var isAvailable: Bool { values.count == paths.count && !paths.isEmpty }

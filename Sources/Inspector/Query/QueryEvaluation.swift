@@ -9,15 +9,15 @@ extension QueryNode {
         case .and(let a, let b): return a.evaluate(input) && b.evaluate(input)
         case .or(let a, let b): return a.evaluate(input) || b.evaluate(input)
         case .not(let a): return !a.evaluate(input)
-        case .exists(let path): return input.state?[pointer: path] != nil
+        case .exists(let path): return input.value(at: path) != nil
         case .changed(let path):
             if let kept = input.previousValues {
                 guard let previous = kept.value(at: path) else { return false }
-                return input.state?[pointer: path] != previous
+                return input.value(at: path) != previous
             }
             // No state before (the first entry of a log without an initial state, or damage): nothing to compare.
             guard let previous = input.previousState else { return false }
-            return input.state?[pointer: path] != previous[pointer: path]
+            return input.value(at: path) != previous[pointer: path]
         case .action(let name, let negated):
             let matches = name.hasSuffix("*") ? input.actionType.hasPrefix(name.dropLast()) : input.actionType == name
             return matches != negated
@@ -63,9 +63,9 @@ extension QueryOperand {
     func value(in input: QueryInput) -> JSONValue? {
         switch self {
         case .literal(let value): return value
-        case .path(let path): return input.state?[pointer: path]
+        case .path(let path): return input.value(at: path)
         case .length(let path):
-            switch input.state?[pointer: path] {
+            switch input.value(at: path) {
             case .array(let elements): return .integer(Int64(elements.count))
             case .object(let object): return .integer(Int64(object.count))
             case .string(let text): return .integer(Int64(text.count))

@@ -2,8 +2,8 @@ import Foundation
 import Recorder
 
 /// Runs a query over every entry of a log, on all cores: the log is cut into
-/// chunks, each chunk's states are rebuilt one patch at a time from the state
-/// before it (``LogReader/scanStates(_:keepingPrevious:_:)``), and the chunks'
+/// chunks, in each chunk the values at the query's paths follow the patches
+/// from the state before it (``LogReader/scanPathValues(_:paths:_:)``), and the chunks'
 /// results are handed over in log order as they are ready, so output streams.
 struct QueryScan: Sendable {
     enum Mode: Sendable {
@@ -89,33 +89,27 @@ struct QueryScan: Sendable {
 
     /// The query over one chunk.
     ///
-    /// `changed /x` reads the state before each entry: the scan keeps the
-    /// values at those paths from one entry to the next (``PreviousPathValues``)
-    /// rather than the whole previous state, which would make every patch copy
-    /// the containers it edits.
+    /// Only the values at the query's paths are kept from one entry to the
+    /// next (``LogReader/scanPathValues(_:paths:_:)``), not whole states: a
+    /// patch is applied to those values where that is exact, and keyframes are
+    /// not walked past them. `changed /x` compares with the value before the
+    /// entry, which the scan hands over too.
     func scan(_ chunk: Range<Int>, stopAfterFirst: Bool) -> ChunkReport {
         var result = ChunkReport(range: chunk)
+        let paths = query.distinctPaths
         let changedPaths = query.changedPaths
-        var previous: PreviousPathValues?
-        if !changedPaths.isEmpty, !chunk.isEmpty {
-            // The state before the chunk, as the state scan starts from it.
-            let before = chunk.lowerBound == 0 ? reader.header.initialState : try? reader.state(at: chunk.lowerBound - 1)
-            previous = PreviousPathValues(paths: changedPaths, of: before)
-        }
-        reader.scanStates(chunk, keepingPrevious: false) { step in
-            defer {
-                if previous != nil {
-                    // An entry that does not read has no state of its own, but `state(at:)`
-                    // still rebuilds one there (from its patch alone): the next entry's `changed` compares with it.
-                    let after = step.isReadable ? step.state : try? reader.state(at: step.index)
-                    previous = PreviousPathValues(paths: changedPaths, of: after)
-                }
-            }
-            guard step.state != nil else {
+        // Where each `changed` path is among the scanned ones (it is one of them).
+        let changedPositions = changedPaths.map { path in paths.firstIndex(of: path)! }
+        reader.scanPathValues(chunk, paths: paths) { step in
+            guard step.isReadable, let values = step.values else {
                 result.unavailable += 1
                 return true
             }
-            let truth = query.matches(QueryInput(state: step.state, actionType: step.actionType, previousValues: previous))
+            let previous = changedPaths.isEmpty ? nil
+                : PreviousPathValues(paths: changedPaths, values: step.previousValues.map { before in changedPositions.map { before[$0] } })
+            let input = QueryInput(state: nil, actionType: step.actionType, previousValues: previous,
+                                   pathValues: PathValues(paths: paths, values: values))
+            let truth = query.matches(input)
             switch mode {
             case .matches, .first:
                 if truth { result.hits.append(Hit(index: step.index, truth: true)) }

@@ -68,9 +68,58 @@ extension LogReader {
     /// }
     /// ```
     package func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
+        var state: JSONValue?
+        walkStateRecords(range, start: { state = $0 }) { line in
+            let previous = keepingPrevious ? state : nil
+            switch line.rebuild {
+            case .keyframe(let keyframe):
+                state = keyframe
+            case .patch(let patch) where state != nil:
+                // In place: the only other reference (`previous`) is kept only when asked for.
+                // Operation by operation without undo steps: a patch that fails leaves no state anyway.
+                do {
+                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                } catch {
+                    state = nil
+                }
+            case .patch, .none:
+                state = nil
+            }
+            let record = line.record
+            return body(StateScanStep(
+                index: line.index, lineNumber: line.lineNumber,
+                actionType: record?.actionType ?? "", keyframeChanged: record?.keyframeChanged ?? [],
+                patch: record?.patch, state: record == nil ? nil : state, previousState: previous, isReadable: record != nil))
+        }
+    }
+
+    /// One entry line of a state scan: what it holds, and what the state after it is rebuilt from.
+    struct StateScanLine {
+        var index: Int
+        var lineNumber: Int
+        /// The entry as the scan reads it; nil when it does not read as one.
+        var record: StateRecord?
+        /// What the state after the entry is rebuilt from. For a line that does not read
+        /// as an entry, what `state(at:)` still takes from it (its `state` or `patch`
+        /// member alone), so the states after it are the ones `state(at:)` gives.
+        /// `.patch` only where a patch follows on from the state before (no damage,
+        /// gap or new session in between); `.none` when the state is unavailable.
+        var rebuild: Rebuild
+
+        enum Rebuild {
+            case keyframe(JSONValue)
+            case patch(JSONPatch)
+            case none
+        }
+    }
+
+    /// The reading under every state scan: the entries in `range` in order,
+    /// neighbours read with one `pread`, each handed to `body` until it returns
+    /// false. `start` first receives the state before the range.
+    func walkStateRecords(_ range: Range<Int>, start: (JSONValue?) -> Void, _ body: (StateScanLine) -> Bool) {
         let range = range.clamped(to: 0..<entryCount)
         guard !range.isEmpty else { return }
-        var state: JSONValue? = range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1)
+        start(range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1))
         var buffer: [UInt8] = []
         var pointers = PathPointerCache()
         var batchStart = range.lowerBound
@@ -89,40 +138,22 @@ extension LogReader {
                 for position in first..<end {
                     let line = lines[position]
                     let start = Int(line.location.offset - low)
-                    let record: StateRecord? = start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                    let isRead = start + line.location.length <= read
+                    let record: StateRecord? = isRead ? buffer.withUnsafeBufferPointer { bytes in
                         StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]), pointers: &pointers)
                     } : nil
-                    let previous = keepingPrevious ? state : nil
-                    // What the state is rebuilt from: the record's state or patch; for a
-                    // record that does not read as an entry, what `state(at:)` still takes
-                    // from it (its `state` or `patch` member alone), so the states after it
-                    // are the ones `state(at:)` gives. The entry itself has none.
-                    let rebuild = record.map { (state: $0.state, patch: $0.patch) } ?? (start + line.location.length <= read ? buffer.withUnsafeBufferPointer { bytes in
+                    let members = record.map { (state: $0.state, patch: $0.patch) } ?? (isRead ? buffer.withUnsafeBufferPointer { bytes in
                         Self.stateMembersAlone(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
                     } : nil)
-                    if let rebuild {
-                        if let keyframe = rebuild.state {
-                            state = keyframe
-                        } else if state != nil, let patch = rebuild.patch,
-                                  line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
-                            // In place: the only other reference (`previous`) is kept only when asked for.
-                            // Operation by operation without undo steps: a patch that fails leaves no state anyway.
-                            do {
-                                for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
-                            } catch {
-                                state = nil
-                            }
-                        } else {
-                            state = nil
+                    var rebuild = StateScanLine.Rebuild.none
+                    if let members {
+                        if let keyframe = members.state {
+                            rebuild = .keyframe(keyframe)
+                        } else if let patch = members.patch, line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
+                            rebuild = .patch(patch)
                         }
-                    } else {
-                        state = nil
                     }
-                    let step = StateScanStep(
-                        index: batchStart + position, lineNumber: line.lineNumber,
-                        actionType: record?.actionType ?? "", keyframeChanged: record?.keyframeChanged ?? [],
-                        patch: record?.patch, state: record == nil ? nil : state, previousState: previous, isReadable: record != nil)
-                    if !body(step) { return }
+                    if !body(StateScanLine(index: batchStart + position, lineNumber: line.lineNumber, record: record, rebuild: rebuild)) { return }
                 }
                 first = end
             }
@@ -154,7 +185,7 @@ extension LogReader {
 /// skimmed as the batched scans skim it (``ScannedEntry``, which checks what
 /// ``ParsedEntry`` would parse, falling back to it where it cannot judge); only
 /// then are the patch or the state parsed.
-private struct StateRecord {
+struct StateRecord {
     var actionType: String
     var patch: JSONPatch?
     var state: JSONValue?

@@ -83,7 +83,7 @@ public struct JSONPointerError: Error, Sendable, Equatable, CustomStringConverti
 
 extension JSONPointer {
     /// Array index for an RFC 6901 token: decimal digits, no leading zeros.
-    static func arrayIndex(_ token: String) -> Int? {
+    package static func arrayIndex(_ token: String) -> Int? {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         if token.utf8.count > 1 && token.utf8.first == 0x30 { return nil }
         return Int(token)

@@ -1,0 +1,62 @@
+/// One entry of a path scan (``LogReader/scanPathValues(_:paths:_:)``).
+package struct PathScanStep {
+    /// Position in the log, from 0.
+    package var index: Int
+    package var actionType: String
+    /// False when the entry's record could not be read (``LogReader/entry(at:)`` fails too).
+    package var isReadable: Bool
+    /// The values at the scan's paths in the state after the entry (nil inside: absent),
+    /// nil when that state is unavailable. For an entry that does not read, the
+    /// state `state(at:)` still rebuilds there (the next entry follows on from it).
+    package var values: [JSONValue?]?
+    /// The same in the state before the entry.
+    package var previousValues: [JSONValue?]?
+}
+
+extension LogReader {
+    /// ``scanStates(_:keepingPrevious:_:)`` for a reader of a few paths: each
+    /// step holds the values at `paths` in the states before and after the
+    /// entry, the same values ``state(at:)`` gives there, without rebuilding
+    /// whole states (``PatchedPathValues``: patches are applied to those values
+    /// where that is exact, keyframes are not walked past them). What
+    /// `rewind find` runs over every entry.
+    ///
+    /// ```swift
+    /// reader.scanPathValues(0..<reader.entryCount, paths: [total]) { step in
+    ///     if step.values?[0]?.doubleValue ?? 0 < 0 { print(step.index) }
+    ///     return true
+    /// }
+    /// ```
+    package func scanPathValues(_ range: Range<Int>, paths: [JSONPointer], _ body: (PathScanStep) -> Bool) {
+        var tracked: PatchedPathValues?
+        var available = false
+        func values() -> [JSONValue?]? {
+            guard available, let tracked else { return nil }
+            return paths.indices.map { tracked.value(at: $0) }
+        }
+        walkStateRecords(range, start: { state in
+            if let state { tracked = PatchedPathValues(watching: paths, in: state) }
+            available = state != nil
+        }) { line in
+            let previous = values()
+            switch line.rebuild {
+            case .keyframe(let keyframe):
+                if tracked == nil {
+                    tracked = PatchedPathValues(watching: paths, in: keyframe)
+                } else {
+                    tracked!.reset(to: keyframe)
+                }
+                available = true
+            case .patch(let patch) where available:
+                for operation in patch.operations where !tracked!.apply(operation) {
+                    available = false
+                    break
+                }
+            case .patch, .none:
+                available = false
+            }
+            return body(PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
+                                     isReadable: line.record != nil, values: values(), previousValues: previous))
+        }
+    }
+}
