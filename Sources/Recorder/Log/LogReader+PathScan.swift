@@ -29,16 +29,13 @@ extension LogReader {
     /// ```
     package func scanPathValues(_ range: Range<Int>, paths: [JSONPointer], _ body: (PathScanStep) -> Bool) {
         var tracked: PatchedPathValues?
-        var available = false
-        func values() -> [JSONValue?]? {
-            guard available, let tracked else { return nil }
-            return paths.indices.map { tracked.value(at: $0) }
-        }
+        // The values after the entry before (nil: unavailable), handed on as the next entry's previous values.
+        var current: [JSONValue?]?
         walkStateRecords(range, start: { state in
-            if let state { tracked = PatchedPathValues(watching: paths, in: state) }
-            available = state != nil
+            tracked = state.map { PatchedPathValues(watching: paths, in: $0) }
+            current = tracked?.watchedValues
         }) { line in
-            let previous = values()
+            let previous = current
             switch line.rebuild {
             case .keyframe(let keyframe):
                 if tracked == nil {
@@ -46,17 +43,16 @@ extension LogReader {
                 } else {
                     tracked!.reset(to: keyframe)
                 }
-                available = true
-            case .patch(let patch) where available:
-                for operation in patch.operations where !tracked!.apply(operation) {
-                    available = false
-                    break
-                }
+                current = tracked!.watchedValues
+            case .patch(let patch) where current != nil:
+                // Operation by operation: one that fails leaves the state unavailable until a keyframe.
+                let applied = patch.operations.allSatisfy { tracked!.apply($0) }
+                current = applied ? tracked!.watchedValues : nil
             case .patch, .none:
-                available = false
+                current = nil
             }
             return body(PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
-                                     isReadable: line.record != nil, values: values(), previousValues: previous))
+                                     isReadable: line.record != nil, values: current, previousValues: previous))
         }
     }
 }

@@ -8,7 +8,9 @@ import Testing
 /// definition: every entry's state rebuilt on its own with `state(at:)`.
 /// Random logs with arrays that grow and shrink, keyframes, gaps, lines that
 /// fail their checksum, sealed records that do not read and patches that do
-/// not apply; random conditions in every mode.
+/// not apply; inserts, removals, moves and copies under and beside the query
+/// paths (the scan follows only the values at those paths: each of these must
+/// move them as the whole state moves); random conditions in every mode.
 @Suite struct QueryScanAgreementTests {
     /// What the definition says a query finds in `reader`.
     struct Expected {
@@ -135,18 +137,29 @@ enum RandomLog {
                 sequence += 1
             default: break
             }
-            mutate(&state, &generator)
+            let isKeyframe = previous == nil || index % keyframeInterval == 0
+            // Now and then a patch written by hand: inserts, removals, moves and copies
+            // under and beside the query paths (JSONDiff writes only some of these).
+            var handPatch: JSONPatch?
+            if !isKeyframe, random(3) == 0 {
+                let operation = handOperation(&generator, in: state)
+                var changed = state
+                if (try? JSONPatch.apply(operation, to: &changed)) != nil {
+                    state = changed
+                    handPatch = JSONPatch([operation])
+                }
+            }
+            if handPatch == nil { mutate(&state, &generator) }
             let type = ["a/x", "a/y", "b/z"][random(3)]
             var entry = JSONObject()
             entry["kind"] = "entry"
-            let isKeyframe = previous == nil || index % keyframeInterval == 0
             if isKeyframe { entry["keyframe"] = true }
             entry["seq"] = .integer(sequence)
             entry["time"] = .double(1_764_400_000 + Double(index))
             entry["durationNs"] = 1000
             entry["action"] = ["type": .string(type), "payload": ["i": .integer(Int64(index)), "note": .string(String(repeating: "é lorem ", count: random(8)))]]
             if let previous, !isKeyframe {
-                entry["patch"] = JSONDiff.patch(from: previous, to: state).jsonValue
+                entry["patch"] = (handPatch ?? JSONDiff.patch(from: previous, to: state)).jsonValue
             } else {
                 entry["state"] = state
                 entry["changed"] = .array(previous.map { JSONDiff.patch(from: $0, to: state).operations.map { .string($0.path.description) } } ?? [])
@@ -160,6 +173,26 @@ enum RandomLog {
         let path = directory.appendingPathComponent("random-\(round).jsonl").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// One operation of any kind on the paths the queries read and their
+    /// neighbours (it may not apply: the caller then makes another change).
+    static func handOperation(_ generator: inout SplitMix64, in state: JSONValue) -> JSONPatchOperation {
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        let count = state[pointer: JSONPointer(tokens: ["items"])]?.arrayValue?.count ?? 0
+        func item() -> JSONPointer { JSONPointer(tokens: ["items", String(random(count + 1))]) }
+        let n = JSONPointer(tokens: ["n"]), name = JSONPointer(tokens: ["user", "name"]), tags = JSONPointer(tokens: ["tags"])
+        switch random(9) {
+        case 0: return .move(from: item(), path: item())
+        case 1: return .copy(from: item(), path: item())
+        case 2: return .add(path: item(), value: .integer(Int64(random(6))))
+        case 3: return .remove(path: JSONPointer(tokens: ["items", "0"]))
+        case 4: return .copy(from: name, path: JSONPointer(tokens: ["tags", "0"]))
+        case 5: return .move(from: n, path: JSONPointer(tokens: ["m"]))
+        case 6: return .move(from: JSONPointer(tokens: ["m"]), path: n)
+        case 7: return .copy(from: tags, path: JSONPointer(tokens: ["items", "0"]))
+        default: return .add(path: JSONPointer(tokens: ["items", "-"]), value: .integer(Int64(random(6))))
+        }
     }
 
     /// One random change: a counter, an array that grows and shrinks at any
