@@ -80,6 +80,26 @@ import Testing
             #expect((read != nil) == asWritten, "\(text)")
             if let read { #expect(read == (try JSONPatch(json: text))) }
         }
+        // Checked, at the start of a record's rest: the patch and where it ends, only for what the parser accepts.
+        for (text, accepted) in [(patches[0], true), (#"[{"op":"add","path":"/s","value":"é}b"}]"#, true),
+                                 (#"[{"op":"add","path":"/s","value":"a"# + "\t" + #"b"}]"#, false),
+                                 (#"[{"op":"add","path":"/a"# + "\u{1}" + #"","value":1}]"#, false)] {
+            var bytes = Array((text + #","crc":"00000000"}"#).utf8)
+            let read = bytes.withUnsafeMutableBufferPointer { buffer in
+                var pointers = PathPointerCache()
+                return SkimmedPatch.readCheckedAsWritten(UnsafeBufferPointer(buffer), pointers: &pointers)
+            }
+            #expect((read != nil) == accepted, "\(text)")
+            if let read {
+                #expect(read.patch == (try JSONPatch(json: text)) && read.length == text.utf8.count, "\(text)")
+            }
+        }
+        let invalidUTF8 = Array(#"[{"op":"add","path":"/s","value":"a"#.utf8) + [0xC3, 0x28] + Array(#""}]"#.utf8)
+        let invalidRead = invalidUTF8.withUnsafeBufferPointer { buffer in
+            var pointers = PathPointerCache()
+            return SkimmedPatch.readCheckedAsWritten(buffer, pointers: &pointers)
+        }
+        #expect(invalidRead == nil, "invalid UTF-8 in a value")
         // What it leaves to the parser: values that are not small scalars, escapes, signs, fractions.
         for text in [#"[{"op":"add","path":"/a","value":{"b":1}}]"#, #"[{"op":"add","path":"/a","value":-1}]"#,
                      #"[{"op":"add","path":"/a","value":1.5}]"#, #"[{"op":"add","path":"/a~1b","value":1}]"#,

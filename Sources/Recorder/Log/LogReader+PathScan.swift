@@ -28,31 +28,48 @@ extension LogReader {
     /// }
     /// ```
     package func scanPathValues(_ range: Range<Int>, paths: [JSONPointer], _ body: (PathScanStep) -> Bool) {
-        var tracked: PatchedPathValues?
-        // The values after the entry before (nil: unavailable), handed on as the next entry's previous values.
-        var current: [JSONValue?]?
-        walkStateRecords(range, start: { state in
-            tracked = state.map { PatchedPathValues(watching: paths, in: $0) }
-            current = tracked?.watchedValues
-        }) { line in
-            let previous = current
-            switch line.rebuild {
-            case .keyframe(let keyframe):
-                if tracked == nil {
-                    tracked = PatchedPathValues(watching: paths, in: keyframe)
-                } else {
-                    tracked!.reset(to: keyframe)
-                }
-                current = tracked!.watchedValues
-            case .patch(let patch) where current != nil:
-                // Operation by operation: one that fails leaves the state unavailable until a keyframe.
-                let applied = patch.operations.allSatisfy { tracked!.apply($0) }
-                current = applied ? tracked!.watchedValues : nil
-            case .patch, .none:
-                current = nil
+        var scan = PathScan(paths: paths)
+        walkStateRecords(range, start: { scan.start(from: $0) }) { line in body(scan.step(line)) }
+    }
+}
+
+/// A path scan's state from one entry to the next. Its methods are mutating so
+/// that the closures of ``LogReader/walkStateRecords(_:start:_:)`` reach the
+/// values in place: reading them through a captured variable copied the whole
+/// ``PatchedPathValues`` (a retain per member) at every entry.
+private struct PathScan {
+    var tracked: PatchedPathValues
+    /// The values after the entry before (nil: unavailable), handed on as the next entry's previous values.
+    var current: [JSONValue?]?
+
+    init(paths: [JSONPointer]) {
+        tracked = PatchedPathValues(watching: paths, in: .null)
+    }
+
+    mutating func start(from state: JSONValue?) {
+        guard let state else { return }
+        tracked.reset(to: state)
+        current = tracked.watchedValues
+    }
+
+    mutating func step(_ line: LogReader.StateScanLine) -> PathScanStep {
+        let previous = current
+        switch line.rebuild {
+        case .keyframe(let keyframe):
+            tracked.reset(to: keyframe)
+            current = tracked.watchedValues
+        case .patch(let patch) where current != nil:
+            // Operation by operation: one that fails leaves the state unavailable until a keyframe.
+            var applied = true
+            for operation in patch.operations where !tracked.apply(operation) {
+                applied = false
+                break
             }
-            return body(PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
-                                     isReadable: line.record != nil, values: current, previousValues: previous))
+            current = applied ? tracked.watchedValues : nil
+        case .patch, .none:
+            current = nil
         }
+        return PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
+                            isReadable: line.record != nil, values: current, previousValues: previous)
     }
 }

@@ -212,6 +212,8 @@ struct StateRecord {
             guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
             self.state = state
             keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
+        } else if let patch = members.readPatch {
+            self.patch = patch
         } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
                     ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
             self.patch = patch
@@ -245,6 +247,20 @@ enum SkimmedPatch {
     }
 
     static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
+        guard let (patch, length) = readAsWritten(bytes, checking: false, pointers: &pointers), length == bytes.count else { return nil }
+        return patch
+    }
+
+    /// The same at the start of `bytes` (a patch and the rest of its record),
+    /// also checked as the parser and `JSONPatch(jsonValue:)` check it (no
+    /// control characters, valid UTF-8), so a skim that gets a patch here need
+    /// not check it again: the patch and its length in bytes; nil for anything else.
+    static func readCheckedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
+        readAsWritten(bytes, checking: true, pointers: &pointers)
+    }
+
+    private static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, checking: Bool,
+                                      pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
         var position = 0
         func expect(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
@@ -252,20 +268,26 @@ enum SkimmedPatch {
             position += count
             return true
         }
-        /// The bytes up to the next quote (a plain string's inside; nil at a backslash).
+        /// The bytes up to the next quote (a plain string's inside; nil at a backslash,
+        /// and when checking, at a control character or invalid UTF-8).
         func plain() -> UnsafeBufferPointer<UInt8>? {
             let start = position
+            var high: UInt8 = 0
             while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-                if bytes[position] == UInt8(ascii: "\\") { return nil }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\\") || (checking && byte < 0x20) { return nil }
+                high |= byte
                 position += 1
             }
             guard position < bytes.count else { return nil }
             defer { position += 1 }
-            return UnsafeBufferPointer(rebasing: bytes[start..<position])
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            if checking, high >= 0x80, !UTF8Validation.isValid(text) { return nil }
+            return text
         }
         guard expect("[") else { return nil }
         var operations: [JSONPatchOperation] = []
-        if expect("]") { return JSONPatch(operations) }
+        if expect("]") { return (JSONPatch(operations), position) }
         while true {
             guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointers.pointer(pathText, making: pointer) else { return nil }
             if op.equals("remove") {
@@ -292,7 +314,7 @@ enum SkimmedPatch {
                 }
             }
             guard expect("}") else { return nil }
-            if expect("]") { return position == bytes.count ? JSONPatch(operations) : nil }
+            if expect("]") { return (JSONPatch(operations), position) }
             guard expect(",") else { return nil }
         }
     }

@@ -89,6 +89,15 @@ package struct ScannedEntry: Sendable, Equatable {
             case .patch:
                 guard seen.insertFirst(field) else { return false }
                 let start = skimmer.position
+                if let stateMembers, !fields.contains(.changedPaths),
+                   let (patch, length) = SkimmedPatch.readCheckedAsWritten(UnsafeBufferPointer(rebasing: line[start...]), pointers: &pointers) {
+                    // A state scan's patch as a recorder writes it: checked and built in one pass, not two.
+                    skimmer.position = start + length
+                    stateMembers.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
+                    stateMembers.pointee.readPatch = patch
+                    patchPaths = []
+                    return true
+                }
                 patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths), pointers: &pointers)
                 stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
                 return patchPaths != nil
@@ -167,6 +176,8 @@ package struct ScannedEntry: Sendable, Equatable {
 struct StateMembers {
     var state: UnsafeBufferPointer<UInt8>?
     var patch: UnsafeBufferPointer<UInt8>?
+    /// The patch, when the skim could build it while checking it (``SkimmedPatch/readCheckedAsWritten(_:pointers:)``).
+    var readPatch: JSONPatch?
     var changed: UnsafeBufferPointer<UInt8>?
 }
 

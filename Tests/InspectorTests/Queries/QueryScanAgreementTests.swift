@@ -131,6 +131,10 @@ enum RandomLog {
                 // Sealed, but not an entry the reader can read (the action type is a number).
                 sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":5},"patch":[]"#)
                 sequence += 1
+            case 4:
+                // Sealed, but a patch as a recorder writes it except for a raw tab in a string: not JSON, so not an entry.
+                sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":"a/x"},"patch":[{"op":"replace","path":"/n","value":"a"# + "\t" + #"b"}]"#)
+                sequence += 1
             case 3:
                 // A patch that cannot apply: its path is not in the state.
                 sealText(#"{"kind":"entry","seq":"# + "\(sequence)" + #","time":1,"durationNs":1,"action":{"type":"a/x"},"patch":[{"op":"replace","path":"/nowhere/x","value":1}]"#)
