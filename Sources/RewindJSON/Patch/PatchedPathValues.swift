@@ -6,7 +6,7 @@
 /// applied since, and the values at the watched paths and at the other paths
 /// the operations needed (cached). An operation is applied to those values
 /// alone when its effect on each of them, and whether it applies at all, can be
-/// told from them; otherwise (an array insert or removal before a watched
+/// told from them; otherwise (an array insert or removal at or before a watched
 /// element, `move`, `copy`, a path the operations since the base make unknown)
 /// the whole document is rebuilt from the base, as ``JSONPatch/apply(_:to:)``
 /// would, and becomes the new base. Either way an operation succeeds exactly
