@@ -62,6 +62,8 @@ package struct ScannedEntry: Sendable, Equatable {
                             stateMembers: UnsafeMutablePointer<StateMembers>? = nil,
                             pointers: inout PathPointerCache) -> ScannedEntry? {
         var skimmer = JSONSkimmer(line)
+        // Whether the payload is compact as written matters only to a scan that copies it.
+        skimmer.tracksCompactness = fields.contains(.payloadJSON)
         var seen = RecordFields()
         var actionType: String?
         var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)

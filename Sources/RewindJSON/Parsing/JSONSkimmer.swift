@@ -20,6 +20,9 @@ package struct JSONSkimmer {
     /// Stays true while the bytes are exactly what `JSONWriter.compact` writes
     /// for the parsed value: no spaces, no escapes, integers only, no repeated keys.
     package private(set) var isCompactAsWritten = true
+    /// False when nobody reads ``isCompactAsWritten`` (a state scan's record check):
+    /// then keys are not collected to spot repeated ones, a cost on every member.
+    package var tracksCompactness = true
     /// Keys of the objects being skimmed, innermost last (to find repeated ones).
     private var keys: [UnsafeBufferPointer<UInt8>] = []
 
@@ -74,7 +77,7 @@ package struct JSONSkimmer {
             let keyStart = position + 1
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), skipString() else { return false }
             let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(position - 1)])
-            if isCompactAsWritten {
+            if isCompactAsWritten && tracksCompactness {
                 // A repeated key keeps its first place and its last value when parsed: not as written.
                 if keys[keyBase...].contains(where: { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
                     isCompactAsWritten = false
