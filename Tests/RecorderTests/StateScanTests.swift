@@ -103,7 +103,11 @@ import Testing
         // What it leaves to the parser: values that are not small scalars, escapes, signs, fractions.
         for text in [#"[{"op":"add","path":"/a","value":{"b":1}}]"#, #"[{"op":"add","path":"/a","value":-1}]"#,
                      #"[{"op":"add","path":"/a","value":1.5}]"#, #"[{"op":"add","path":"/a~1b","value":1}]"#,
-                     #"[{"op":"add","path":"/a","value":"\n"}]"#, #"[{"op":"add","path":"/a","value":0123}]"#] {
+                     #"[{"op":"add","path":"/a","value":"\n"}]"#, #"[{"op":"add","path":"/a","value":0123}]"#,
+                     // Not JSON (a raw tab, in either member order; something after the patch): `state(at:)` reads
+                     // unchecked patches with it, and must still reject them as the parser does.
+                     #"[{"op":"add","path":"/a","value":"a"# + "\t" + #"b"}]"#, #"[{"path":"/a","value":"a"# + "\t" + #"b","op":"add"}]"#,
+                     #"[{"path":"/a","op":"remove"}] x"#] {
             var bytes = Array(text.utf8)
             #expect(bytes.withUnsafeMutableBufferPointer { SkimmedPatch.read(UnsafeBufferPointer($0)) } == nil, "\(text)")
         }

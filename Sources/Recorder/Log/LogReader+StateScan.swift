@@ -227,7 +227,9 @@ struct StateRecord {
 /// are plain ASCII and whose values are scalars (what most actions change)
 /// are built without the parser, which sets up per-document caches that cost
 /// more than a ten-byte value. Nil for anything else; the caller then parses.
-/// Only for bytes ``ScannedEntry`` has already checked as a valid patch.
+/// It accepts only what the parser and `JSONPatch(jsonValue:)` accept (strings
+/// without control characters, valid UTF-8, nothing after the patch), so it may
+/// be given any bytes: `state(at:)` gives it patches nothing has checked.
 enum SkimmedPatch {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
         var pointers = PathPointerCache()
@@ -247,20 +249,15 @@ enum SkimmedPatch {
     }
 
     static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
-        guard let (patch, length) = readAsWritten(bytes, checking: false, pointers: &pointers), length == bytes.count else { return nil }
+        guard let (patch, length) = readCheckedAsWritten(bytes, pointers: &pointers), length == bytes.count else { return nil }
         return patch
     }
 
     /// The same at the start of `bytes` (a patch and the rest of its record),
-    /// also checked as the parser and `JSONPatch(jsonValue:)` check it (no
-    /// control characters, valid UTF-8), so a skim that gets a patch here need
-    /// not check it again: the patch and its length in bytes; nil for anything else.
+    /// checked as the parser and `JSONPatch(jsonValue:)` check it (no control
+    /// characters, valid UTF-8), so a skim that gets a patch here need not
+    /// check it again: the patch and its length in bytes; nil for anything else.
     static func readCheckedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
-        readAsWritten(bytes, checking: true, pointers: &pointers)
-    }
-
-    private static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, checking: Bool,
-                                      pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
         var position = 0
         func expect(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
@@ -269,20 +266,20 @@ enum SkimmedPatch {
             return true
         }
         /// The bytes up to the next quote (a plain string's inside; nil at a backslash,
-        /// and when checking, at a control character or invalid UTF-8).
+        /// a control character or invalid UTF-8).
         func plain() -> UnsafeBufferPointer<UInt8>? {
             let start = position
             var high: UInt8 = 0
             while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
                 let byte = bytes[position]
-                if byte == UInt8(ascii: "\\") || (checking && byte < 0x20) { return nil }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 high |= byte
                 position += 1
             }
             guard position < bytes.count else { return nil }
             defer { position += 1 }
             let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
-            if checking, high >= 0x80, !UTF8Validation.isValid(text) { return nil }
+            if high >= 0x80, !UTF8Validation.isValid(text) { return nil }
             return text
         }
         guard expect("[") else { return nil }
@@ -325,10 +322,10 @@ enum SkimmedPatch {
         var skimmer = JSONSkimmer(bytes)
         let read = skimmer.skimElements(depth: 0) { skimmer in
             var op: UnsafeBufferPointer<UInt8>?, path: JSONPointer?, from: JSONPointer?, value: JSONValue?
-            // The skim before checked every value: here they are only delimited.
+            // Every value checked as the parser checks it (nothing before may have).
             let members = skimmer.walkMembers(depth: 1) { key, skimmer in
                 let start = skimmer.position
-                guard let key, skimmer.skipUnchecked() else { return false }
+                guard let key, skimmer.skipValue(depth: 2) else { return false }
                 let member = UnsafeBufferPointer(rebasing: bytes[start..<skimmer.position])
                 if key.equals("op") {
                     op = JSONSkimmer.plainText(member)
@@ -362,7 +359,7 @@ enum SkimmedPatch {
             }
             return true
         }
-        return read ? JSONPatch(operations) : nil
+        return read && skimmer.position == bytes.count ? JSONPatch(operations) : nil
     }
 
     /// `/items/3/value` without escapes or non-ASCII bytes; nil otherwise.
