@@ -47,6 +47,20 @@ struct Benchmark {
     }
 
     /// Wall-clock and process CPU seconds (every thread) for one run of `body`.
+    /// CPU time of the calling thread alone, for an operation that runs on it
+    /// (a rebuild, a parse): other threads of the process winding down (a closed
+    /// recorder's writer freeing its buffers) do not count.
+    static func threadCPU(_ body: () throws -> Void) rethrows -> Double {
+        func cpu() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let start = cpu()
+        try body()
+        return cpu() - start
+    }
+
     static func onceWithCPU(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
         func cpu() -> Double {
             var time = timespec()

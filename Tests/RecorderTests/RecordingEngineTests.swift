@@ -235,8 +235,9 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         try recorder.close()
         let reader = try LogReader(path: path)
         let keyframes = (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }
-        // A one-member patch costs about KeyframePolicy.perPatchCost to read back: ~110 of them per 120 kB state.
-        #expect(keyframes.count <= 4 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 100 }, "\(keyframes)")
+        // A one-member patch costs about KeyframePolicy.perPatchCost to read back; the patches may cost three
+        // quarters of the 120 kB state: ~80 of them per keyframe.
+        #expect(keyframes.count <= 5 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 70 }, "\(keyframes)")
         for index in [0, 1, 150, 299] {
             #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: states[index]))))
         }

@@ -2,8 +2,8 @@
 ///
 /// Rebuilding an entry's state reads the keyframe before it and applies every
 /// patch since. So a keyframe is due once the patches since the last one cost
-/// about as much to read back as the state itself: rebuilding any entry then
-/// costs at most about two parses of its state, and small changes to a large
+/// about three quarters of what parsing the state costs: rebuilding any entry
+/// then costs under two parses of its state, and small changes to a large
 /// state cost almost nothing to record (docs/FORMAT.md, "Keyframes"; the
 /// constants are measured in docs/PERFORMANCE.md, "Keyframes").
 struct KeyframePolicy {
@@ -28,10 +28,15 @@ struct KeyframePolicy {
         }
     }
 
+    /// The patches since a keyframe may cost this many quarters of parsing the state:
+    /// three, not four, so a rebuild stays under two parses with room to spare (how fast
+    /// a parse runs varies by a third from run to run with the heap's state).
+    static let patchShare = 3
+
     /// What a rebuild costs besides parsing its keyframe and reading its patches
     /// (finding the chain in the index, reading its lines, setting up the parsers),
     /// in bytes of state parsing: about 8 µs, measured in docs/PERFORMANCE.md. It comes
-    /// out of the patches' budget, so rebuilding any entry stays within two parses of
+    /// out of the patches' budget, so rebuilding any entry stays under two parses of
     /// its state even when the state is small enough for it to matter.
     static let rebuildOverhead = 2 << 10
 
@@ -41,7 +46,7 @@ struct KeyframePolicy {
 
     func wantsKeyframe(after cost: Cost, patchBytes: Int, stateBytes: Int) -> Bool {
         if cost.patches + 1 >= maximumInterval || patchBytes >= stateBytes { return true }
-        let budget = max(stateBytes - Self.rebuildOverhead, Self.smallestKeyframeBudget)
+        let budget = max(stateBytes * Self.patchShare / 4 - Self.rebuildOverhead, Self.smallestKeyframeBudget)
         return byCost && cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= budget
     }
 }

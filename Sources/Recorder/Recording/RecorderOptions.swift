@@ -12,8 +12,8 @@ extension ActionRecorder {
     public struct Options: Sendable {
         /// A keyframe (whole state) at least every this many entries; the entries
         /// in between hold patches. Keyframes also come sooner, once the patches
-        /// since the last one cost about as much to read back as the state
-        /// itself, so rebuilding any entry costs about two parses of its state
+        /// since the last one cost about three quarters of what reading the state
+        /// costs, so rebuilding any entry costs under two parses of its state
         /// and small changes to a large state cost almost nothing (docs/FORMAT.md,
         /// "Keyframes"; measured in docs/PERFORMANCE.md, `## Recorder`).
         public var keyframeInterval = 1024
