@@ -219,4 +219,11 @@ struct CapturedStreams: TextStreams {
         #expect(result.error.contains("is damaged"))
         #expect(!result.error.contains("rewind"))
     }
+
+    @Test func aDebugExecutableNamesItselfWhenFindMeetsAnEmptyDirectory() {
+        let directory = TemporaryDirectory()
+        let result = debug("find", directory.path, "exists /todos")
+        #expect(result.status == 2)
+        #expect(result.error == "cart-debug find: \(directory.path): no Rewind recordings in this directory\n")
+    }
 }

@@ -21,7 +21,7 @@ enum BisectCommand: CommandRunner {
                 return invocation.fail("bad invariant at \(error.description)", streams: &streams)
             }
         }
-        guard let timeline = FindCommand.openIndexingInBackground(invocation.positional[0], streams: &streams) else { return 2 }
+        guard let timeline = FindCommand.openIndexingInBackground(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let (breaking, unavailable) = firstBreak(in: timeline, query: query, invariants: invariants)
         if unavailable > 0 {
             streams.error("\(invocation.displayName): \(timeline.name): \(unavailable) entries not checked: their state cannot be rebuilt (a damaged record or a gap before them)")

@@ -30,9 +30,9 @@ enum FindCommand: CommandRunner {
         let path = invocation.positional[0]
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return FindInDirectory.run(directory: path, query: query, options: options, streams: &streams)
+            return FindInDirectory.run(directory: path, query: query, options: options, by: invocation.displayName, streams: &streams)
         }
-        guard let timeline = openIndexingInBackground(path, streams: &streams) else { return 2 }
+        guard let timeline = openIndexingInBackground(path, program: invocation.program.name, streams: &streams) else { return 2 }
         var output = BufferedOutput()
         var listed = 0
         let unavailable = search(timeline, query: query, options: options) { line in
@@ -46,7 +46,7 @@ enum FindCommand: CommandRunner {
             streams.output("No entry of \(timeline.name) matches \(query)")
         }
         if unavailable > 0 {
-            streams.error("rewind find: \(timeline.name): \(unavailable) entries skipped: their state cannot be rebuilt (a damaged record or a gap before them; see rewind stats)")
+            streams.error("\(invocation.displayName): \(timeline.name): \(unavailable) entries skipped: their state cannot be rebuilt (a damaged record or a gap before them; see \(invocation.program.name) stats)")
         }
         return listed > 0 ? 0 : 1
     }
@@ -81,11 +81,11 @@ enum FindCommand: CommandRunner {
 
     /// Opens `path` with only its start indexed: the rest is indexed on another
     /// thread while the query scans what is indexed (QueryScan waits for each chunk).
-    static func openIndexingInBackground(_ path: String, streams: inout some TextStreams) -> LogTimeline? {
+    static func openIndexingInBackground(_ path: String, program: String, streams: inout some TextStreams) -> LogTimeline? {
         do {
             return try LogTimeline(path: path, indexInBackground: true)
         } catch {
-            streams.error("rewind: \(error.description)")
+            streams.error("\(program): \(error.description)")
             return nil
         }
     }

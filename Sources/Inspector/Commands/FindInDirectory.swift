@@ -16,10 +16,12 @@ enum FindInDirectory {
         var unavailable = 0
     }
 
-    static func run(directory: String, query: Query, options: FindCommand.Options, streams: inout some TextStreams) -> Int32 {
+    /// `command` is how messages start: `rewind find`, or a debug executable's name.
+    static func run(directory: String, query: Query, options: FindCommand.Options, by command: String = "rewind find",
+                    streams: inout some TextStreams) -> Int32 {
         let paths = recordings(under: directory)
         guard !paths.isEmpty else {
-            streams.error("rewind find: \(directory): no Rewind recordings in this directory")
+            streams.error("\(command): \(directory): no Rewind recordings in this directory")
             return 2
         }
         var output = BufferedOutput()
@@ -29,13 +31,13 @@ enum FindInDirectory {
         }) { result in
             if let error = result.error {
                 output.flush(to: &streams)
-                streams.error("rewind find: \(error)")
+                streams.error("\(command): \(error)")
             }
             for line in result.lines { output.append(line, to: &streams) }
             if options.countOnly, result.count > 0 { output.append("\(result.path): \(result.count)", to: &streams) }
             if result.unavailable > 0 {
                 output.flush(to: &streams)
-                streams.error("rewind find: \(result.path): \(result.unavailable) entries skipped: their state cannot be rebuilt")
+                streams.error("\(command): \(result.path): \(result.unavailable) entries skipped: their state cannot be rebuilt")
             }
             total += result.count
             if result.count > 0 { matchingRecordings += 1 }
