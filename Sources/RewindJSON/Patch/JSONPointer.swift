@@ -92,9 +92,12 @@ extension JSONPointer {
 
 extension JSONValue {
     /// The value at `pointer`, or `nil` when the path does not exist.
-    public subscript(pointer pointer: JSONPointer) -> JSONValue? {
+    public subscript(pointer pointer: JSONPointer) -> JSONValue? { value(atTokens: pointer.tokens) }
+
+    /// The value at a pointer's reference tokens (all of them, or a tail of them), or `nil`.
+    package func value(atTokens tokens: some Sequence<String>) -> JSONValue? {
         var current = self
-        for token in pointer.tokens {
+        for token in tokens {
             switch current {
             case .object(let object):
                 guard let next = object[token] else { return nil }

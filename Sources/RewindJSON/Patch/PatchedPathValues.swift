@@ -256,20 +256,7 @@ package struct PatchedPathValues {
 
     /// `value[pointer:]` for the tokens of a pointer's tail.
     private static func value(in value: JSONValue, at tokens: ArraySlice<String>) -> JSONValue? {
-        var current = value
-        for token in tokens {
-            switch current {
-            case .object(let object):
-                guard let next = object[token] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = JSONPointer.arrayIndex(token), index < elements.count else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        value.value(atTokens: tokens)
     }
 }
 
