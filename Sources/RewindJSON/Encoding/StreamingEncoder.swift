@@ -281,11 +281,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// An array element: its index joins the coding path while it encodes.
     @inline(__always)
     func encodeElement<T: Encodable>(_ value: T, index: Int) throws {
-        if collectsDatePaths, T.self == Date.self { noteDatePath(last: "*") }
-        if writeDirectly(value) { return }
-        pathKeys.push(.index(index))
-        try encodeComposite(value)
-        pathKeys.pop()
+        try withUnsafePointer(to: value) { try encodeElement(inPlace: $0, index: index) }
     }
 
     /// Writes primitives and the types `JSONEncoder` treats specially; false for anything else.
@@ -351,6 +347,7 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     /// an unchanged one is found without copying it out.
     @inline(__always)
     func encodeElement<T: Encodable>(inPlace element: UnsafePointer<T>, index: Int) throws {
+        if collectsDatePaths, T.self == Date.self { noteDatePath(last: "*") }
         if writeDirectly(element.pointee) { return }
         pathKeys.push(.index(index))
         try encodeComposite(at: element)

@@ -162,30 +162,22 @@ final class _ValueSnapshots {
 
     @inline(__always)
     private func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        if chunk < chunks.count {
-            let start = (used + alignment - 1) & ~(alignment - 1)
-            if start + size <= chunks[chunk].size {
-                used = start + size
-                return chunks[chunk].base + start
-            }
+        if let address = fitInCurrentChunk(size: size, alignment: alignment) { return address }
+        // The current chunk is full (or there is none yet): the next one, made when missing.
+        while true {
+            if chunk < chunks.count { chunk += 1 }
+            used = 0
+            if chunk == chunks.count { chunks.append((malloc(max(Self.chunkSize, size + alignment))!, max(Self.chunkSize, size + alignment))) }
+            if let address = fitInCurrentChunk(size: size, alignment: alignment) { return address }
         }
-        return allocateInNextChunk(size: size, alignment: alignment)
     }
 
-    private func allocateInNextChunk(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        while true {
-            if chunk < chunks.count {
-                let start = (used + alignment - 1) & ~(alignment - 1)
-                if start + size <= chunks[chunk].size {
-                    used = start + size
-                    return chunks[chunk].base + start
-                }
-                chunk += 1
-                used = 0
-                continue
-            }
-            let bytes = max(Self.chunkSize, size + alignment)
-            chunks.append((malloc(bytes)!, bytes))
-        }
+    @inline(__always)
+    private func fitInCurrentChunk(size: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+        guard chunk < chunks.count else { return nil }
+        let start = (used + alignment - 1) & ~(alignment - 1)
+        guard start + size <= chunks[chunk].size else { return nil }
+        used = start + size
+        return chunks[chunk].base + start
     }
 }
