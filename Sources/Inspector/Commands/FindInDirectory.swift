@@ -26,8 +26,11 @@ enum FindInDirectory {
         }
         var output = BufferedOutput()
         var total = 0, matchingRecordings = 0
-        ParallelInOrder.run(count: paths.count, workers: ProcessInfo.processInfo.activeProcessorCount, work: { item in
-            search(paths[item], query: query, options: options)
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        ParallelInOrder.run(count: paths.count, workers: workers, work: { item in
+            // The recording a worker takes after this one, read from the disk while this one is searched.
+            if item + workers < paths.count { LogReader.prefetch(path: paths[item + workers]) }
+            return search(paths[item], query: query, options: options)
         }) { result in
             if let error = result.error {
                 output.flush(to: &streams)
@@ -50,22 +53,27 @@ enum FindInDirectory {
         return total > 0 ? 0 : 1
     }
 
-    /// One recording, on a worker thread (its chunks are not split further: the recordings are).
+    /// One recording, on a worker thread (its chunks are not split further: the
+    /// recordings are), indexed as it is searched: each byte is read from the file once.
     static func search(_ path: String, query: Query, options: FindCommand.Options) -> Result {
         var result = Result(path: path)
         let timeline: LogTimeline
         do {
-            timeline = try LogTimeline(path: path)
+            // The header and the first entries; the search indexes the rest.
+            timeline = try LogTimeline(path: path, indexingFirst: 4096)
         } catch {
             result.error = error.description
             return result
         }
-        var lines: [String] = []
-        result.unavailable = FindCommand.search(timeline, query: query, options: options, workers: 1, prefix: path + "  ") { line in
-            result.count += 1
-            if let line { lines.append(line) }
+        let report = QueryScan(reader: timeline.reader, query: query, mode: options.mode).runIndexing()
+        result.unavailable = report.unavailable
+        result.count = report.hits.count
+        if !options.countOnly {
+            let numberWidth = FindCommand.numberWidth(for: timeline)
+            result.lines = report.hits.map { hit in
+                path + "  " + FindCommand.line(for: hit, in: timeline, mode: options.mode, numberWidth: numberWidth)
+            }
         }
-        result.lines = lines
         return result
     }
 

@@ -58,13 +58,7 @@ struct QueryScan: Sendable {
     /// with background indexing the scan runs alongside the index.
     func run(_ range: Range<Int>? = nil, report: (ChunkReport) -> Bool) {
         var carried: Bool?   // `.changes`: the truth at the last entry with a state so far
-        let stitch = { (report: inout ChunkReport) in
-            guard mode == .changes else { return }
-            if let first = report.firstWithState, first.truth != (carried ?? false) {
-                report.hits.insert(first, at: 0)
-            }
-            if let last = report.lastTruth { carried = last }
-        }
+        let stitch = { (report: inout ChunkReport) in Self.stitch(&report, mode: mode, after: &carried) }
         let (reader, chunkEntries, start) = (self.reader, self.chunkEntries, range?.lowerBound ?? 0)
         ParallelInOrder.run(workers: workers, work: { [self] item -> ChunkReport? in
             let lower = start + item * chunkEntries
@@ -77,6 +71,32 @@ struct QueryScan: Sendable {
             stitch(&chunkReport)
             return report(chunkReport) && !(mode == .first && !chunkReport.hits.isEmpty)
         }
+    }
+
+    /// `.changes`: a chunk's first entry with a state is a hit when the
+    /// query's truth there differs from the last one `carried` from the chunks before.
+    private static func stitch(_ report: inout ChunkReport, mode: Mode, after carried: inout Bool?) {
+        guard mode == .changes else { return }
+        if let first = report.firstWithState, first.truth != (carried ?? false) {
+            report.hits.insert(first, at: 0)
+        }
+        if let last = report.lastTruth { carried = last }
+    }
+
+    /// The query over every entry of a reader opened with only the start of
+    /// its file indexed, on the calling thread, indexing the rest as it goes
+    /// (``LogReader/indexingScanPathValues(paths:_:)``: each line is read from
+    /// the file once). For `rewind find DIR`, which searches one recording per
+    /// core; one report for the whole log, the index complete afterwards
+    /// (unless `.first` stopped at a hit).
+    func runIndexing() -> ChunkReport {
+        let judge = StepJudge(query: query, mode: mode)
+        var result = ChunkReport(range: 0..<0)
+        reader.indexingScanPathValues(paths: judge.paths) { step in judge.take(step, into: &result) }
+        result.range = 0..<reader.entryCount
+        var carried: Bool?
+        Self.stitch(&result, mode: mode, after: &carried)
+        return result
     }
 
     /// Waits until the reader has indexed `entries` entries or all there are;
@@ -96,35 +116,56 @@ struct QueryScan: Sendable {
     /// entry, which the scan hands over too.
     func scan(_ chunk: Range<Int>, stopAfterFirst: Bool) -> ChunkReport {
         var result = ChunkReport(range: chunk)
-        let paths = query.distinctPaths
-        let changedPaths = query.changedPaths
-        // Where each `changed` path is among the scanned ones (it is one of them).
-        let changedPositions = changedPaths.map { path in paths.firstIndex(of: path)! }
-        reader.scanPathValues(chunk, paths: paths) { step in
-            guard step.isReadable, let values = step.values else {
-                result.unavailable += 1
-                return true
-            }
-            let previous = changedPaths.isEmpty ? nil
-                : PreviousPathValues(paths: changedPaths, values: step.previousValues.map { before in changedPositions.map { before[$0] } })
-            let input = QueryInput(state: nil, actionType: step.actionType, previousValues: previous,
-                                   pathValues: PathValues(paths: paths, values: values))
-            let truth = query.matches(input)
-            switch mode {
-            case .matches, .first:
-                if truth { result.hits.append(Hit(index: step.index, truth: true)) }
-                return !(stopAfterFirst && truth)
-            case .changes:
-                if let last = result.lastTruth {
-                    if last != truth { result.hits.append(Hit(index: step.index, truth: truth)) }
-                } else {
-                    result.firstWithState = Hit(index: step.index, truth: truth)
-                }
-                result.lastTruth = truth
-                return true
-            }
-        }
+        var judge = StepJudge(query: query, mode: mode)
+        judge.stopsAtFirstHit = stopAfterFirst
+        reader.scanPathValues(chunk, paths: judge.paths) { step in judge.take(step, into: &result) }
         return result
+    }
+}
+
+/// The query at one entry of a path scan, and what that adds to its chunk's report.
+private struct StepJudge {
+    let query: Query
+    let mode: QueryScan.Mode
+    let paths: [JSONPointer]
+    let changedPaths: [JSONPointer]
+    /// Where each `changed` path is among the scanned ones (it is one of them).
+    let changedPositions: [Int]
+    var stopsAtFirstHit: Bool
+
+    init(query: Query, mode: QueryScan.Mode) {
+        self.query = query
+        self.mode = mode
+        paths = query.distinctPaths
+        changedPaths = query.changedPaths
+        changedPositions = changedPaths.map { [paths] path in paths.firstIndex(of: path)! }
+        stopsAtFirstHit = mode == .first
+    }
+
+    /// Adds the entry's verdict to `result`; false when the scan should stop.
+    func take(_ step: PathScanStep, into result: inout QueryScan.ChunkReport) -> Bool {
+        guard step.isReadable, let values = step.values else {
+            result.unavailable += 1
+            return true
+        }
+        let previous = changedPaths.isEmpty ? nil
+            : PreviousPathValues(paths: changedPaths, values: step.previousValues.map { before in changedPositions.map { before[$0] } })
+        let input = QueryInput(state: nil, actionType: step.actionType, previousValues: previous,
+                               pathValues: PathValues(paths: paths, values: values))
+        let truth = query.matches(input)
+        switch mode {
+        case .matches, .first:
+            if truth { result.hits.append(QueryScan.Hit(index: step.index, truth: true)) }
+            return !(stopsAtFirstHit && truth)
+        case .changes:
+            if let last = result.lastTruth {
+                if last != truth { result.hits.append(QueryScan.Hit(index: step.index, truth: truth)) }
+            } else {
+                result.firstWithState = QueryScan.Hit(index: step.index, truth: truth)
+            }
+            result.lastTruth = truth
+            return true
+        }
     }
 }
 

@@ -31,9 +31,20 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// Opens `path`; with `indexInBackground` only the start of the file is
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
     /// `keepsDamagedRows` gives each damaged record a row of its own (entry numbers stay those of the file).
-    init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
+    convenience init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
+        try self.init(path: path, indexing: indexInBackground ? .lazily : .all, indexInBackground: indexInBackground,
+                      keepsDamagedRows: keepsDamagedRows)
+    }
+
+    /// Opens `path` with only its first `bytes` indexed, for a caller that
+    /// indexes the rest itself while it scans (``QueryScan/runIndexing()``).
+    convenience init(path: String, indexingFirst bytes: Int) throws(LogReadError) {
+        try self.init(path: path, indexing: .prefix(bytes: bytes), indexInBackground: false, keepsDamagedRows: false)
+    }
+
+    private init(path: String, indexing: LogReader.Indexing, indexInBackground: Bool, keepsDamagedRows: Bool) throws(LogReadError) {
         self.keepsDamagedRows = keepsDamagedRows
-        reader = try LogReader(path: path, indexing: indexInBackground ? .lazily : .all)
+        reader = try LogReader(path: path, indexing: indexing)
         self.path = path
         name = (path as NSString).lastPathComponent
         indexer = indexInBackground && !reader.isFullyIndexed ? BackgroundIndexer(reader: reader) : nil

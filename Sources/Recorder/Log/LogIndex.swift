@@ -79,22 +79,37 @@ struct LogIndex {
         keyframeCount += next.keyframeCount
     }
 
+    /// An entry line the index has just added, handed to a reader that reads
+    /// each line as it is indexed (``LogReader/indexingScanPathValues(paths:_:)``)
+    /// while its bytes are still in the cache: the line without its newline,
+    /// the entry's position in the log, its line number and its flags.
+    /// Returning false stops the scan after the window it is in.
+    typealias EntryObserver = (_ line: UnsafeRawBufferPointer, _ entry: Int, _ lineNumber: Int, _ flags: EntryFlags) -> Bool
+
     /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
+        scan(file, fileSize: fileSize, maxBytes: maxBytes, buffer: &buffer) { _, _, _, _ in true }
+    }
+
+    /// The same, handing each entry line it adds to `observer`, in order.
+    /// (Not escaping, so what the observer captures needs no run-time exclusivity checks.)
+    mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8], observer: EntryObserver) {
         let budgetEnd = scannedOffset + min(Int64(max(maxBytes, 1)), Int64.max - scannedOffset)
         tornTail = nil
-        while scannedOffset < fileSize && scannedOffset < budgetEnd {
+        var stopped = false
+        while scannedOffset < fileSize && scannedOffset < budgetEnd && !stopped {
             let windowSize = Int(min(Int64(LogIndex.windowBytes), fileSize - scannedOffset, budgetEnd - scannedOffset))
             let read = file.read(into: &buffer, at: scannedOffset, count: windowSize)
             guard read > 0 else { return }
             let consumed = buffer.withUnsafeBytes { bytes in
-                scanWindow(UnsafeRawBufferPointer(rebasing: bytes[..<read]), fileSize: fileSize)
+                scanWindow(UnsafeRawBufferPointer(rebasing: bytes[..<read]), fileSize: fileSize, observer: observer, stopped: &stopped)
             }
             scannedOffset += Int64(consumed)
             if tornTail != nil { return }
             if consumed == 0 {
                 // No newline in a whole window: one long line.
-                if !scanLongLine(file, fileSize: fileSize, searchFrom: scannedOffset + Int64(read), buffer: &buffer) { return }
+                if !scanLongLine(file, fileSize: fileSize, searchFrom: scannedOffset + Int64(read), buffer: &buffer,
+                                 observer: observer, stopped: &stopped) { return }
             }
         }
     }
@@ -103,7 +118,7 @@ struct LogIndex {
 
     /// Processes the complete lines in `window` (which starts at `scannedOffset`);
     /// returns how many bytes they took.
-    private mutating func scanWindow(_ window: UnsafeRawBufferPointer, fileSize: Int64) -> Int {
+    private mutating func scanWindow(_ window: UnsafeRawBufferPointer, fileSize: Int64, observer: EntryObserver, stopped: inout Bool) -> Int {
         var position = 0
         let base = window.baseAddress!
         while position < window.count {
@@ -111,7 +126,7 @@ struct LogIndex {
             let end = base.distance(to: UnsafeRawPointer(found))
             let lineOffset = scannedOffset + Int64(position)
             let isFinal = lineOffset + Int64(end - position) + 1 == fileSize
-            if !addLine(UnsafeRawBufferPointer(rebasing: window[position..<end]), at: lineOffset, isFinal: isFinal) {
+            if !addLine(UnsafeRawBufferPointer(rebasing: window[position..<end]), at: lineOffset, isFinal: isFinal, observer: observer, stopped: &stopped) {
                 return position
             }
             position = end + 1
@@ -125,7 +140,8 @@ struct LogIndex {
 
     /// A line longer than the window: find its end without keeping it if it is
     /// over the limit. Returns false when scanning must stop (torn tail).
-    private mutating func scanLongLine(_ file: ReadOnlyFile, fileSize: Int64, searchFrom start: Int64, buffer: inout [UInt8]) -> Bool {
+    private mutating func scanLongLine(_ file: ReadOnlyFile, fileSize: Int64, searchFrom start: Int64, buffer: inout [UInt8],
+                                       observer: EntryObserver, stopped: inout Bool) -> Bool {
         var searchFrom = start
         var newline: Int64?
         while newline == nil && searchFrom < fileSize {
@@ -154,7 +170,7 @@ struct LogIndex {
             var line: [UInt8] = []
             file.read(into: &line, at: scannedOffset, count: length)
             let accepted = line.withUnsafeBytes { bytes in
-                addLine(UnsafeRawBufferPointer(rebasing: bytes[..<length]), at: scannedOffset, isFinal: isFinal)
+                addLine(UnsafeRawBufferPointer(rebasing: bytes[..<length]), at: scannedOffset, isFinal: isFinal, observer: observer, stopped: &stopped)
             }
             if !accepted { return false }
         }
@@ -164,7 +180,7 @@ struct LogIndex {
 
     /// Classifies one complete line. Returns false when it is a bad final line
     /// (a torn tail: left unscanned so a later refresh can look again).
-    private mutating func addLine(_ rawLine: UnsafeRawBufferPointer, at offset: Int64, isFinal: Bool) -> Bool {
+    private mutating func addLine(_ rawLine: UnsafeRawBufferPointer, at offset: Int64, isFinal: Bool, observer: EntryObserver, stopped: inout Bool) -> Bool {
         let lineNumber = scannedLines + 1
         var line = rawLine
         var seal = LogLine.unseal(line)
@@ -215,6 +231,7 @@ struct LogIndex {
             }
             flags.append(pendingFlags)
             pendingFlags = []
+            if !stopped && !observer(line, entryBase + offsets.count - 1, lineNumber, flags[flags.count - 1]) { stopped = true }
         } else if isHeader {
             if headerLine == nil {
                 headerLine = (offset, line.count)

@@ -33,6 +33,56 @@ extension LogReader {
     }
 }
 
+extension LogReader {
+    /// ``scanPathValues(_:paths:_:)`` over every entry of a reader opened with
+    /// only the start of its file indexed (`indexing: .prefix(bytes:)`): the
+    /// rest is indexed as the scan goes, each line scanned right after the
+    /// index has checked it, from the same bytes. Each byte is read from the
+    /// file once instead of twice (the index, then the scan), on one thread:
+    /// what `rewind find DIR` runs, one recording per core. The index is
+    /// complete afterwards unless `body` stopped the scan.
+    ///
+    /// ```swift
+    /// let reader = try LogReader(path: path, indexing: .prefix(bytes: 4096))
+    /// reader.indexingScanPathValues(paths: [total]) { step in
+    ///     if step.values?[0]?.doubleValue ?? 0 < 0 { print(step.index) }
+    ///     return true
+    /// }
+    /// ```
+    package func indexingScanPathValues(paths: [JSONPointer], _ body: (PathScanStep) -> Bool) {
+        var scan = PathScan(paths: paths)
+        var going = true
+        // What the reader indexed when it opened, read the usual way.
+        let indexed = entryCount
+        scan.start(from: header.initialState)
+        walkStateRecords(0..<indexed, start: { scan.start(from: $0) }) { line in
+            going = body(scan.step(line))
+            return going
+        }
+        var pointers = PathPointerCache()
+        while going && indexMore(maxBytes: Self.indexingScanStretch, prefetching: true, observer: { line, entry, lineNumber, flags in
+            let scanned = StateScanLine(line.assumingMemoryBound(to: UInt8.self), index: entry, lineNumber: lineNumber,
+                                        flags: flags, pointers: &pointers)
+            going = body(scan.step(scanned))
+            return going
+        }) {}
+    }
+}
+
+extension LogReader {
+    /// Bytes an indexing scan indexes per hold of the index; the stretch after
+    /// it is prefetched meanwhile (a cold disk reads while the CPU scans).
+    static let indexingScanStretch = 16 << 20
+
+    /// Starts reading the first `bytes` of the file at `path` into the page cache
+    /// (a hint; errors ignored): `rewind find DIR` calls it for the recordings a
+    /// worker will search next, so the disk is busy while the CPUs search.
+    package static func prefetch(path: String, bytes: Int = indexingScanStretch) {
+        guard let file = try? ReadOnlyFile(path: path) else { return }
+        file.prefetch(offset: 0, count: Int64(bytes))
+    }
+}
+
 /// A path scan's state from one entry to the next. Its methods are mutating so
 /// that the closures of ``LogReader/walkStateRecords(_:start:_:)`` reach the
 /// values in place: reading them through a captured variable copied the whole

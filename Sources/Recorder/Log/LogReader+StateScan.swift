@@ -111,6 +111,22 @@ extension LogReader {
             case patch(JSONPatch)
             case none
         }
+
+        /// Reads the entry line `bytes` (nil: it could not be read), whose index `flags` say whether its patch follows on.
+        init(_ bytes: UnsafeBufferPointer<UInt8>?, index: Int, lineNumber: Int, flags: LogIndex.EntryFlags, pointers: inout PathPointerCache) {
+            self.index = index
+            self.lineNumber = lineNumber
+            record = bytes.flatMap { StateRecord($0, pointers: &pointers) }
+            let members = record.map { (state: $0.state, patch: $0.patch) } ?? bytes.flatMap(LogReader.stateMembersAlone)
+            rebuild = .none
+            if let members {
+                if let keyframe = members.state {
+                    rebuild = .keyframe(keyframe)
+                } else if let patch = members.patch, flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
+                    rebuild = .patch(patch)
+                }
+            }
+        }
     }
 
     /// The reading under every state scan: the entries in `range` in order,
@@ -138,22 +154,12 @@ extension LogReader {
                 for position in first..<end {
                     let line = lines[position]
                     let start = Int(line.location.offset - low)
-                    let isRead = start + line.location.length <= read
-                    let record: StateRecord? = isRead ? buffer.withUnsafeBufferPointer { bytes in
-                        StateRecord(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]), pointers: &pointers)
-                    } : nil
-                    let members = record.map { (state: $0.state, patch: $0.patch) } ?? (isRead ? buffer.withUnsafeBufferPointer { bytes in
-                        Self.stateMembersAlone(UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]))
-                    } : nil)
-                    var rebuild = StateScanLine.Rebuild.none
-                    if let members {
-                        if let keyframe = members.state {
-                            rebuild = .keyframe(keyframe)
-                        } else if let patch = members.patch, line.flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
-                            rebuild = .patch(patch)
-                        }
+                    // A short read: the file was cut since it was indexed (entry(at:) fails too).
+                    let scanned = buffer.withUnsafeBufferPointer { bytes in
+                        StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
+                                      index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags, pointers: &pointers)
                     }
-                    if !body(StateScanLine(index: batchStart + position, lineNumber: line.lineNumber, record: record, rebuild: rebuild)) { return }
+                    if !body(scanned) { return }
                 }
                 first = end
             }
@@ -163,7 +169,7 @@ extension LogReader {
 
     /// An entry line's state or patch as ``state(at:)`` reads them (``StateStep``: those members
     /// alone, whatever the rest of the record holds); nil when it cannot.
-    private static func stateMembersAlone(_ line: UnsafeBufferPointer<UInt8>) -> (state: JSONValue?, patch: JSONPatch?)? {
+    fileprivate static func stateMembersAlone(_ line: UnsafeBufferPointer<UInt8>) -> (state: JSONValue?, patch: JSONPatch?)? {
         switch try? StateStep(line: line) {
         case .keyframe(let range)?:
             guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
@@ -258,56 +264,75 @@ enum SkimmedPatch {
     /// characters, valid UTF-8), so a skim that gets a patch here need not
     /// check it again: the patch and its length in bytes; nil for anything else.
     static func readCheckedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
+        // Raw pointer reads and literals compared in place: this runs once per
+        // entry of every scan, on about a hundred bytes, and the bounds checks
+        // and `memcmp` calls of the plain way cost three times the reading.
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
         var position = 0
-        func expect(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard position + count <= bytes.count, UnsafeBufferPointer(rebasing: bytes[position..<(position + count)]).equals(text) else { return false }
-            position += count
+        @inline(__always) func expect(_ text: StaticString) -> Bool {
+            let length = text.utf8CodeUnitCount
+            guard position + length <= count else { return false }
+            let literal = text.utf8Start
+            for offset in 0..<length where base[position + offset] != literal[offset] { return false }
+            position += length
             return true
         }
-        /// The bytes up to the next quote (a plain string's inside; nil at a backslash,
-        /// a control character or invalid UTF-8).
-        func plain() -> UnsafeBufferPointer<UInt8>? {
+        /// The bytes up to the next quote, which it passes (a plain string's inside;
+        /// nil at a backslash, a control character or invalid UTF-8).
+        @inline(__always) func plain() -> UnsafeBufferPointer<UInt8>? {
             let start = position
             var high: UInt8 = 0
-            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-                let byte = bytes[position]
+            while position < count {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\"") { break }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 high |= byte
                 position += 1
             }
-            guard position < bytes.count else { return nil }
-            defer { position += 1 }
-            let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            guard position < count else { return nil }
+            let text = UnsafeBufferPointer(start: base + start, count: position - start)
+            position += 1
             if high >= 0x80, !UTF8Validation.isValid(text) { return nil }
             return text
+        }
+        /// The operation's name and its closing quote: one of the four a recorder
+        /// writes with a scalar value or none (anything else goes to the member walk).
+        @inline(__always) func op() -> UInt8? {
+            guard position < count else { return nil }
+            switch base[position] {
+            case UInt8(ascii: "r"):
+                if expect("replace\"") { return UInt8(ascii: "r") }
+                return expect("remove\"") ? UInt8(ascii: "-") : nil
+            case UInt8(ascii: "a"): return expect("add\"") ? UInt8(ascii: "a") : nil
+            case UInt8(ascii: "t"): return expect("test\"") ? UInt8(ascii: "t") : nil
+            default: return nil
+            }
         }
         guard expect("[") else { return nil }
         var operations: [JSONPatchOperation] = []
         if expect("]") { return (JSONPatch(operations), position) }
+        operations.reserveCapacity(4)
         while true {
-            guard expect("{\"op\":\""), let op = plain(), expect(",\"path\":\""), let pathText = plain(), let path = pointers.pointer(pathText, making: pointer) else { return nil }
-            if op.equals("remove") {
+            guard expect("{\"op\":\""), let op = op(), expect(",\"path\":\""), let pathText = plain(),
+                  let path = pointers.pointer(pathText, making: pointer) else { return nil }
+            if op == UInt8(ascii: "-") {
                 operations.append(.remove(path: path))
             } else {
                 guard expect(",\"value\":") else { return nil }
                 // A scalar runs to the operation's closing brace (a string to its closing quote).
                 let start = position
-                if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+                if position < count, base[position] == UInt8(ascii: "\"") {
                     position += 1
                     guard plain() != nil else { return nil }
                 } else {
-                    while position < bytes.count, bytes[position] != UInt8(ascii: "}") { position += 1 }
+                    while position < count, base[position] != UInt8(ascii: "}") { position += 1 }
                 }
-                guard let value = scalar(UnsafeBufferPointer(rebasing: bytes[start..<position])) else { return nil }
-                if op.equals("replace") {
-                    operations.append(.replace(path: path, value: value))
-                } else if op.equals("add") {
-                    operations.append(.add(path: path, value: value))
-                } else if op.equals("test") {
-                    operations.append(.test(path: path, value: value))
-                } else {
-                    return nil
+                guard let value = scalar(UnsafeBufferPointer(start: base + start, count: position - start)) else { return nil }
+                switch op {
+                case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
+                case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
+                default: operations.append(.test(path: path, value: value))
                 }
             }
             guard expect("}") else { return nil }
@@ -393,24 +418,69 @@ enum SkimmedPatch {
 /// The pointers of the paths a state scan has read, by their bytes: a log's
 /// patches name the same few hundred paths again and again, and splitting
 /// each into tokens (an array and its strings) was a tenth of a scan's time.
+///
+/// A table of two-way sets indexed by a hash of the bytes (no `Dictionary`:
+/// its seeded hashing cost more than the rest of a hit). It starts small, for
+/// the inspector's scans of a screenful, and grows to ``capacity`` slots; a
+/// path that meets a full set takes the place of the older of its two.
 struct PathPointerCache {
-    private var slots: [UInt64: (bytes: [UInt8], pointer: JSONPointer)] = [:]
-    /// Paths kept at most (then it starts over): bounds its memory on a log of ever new paths.
+    private struct Slot {
+        var hash: UInt64
+        var bytes: [UInt8]
+        var pointer: JSONPointer
+    }
+    private var slots: [Slot?] = []
+    /// Paths made since the table last grew.
+    private var madeSinceGrowth = 0
+    /// Slots at most, so memory stays bounded on a log of ever new paths.
     static let capacity = 4096
+    private static let initialSlots = 64
 
     /// The pointer for `text`, made with `make` the first time (nil results are not kept).
     mutating func pointer(_ text: UnsafeBufferPointer<UInt8>,
                           making make: (UnsafeBufferPointer<UInt8>) -> JSONPointer?) -> JSONPointer? {
-        // FNV-1a over the bytes; a slot is used only when its bytes are these.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        if let slot = slots[hash], slot.bytes.count == text.count,
-           slot.bytes.withUnsafeBufferPointer({ text.count == 0 || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
-            return slot.pointer
+        let hash = Self.hash(text)
+        if slots.isEmpty { slots = Array(repeating: nil, count: Self.initialSlots) }
+        let set = Int(truncatingIfNeeded: hash >> 32) & (slots.count - 2)
+        for way in set..<(set + 2) {
+            if let slot = slots[way], slot.hash == hash, slot.bytes.count == text.count,
+               text.count == 0 || slot.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+                return slot.pointer
+            }
         }
         guard let pointer = make(text) else { return nil }
-        if slots.count >= Self.capacity { slots.removeAll(keepingCapacity: true) }
-        slots[hash] = (Array(text), pointer)
+        madeSinceGrowth += 1
+        if madeSinceGrowth > slots.count / 2, slots.count < Self.capacity {
+            // Many paths: a bigger table, filled again as they come back.
+            slots = Array(repeating: nil, count: slots.count * 4)
+            madeSinceGrowth = 0
+            return pointer
+        }
+        // The newer path first; the one it displaces (if any) moves to the second way.
+        slots[set + 1] = slots[set]
+        slots[set] = Slot(hash: hash, bytes: Array(text), pointer: pointer)
         return pointer
+    }
+
+    /// Eight bytes at a time, each word multiplied in and folded down, then
+    /// MurmurHash3's finalizer: paths that differ in one byte anywhere land in different sets.
+    private static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(text.count)
+        guard let base = text.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= text.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        for index in offset..<text.count { tail = tail << 8 | UInt64(base[index]) }
+        hash = (hash ^ tail) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash = hash &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 33)
     }
 }

@@ -155,9 +155,17 @@ public final class LogReader: @unchecked Sendable {
     /// Scans about `maxBytes` more of the file. Returns true while more remains.
     @discardableResult
     public func indexMore(maxBytes: Int = 16 << 20) -> Bool {
+        indexMore(maxBytes: maxBytes) { _, _, _, _ in true }
+    }
+
+    /// ``indexMore(maxBytes:)``, handing each entry line to `observer` as it is indexed.
+    /// With `prefetching`, those bytes and the `maxBytes` after them are asked
+    /// of the disk first (``ReadOnlyFile/prefetch(offset:count:)``), so the next call finds them read.
+    func indexMore(maxBytes: Int, prefetching: Bool = false, observer: LogIndex.EntryObserver) -> Bool {
         scanLock.withLock {
             var (more, size, file) = lock.withLock { (index.continuation(), fileSize, self.file) }
-            more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer)
+            if prefetching { file.prefetch(offset: more.scannedOffset, count: 2 * Int64(maxBytes)) }
+            more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer, observer: observer)
             return lock.withLock {
                 index.append(more)
                 return index.tornTail == nil && index.scannedOffset < fileSize

@@ -72,6 +72,21 @@ import Testing
                 let changes = Self.scan(query, in: reader, mode: .changes, chunk: chunk, workers: workers)
                 #expect(changes.hits == expected.changes, "\(context)")
 
+                // The one pass `find DIR` makes: a reader opened with only its start
+                // indexed, each line scanned as the index checks it.
+                let prefix = [1, 700, 4096, 1 << 20][Int(generator.next() % 4)]
+                for (mode, wanted) in [(QueryScan.Mode.matches, expected.matches.map { QueryScan.Hit(index: $0, truth: true) }),
+                                       (.first, expected.matches.prefix(1).map { QueryScan.Hit(index: $0, truth: true) }),
+                                       (.changes, expected.changes)] {
+                    let fresh = try LogReader(path: log, indexing: .prefix(bytes: prefix))
+                    let report = QueryScan(reader: fresh, query: query, mode: mode).runIndexing()
+                    #expect(report.hits == wanted, "\(context), one pass after \(prefix) bytes, \(mode)")
+                    if mode != .first {
+                        #expect(report.unavailable == expected.unavailable, "\(context), one pass after \(prefix) bytes")
+                        #expect(fresh.entryCount == reader.entryCount && fresh.isFullyIndexed, "\(context): the pass indexed the whole log")
+                    }
+                }
+
                 // The command: --count and --first print what the definition gives.
                 var streams = CapturedStreams()
                 let status = RewindCommandLine.run(["find", log, text, "--count"], streams: &streams)
