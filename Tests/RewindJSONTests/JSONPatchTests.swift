@@ -141,4 +141,28 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
         #expect(document[pointer: try JSONPointer(parsing: "/state/rows/970")] == -1)
         #expect(document["state"]?["rows"]?.arrayValue?.count == 100_000)
     }
+
+    /// An array index token is what RFC 6901 allows (digits, no leading zero)
+    /// and its value, read from the bytes as `Int(_:)` reads it, with every
+    /// length up to where `Int` overflows and beyond.
+    @Test func arrayIndexTokensReadAsRFC6901SaysAtEveryLength() {
+        func definition(_ token: String) -> Int? {
+            guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            if token.utf8.count > 1 && token.utf8.first == 0x30 { return nil }
+            return Int(token)
+        }
+        var tokens = ["", "0", "00", "01", "7", "10", "-1", "+1", "1e3", "1.0", " 1", "1 ", "x", "-", "\u{0661}", "1\u{0661}",
+                      "9223372036854775807", "9223372036854775808", "99999999999999999999"]
+        for length in 1...21 {
+            tokens.append(String(repeating: "9", count: length))
+            tokens.append("1" + String(repeating: "0", count: length - 1))
+            tokens.append(String(repeating: "1", count: length - 1) + "a")
+        }
+        // A token long enough to live on the heap, as well as small ones.
+        tokens.append(String(repeating: "1", count: 40))
+        for token in tokens {
+            #expect(JSONPointer.arrayIndex(token) == definition(token), "\(token.debugDescription)")
+        }
+        #expect(JSONPointer.arrayIndex("123456789012345678") == 123_456_789_012_345_678)
+    }
 }

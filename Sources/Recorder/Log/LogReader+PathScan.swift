@@ -91,6 +91,10 @@ private struct PathScan {
     var tracked: PatchedPathValues
     /// The values after the entry before (nil: unavailable), handed on as the next entry's previous values.
     var current: [JSONValue?]?
+    /// The previous values handed out with the last step: once that step is
+    /// gone, the one reference left, so the next values are written into it
+    /// instead of a new array per entry.
+    private var handedOut: [JSONValue?]?
 
     init(paths: [JSONPointer]) {
         tracked = PatchedPathValues(watching: paths, in: .null)
@@ -103,11 +107,13 @@ private struct PathScan {
     }
 
     mutating func step(_ line: LogReader.StateScanLine) -> PathScanStep {
+        var spare = handedOut.take() ?? []
         let previous = current
         switch line.rebuild {
         case .keyframe(let keyframe):
             tracked.reset(to: keyframe)
-            current = tracked.watchedValues
+            tracked.readWatchedValues(into: &spare)
+            current = spare
         case .patch(let patch) where current != nil:
             // Operation by operation: one that fails leaves the state unavailable until a keyframe.
             var applied = true
@@ -115,10 +121,16 @@ private struct PathScan {
                 applied = false
                 break
             }
-            current = applied ? tracked.watchedValues : nil
+            if applied {
+                tracked.readWatchedValues(into: &spare)
+                current = spare
+            } else {
+                current = nil
+            }
         case .patch, .none:
             current = nil
         }
+        handedOut = previous
         return PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
                             isReadable: line.record != nil, values: current, previousValues: previous)
     }

@@ -82,7 +82,7 @@ package struct ScannedEntry: Sendable, Equatable {
                 return isSmallInteger(value.bytes)
             case .action:
                 guard seen.insertFirst(field) else { return false }
-                return skimAction(&skimmer, type: &actionType, payload: &payload)
+                return skimAction(&skimmer, type: &actionType, payload: &payload, texts: &pointers)
             case .state:
                 let start = skimmer.position
                 guard seen.insertFirst(field) && skimmer.skipUnchecked() else { return false }
@@ -144,14 +144,15 @@ package struct ScannedEntry: Sendable, Equatable {
     /// it has none, which reads as null). False when it would not parse, has no
     /// plain type, or repeats or escapes a key (the full reading settles those).
     private static func skimAction(_ skimmer: inout JSONSkimmer, type: inout String?,
-                                   payload: inout (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool)) -> Bool {
+                                   payload: inout (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool),
+                                   texts: inout PathPointerCache) -> Bool {
         var seenType = false, seenPayload = false
         let valid = skimmer.skimMembers(depth: 0) { key, value, isCompact in
             guard let key else { return false }
             if key.equals(ActionField.type.key) {
                 guard !seenType else { return false }
                 seenType = true
-                type = JSONSkimmer.plainText(value).map { String(decoding: $0, as: UTF8.self) }
+                type = JSONSkimmer.plainText(value).map { texts.actionType($0) }
                 return type != nil
             }
             if key.equals(ActionField.payload.key) {

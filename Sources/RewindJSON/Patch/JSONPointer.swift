@@ -84,6 +84,17 @@ public struct JSONPointerError: Error, Sendable, Equatable, CustomStringConverti
 extension JSONPointer {
     /// Array index for an RFC 6901 token: decimal digits, no leading zeros.
     package static func arrayIndex(_ token: String) -> Int? {
+        // From the bytes: `Int(String)` cost more than the rest of a value's look-up.
+        if let index = token.utf8.withContiguousStorageIfAvailable({ digits -> Int?? in
+            guard digits.count <= 18 else { return .none }   // may overflow: the general way below
+            guard let first = digits.first, first >= 0x30 && first <= 0x39, digits.count == 1 || first != 0x30 else { return .some(nil) }
+            var value = 0
+            for digit in digits {
+                guard digit >= 0x30 && digit <= 0x39 else { return .some(nil) }
+                value = value &* 10 &+ Int(digit &- 0x30)
+            }
+            return .some(value)
+        }), let index { return index }
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         if token.utf8.count > 1 && token.utf8.first == 0x30 { return nil }
         return Int(token)

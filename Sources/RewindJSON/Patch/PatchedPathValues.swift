@@ -53,6 +53,12 @@ package struct PatchedPathValues {
     /// The values at the watched paths, in order.
     package var watchedValues: [JSONValue?] { watchedSlots.map { values[$0] } }
 
+    /// The same, written over `array` (in place when nothing else holds it).
+    package func readWatchedValues(into array: inout [JSONValue?]) {
+        array.removeAll(keepingCapacity: true)
+        for slot in watchedSlots { array.append(values[slot]) }
+    }
+
     /// Starts again from `document` (a keyframe's state).
     package mutating func reset(to document: JSONValue) {
         base = document
