@@ -99,3 +99,27 @@ struct FileIdentity: Hashable {
         self.init(status)
     }
 }
+
+/// Read buffers handed from one reader to the next: `rewind find DIR` opens
+/// a reader per recording, and a fresh 1 MB window each time cost its zeroing
+/// and its page faults (a few percent of a search over small recordings).
+enum ReadBufferPool {
+    private static let spares = Locked<[[UInt8]]>([])
+    /// Buffers kept at most, and the largest kept (a huge line's buffer is let go).
+    static let limit = 8
+    static let largestKept = 4 << 20
+
+    /// A buffer to read into (empty when none is spare).
+    static func take() -> [UInt8] {
+        spares.withLock { $0.popLast() } ?? []
+    }
+
+    /// Gives back a buffer nobody else holds.
+    static func giveBack(_ buffer: [UInt8]) {
+        guard !buffer.isEmpty, buffer.count <= largestKept else { return }
+        spares.withLock { spares in
+            if spares.count < limit { spares.append(buffer) }
+        }
+    }
+}
+

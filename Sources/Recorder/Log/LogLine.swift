@@ -87,11 +87,13 @@ package enum LogLine {
         let count = line.count
         guard count > checksumSuffixLength + 1 else { return nil }
         let suffixStart = count - checksumSuffixLength
-        for (offset, byte) in checksumMarker.enumerated() where line[suffixStart + offset] != byte { return nil }
-        guard line[count - 2] == UInt8(ascii: "\""), line[count - 1] == UInt8(ascii: "}") else { return nil }
+        // memcmp and raw reads: the index unseals every line of every log it opens.
+        let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard checksumMarker.withUnsafeBufferPointer({ memcmp(base + suffixStart, $0.baseAddress!, $0.count) == 0 }),
+              base[count - 2] == UInt8(ascii: "\""), base[count - 1] == UInt8(ascii: "}") else { return nil }
         var stored: UInt32 = 0
         for index in (suffixStart + checksumMarker.count)..<(count - 2) {
-            let byte = line[index]
+            let byte = base[index]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")

@@ -70,7 +70,7 @@ public final class LogReader: @unchecked Sendable {
     private var spareScanBuffer: [UInt8] = []
     /// One scan at a time (background indexing and follow-mode refreshes); guards `scanBuffer`.
     private let scanLock = NSLock()
-    private var scanBuffer: [UInt8] = []
+    private var scanBuffer = ReadBufferPool.take()
 
     /// Opens a log and reads its header.
     ///
@@ -100,6 +100,8 @@ public final class LogReader: @unchecked Sendable {
         currentHeader = header
         headerSeal = Self.headerSeal(file, line: line)
     }
+
+    deinit { ReadBufferPool.giveBack(scanBuffer) }
 
     private static func readHeader(_ file: ReadOnlyFile, line: (offset: Int64, length: Int), path: String) throws(LogReadError) -> LogHeader {
         var bytes: [UInt8] = []

@@ -71,7 +71,8 @@ package struct JSONSkimmer {
             return true
         }
         let keyBase = keys.count
-        defer { keys.removeSubrange(keyBase...) }
+        // Only when keys were kept (a record check keeps none: this ran for every object it skims).
+        defer { if keys.count > keyBase { keys.removeSubrange(keyBase...) } }
         while true {
             skipSpace()
             let keyStart = position + 1
