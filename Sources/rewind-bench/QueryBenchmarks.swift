@@ -79,14 +79,56 @@ func runQueryBenchmarks() {
     let read = Benchmark.onceWithCPU { _ = PlainRead.files(paths) }
     Benchmark.report("read the same files (1 MB reads, page cache)", Benchmark.format(bytesPerSecond: Double(total) / read.wall),
                      baseline: "CPU " + Benchmark.format(seconds: read.cpu))
-    if let run = ChildRun.measure(rewind, ["find", recordings.path, "/counter == 7", "--count"]), run.status <= 1 {
-        Benchmark.report("find DIR (\(files) recordings, \(Benchmark.format3(Double(total) / 1e6)) MB), wall", Benchmark.format(seconds: run.seconds),
+    let search = ["find", recordings.path, "/counter == 7", "--count"]
+    // Best of three from the page cache: the CPU's speed, what a second search over the same recordings waits.
+    let warmRuns = (0..<3).compactMap { _ in ChildRun.measure(rewind, search) }.filter { $0.status <= 1 }
+    if let run = warmRuns.min(by: { $0.seconds < $1.seconds }) {
+        Benchmark.report("find DIR (\(files) recordings, \(Benchmark.format3(Double(total) / 1e6)) MB), page cache, wall", Benchmark.format(seconds: run.seconds),
                          baseline: Benchmark.format(bytesPerSecond: Double(total) / run.seconds))
         if let cpu = run.cpuSeconds {
             Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu),
                              baseline: Benchmark.format(bytesPerSecond: Double(total) / cpu) + " per core")
         }
         Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB")
+    }
+    // From the disk: the page cache emptied before each (root only), the same
+    // files read start to end, then searched. "At disk speed" is the search
+    // taking no longer than reading.
+    // Not in smoke runs: emptying the cache would slow whatever runs next (CI's build products, too).
+    guard !Benchmark.quick else { return }
+    guard PageCache.canDrop else {
+        print("queries: the page cache cannot be dropped here (needs root): no cold-disk rows")
+        return
+    }
+    var coldReads: [Double] = [], coldSearches: [ChildRun] = []
+    for _ in 0..<2 {
+        PageCache.drop()
+        coldReads.append(Benchmark.once { _ = PlainRead.files(paths) })
+        PageCache.drop()
+        if let run = ChildRun.measure(rewind, search), run.status <= 1 { coldSearches.append(run) }
+    }
+    if let read = coldReads.min(), let run = coldSearches.min(by: { $0.seconds < $1.seconds }) {
+        Benchmark.report("read the same files from a cold disk (1 MB reads)", Benchmark.format(seconds: read),
+                         baseline: Benchmark.format(bytesPerSecond: Double(total) / read))
+        Benchmark.report("find DIR from a cold disk, wall", Benchmark.format(seconds: run.seconds),
+                         baseline: "reading them: " + Benchmark.format(seconds: read), ratio: read / run.seconds)
+        if let cpu = run.cpuSeconds { Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu)) }
+    }
+}
+
+/// The kernel's page cache, emptied so a read comes from the disk (Linux, as root).
+enum PageCache {
+    static let control = "/proc/sys/vm/drop_caches"
+
+    static var canDrop: Bool { getuid() == 0 && access(control, W_OK) == 0 }
+
+    /// Writes dirty pages out, then drops clean cached pages, dentries and inodes.
+    static func drop() {
+        sync()
+        let descriptor = open(control, O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = "3".withCString { write(descriptor, $0, 1) }
     }
 }
 

@@ -27,9 +27,12 @@ enum FindInDirectory {
         var output = BufferedOutput()
         var total = 0, matchingRecordings = 0
         let workers = ProcessInfo.processInfo.activeProcessorCount
+        // Recordings are asked of the disk two per worker ahead of the search, so a
+        // cold disk reads while the CPUs search (one ahead left them waiting, measured).
+        let readAhead = 2 * workers
+        for path in paths.prefix(readAhead) { LogReader.prefetch(path: path) }
         ParallelInOrder.run(count: paths.count, workers: workers, work: { item in
-            // The recording a worker takes after this one, read from the disk while this one is searched.
-            if item + workers < paths.count { LogReader.prefetch(path: paths[item + workers]) }
+            if item + readAhead < paths.count { LogReader.prefetch(path: paths[item + readAhead]) }
             return search(paths[item], query: query, options: options)
         }) { result in
             if let error = result.error {

@@ -92,6 +92,14 @@ import Testing
                 let status = RewindCommandLine.run(["find", log, text, "--count"], streams: &streams)
                 #expect(streams.standardOutput == "\(expected.matches.count)\n", "\(context)")
                 #expect(status == (expected.matches.isEmpty ? 1 : 0))
+                // `find DIR` (one pass per recording) prints the log's own lines, each after its path.
+                if !expected.matches.isEmpty {
+                    var single = CapturedStreams(), inDirectory = CapturedStreams()
+                    _ = RewindCommandLine.run(["find", log, text], streams: &single)
+                    _ = RewindCommandLine.run(["find", (log as NSString).deletingLastPathComponent, text], streams: &inDirectory)
+                    #expect(inDirectory.standardOutput == single.standardOutput.split(separator: "\n").map { log + "  " + $0 + "\n" }.joined(),
+                            "\(context): find DIR")
+                }
                 compared += 1
                 unavailableSeen += expected.unavailable
                 matchesSeen += expected.matches.count
