@@ -1,4 +1,5 @@
 import Foundation
+internal import CJSONScan
 
 /// A strict RFC 8259 parser from UTF-8 bytes to ``JSONValue``.
 ///
@@ -442,12 +443,27 @@ struct _Parser {
     @inline(__always)
     private mutating func skipPlainRun(isASCII: inout Bool) throws(JSONParseError) {
         let end = bytes.count
-        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        let base = bytes.baseAddress!
+        let raw = UnsafeRawPointer(base)
+        var words = 0
         while position + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            if ByteWords.hasQuoteBackslashOrControl(word) { break }
+            let mask = ByteWords.quoteBackslashOrControlMask(word)
+            if mask != 0 {
+                let plainBytes = mask.trailingZeroBitCount >> 3
+                if word & ((1 &<< UInt64(plainBytes &* 8)) &- 1) & 0x8080_8080_8080_8080 != 0 { isASCII = false }
+                position += plainBytes
+                break
+            }
             if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
             position += 8
+            words += 1
+            if words == 2 {
+                let run = rewind_json_plain_run(base + position, end - position)
+                position += run.plain
+                if run.hasHighByte { isASCII = false }
+                break
+            }
         }
         while position < end {
             let byte = bytes[position]
