@@ -437,9 +437,11 @@ struct _Parser {
     }
 
     /// Moves `position` over a string's plain bytes to its next quote or
-    /// backslash (or the end of the input): eight bytes at a time while no
-    /// word holds one, then byte by byte. Clears `isASCII` at a byte of 0x80
-    /// or more; a control character is an error.
+    /// backslash (or the end of the input): two words in Swift (a key costs
+    /// no call; a word holding a stop goes straight to its first flagged
+    /// byte), the rest of a longer run by the C scan (`CJSONScan`), then byte
+    /// by byte. Clears `isASCII` at a byte of 0x80 or more; a control
+    /// character is an error.
     @inline(__always)
     private mutating func skipPlainRun(isASCII: inout Bool) throws(JSONParseError) {
         let end = bytes.count
