@@ -16,8 +16,10 @@ let package = Package(
     ],
     targets: [
         // The JSON engine: values, parser, encoders, writer, pointer, diff, patch, the
-        // value decoder and the skimmer. No dependencies; Recorder re-exports it.
-        .target(name: "RewindJSON"),
+        // value decoder and the skimmer. Only CJSONScan; Recorder re-exports it.
+        .target(name: "RewindJSON", dependencies: ["CJSONScan"]),
+        // Where a JSON string's plain run ends, with SSE2/AVX2 compares (C for the intrinsics).
+        .target(name: "CJSONScan"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
         .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace", "CRC32Hardware"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
-        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON"]),
+        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
