@@ -141,6 +141,64 @@ import RewindJSON
         }
     }
 
+    /// A recorder's records are read by matching its member order; a record
+    /// that differs anywhere (a byte changed, a member added where the recorder
+    /// puts optional ones, or anywhere else) must still read exactly as
+    /// `entry(at:)` reads it, or not at all when that fails.
+    @Test func recordsAsARecorderWritesThemAndAnyChangeToThemReadAsTheParserReadsThem() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos(randomTodoActions(count: 60, seed: 23), to: path, options: testOptions(keyframeInterval: 5))
+        var lines = readLines(path).dropFirst().filter { !$0.isEmpty }.map { Array($0.utf8) }
+        // The optional members, where the recorder writes them (after the action).
+        let optional = [#","effectOf":3"#, #","values":{"uuid":["x"]}"#, #","trace":["main.swift:1"]"#,
+                        #","effectOf":3,"values":{"d":[1.5]},"trace":[]"#, #","effectOf":-1.5"#, #","effectOf":"x""#]
+        for (number, extra) in optional.enumerated() {
+            var line = lines[number * 7 % lines.count]
+            let actionEnd = line.indices.first { line[$0...].starts(with: Array(#"},"patch""#.utf8)) || line[$0...].starts(with: Array(#"},"changed""#.utf8)) }!
+            line.insert(contentsOf: Array(extra.utf8), at: actionEnd + 1)
+            lines.append(line)
+        }
+        // Values replaced where the member order still matches: each must be judged as the parser judges it.
+        let replacements: [(member: String, values: [String])] = [
+            (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123"]),
+            (#""time":"#, ["tru", #""x""#, "1.5e400", "-", "[]"]),
+            (#""durationNs":"#, ["-", "{}", "1.0", "null"]),
+            (#""replayable":"#, ["tru", "null", "\"x"]),
+            (#""type":"#, ["1", #""a\u0041""#, #""\u00""#]),
+        ]
+        for original in lines.prefix(12) {
+            let text = String(decoding: original, as: UTF8.self)
+            for (member, values) in replacements {
+                guard let range = text.range(of: member) else { continue }
+                let valueEnd = text[range.upperBound...].firstIndex { $0 == "," || $0 == "}" }!
+                for value in values { lines.append(Array((text[..<range.upperBound] + value + text[valueEnd...]).utf8)) }
+            }
+        }
+        var generator = SplitMix64(seed: 77)
+        let significant = Array(#"{}[],:" "#.utf8) + [UInt8(ascii: "0"), UInt8(ascii: "a"), 0x09, 0xC3, 0x80, 0xFF]
+        var agreed = 0, rejected = 0
+        for original in lines {
+            for round in 0..<25 {
+                var line = original
+                if round > 0 {
+                    let position = Int(generator.next() % UInt64(line.count))
+                    switch generator.next() % 3 {
+                    case 0: line[position] = significant[Int(generator.next() % UInt64(significant.count))]
+                    case 1: line.insert(significant[Int(generator.next() % UInt64(significant.count))], at: position)
+                    default: line.remove(at: position)
+                    }
+                }
+                var pointers = PathPointerCache()
+                let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: Self.allFields, pointers: &pointers) }
+                let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
+                #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: Self.allFields) }, "\(String(decoding: line, as: UTF8.self))")
+                if parsed == nil { rejected += 1 } else { agreed += 1 }
+            }
+        }
+        #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
+    }
+
     @Test func stoppingEarlyReadsNoFurther() throws {
         let directory = TemporaryDirectory()
         let reader = try LogReader(path: Self.writeLog(in: directory))

@@ -69,6 +69,84 @@ package struct ScannedEntry: Sendable, Equatable {
         var payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool) = (nil, true)
         var changed: UnsafeBufferPointer<UInt8>?
         var patchPaths: [JSONPointer]?
+
+        /// The patch member's value (at the skimmer), as the member walk reads it.
+        func readPatch(_ skimmer: inout JSONSkimmer) -> Bool {
+            let start = skimmer.position
+            if let stateMembers, !fields.contains(.changedPaths),
+               let (patch, length) = SkimmedPatch.readCheckedAsWritten(UnsafeBufferPointer(rebasing: line[start...]), pointers: &pointers) {
+                // A state scan's patch as a recorder writes it: checked and built in one pass, not two.
+                skimmer.position = start + length
+                stateMembers.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
+                stateMembers.pointee.readPatch = patch
+                patchPaths = []
+                return true
+            }
+            patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths), pointers: &pointers)
+            stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
+            return patchPaths != nil
+        }
+
+        // The members in the order and spelling `RecordEncoder` writes them, each value checked
+        // as the walk below checks it, without finding each key's field: a scan reads every record,
+        // and the walk's per-member work was a tenth of a query's time. Anything else: the walk decides.
+        var asWritten = JSONSkimmer(line)
+        asWritten.tracksCompactness = skimmer.tracksCompactness
+        func member(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard asWritten.position + count <= line.count,
+                  memcmp(line.baseAddress! + asWritten.position, prefix.utf8Start, count) == 0 else { return false }
+            asWritten.position += count
+            return true
+        }
+        func readAsWritten() -> Bool {
+            guard member(#"{"kind":"entry""#) else { return false }
+            _ = member(#","keyframe":true"#)
+            guard member(#","seq":"#), let sequence = asWritten.skimValue(depth: 0), isSmallInteger(sequence.bytes),
+                  member(#","time":"#), asWritten.skimValue(depth: 0) != nil,
+                  member(#","durationNs":"#), asWritten.skimValue(depth: 0) != nil,
+                  member(#","action":{"type":"#), let type = asWritten.skimValue(depth: 1),
+                  let typeText = JSONSkimmer.plainText(type.bytes),
+                  member(#","payload":"#), let payloadValue = asWritten.skimValue(depth: 1),
+                  member(#","replayable":"#), asWritten.skimValue(depth: 1) != nil, member("}") else { return false }
+            actionType = pointers.actionType(typeText)
+            payload = (payloadValue.bytes, payloadValue.isCompactAsWritten)
+            if member(#","effectOf":"#) {
+                guard asWritten.skimValue(depth: 0) != nil else { return false }
+            }
+            if member(#","values":"#) {
+                guard asWritten.skipUnchecked() else { return false }
+            }
+            if member(#","trace":"#) {
+                guard asWritten.skipUnchecked() else { return false }
+            }
+            if member(#","changed":"#) {
+                guard let value = asWritten.skimValue(depth: 0), member(#","state":"#) else { return false }
+                changed = value.bytes
+                stateMembers?.pointee.changed = value.bytes
+                let start = asWritten.position
+                guard asWritten.skipUnchecked() else { return false }
+                stateMembers?.pointee.state = UnsafeBufferPointer(rebasing: line[start..<asWritten.position])
+                seen = [RecordFields(.sequence), RecordFields(.action), RecordFields(.changed), RecordFields(.state)]
+            } else if member(#","patch":"#) {
+                guard readPatch(&asWritten) else { return false }
+                seen = [RecordFields(.sequence), RecordFields(.action), RecordFields(.patch)]
+            } else {
+                return false
+            }
+            if member(#","n":"#) {
+                guard asWritten.skipUnchecked() else { return false }
+            }
+            guard member(#","crc":"#), asWritten.skipUnchecked(), member("}"), asWritten.position == line.count else { return false }
+            return true
+        }
+        if readAsWritten() {
+            return finish(seen: seen, actionType: actionType, payload: payload, changed: changed, patchPaths: patchPaths, fields: fields)
+        }
+        // Not as written: start again with the walk, from nothing.
+        (seen, actionType, payload, changed, patchPaths) = (RecordFields(), nil, (nil, true), nil, nil)
+        if let stateMembers { stateMembers.pointee = StateMembers() }
+
         let walked = skimmer.walkMembers(depth: -1) { key, skimmer in
             guard let key else { return false }
             guard let field = RecordField(key: key) else {
@@ -90,19 +168,7 @@ package struct ScannedEntry: Sendable, Equatable {
                 return true
             case .patch:
                 guard seen.insertFirst(field) else { return false }
-                let start = skimmer.position
-                if let stateMembers, !fields.contains(.changedPaths),
-                   let (patch, length) = SkimmedPatch.readCheckedAsWritten(UnsafeBufferPointer(rebasing: line[start...]), pointers: &pointers) {
-                    // A state scan's patch as a recorder writes it: checked and built in one pass, not two.
-                    skimmer.position = start + length
-                    stateMembers.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
-                    stateMembers.pointee.readPatch = patch
-                    patchPaths = []
-                    return true
-                }
-                patchPaths = PatchPaths.read(&skimmer, makingPointers: fields.contains(.changedPaths), pointers: &pointers)
-                stateMembers?.pointee.patch = UnsafeBufferPointer(rebasing: line[start..<skimmer.position])
-                return patchPaths != nil
+                return readPatch(&skimmer)
             case .changed:
                 guard seen.insertFirst(field), let value = skimmer.skimValue(depth: 0) else { return false }
                 changed = value.bytes
@@ -116,7 +182,14 @@ package struct ScannedEntry: Sendable, Equatable {
                 return skimmer.skipUnchecked()
             }
         }
-        guard walked, seen.contains(.sequence), let actionType else { return nil }
+        guard walked else { return nil }
+        return finish(seen: seen, actionType: actionType, payload: payload, changed: changed, patchPaths: patchPaths, fields: fields)
+    }
+
+    /// What the members read give: the entry, or nil when one it needs is missing or unreadable.
+    private static func finish(seen: RecordFields, actionType: String?, payload: (bytes: UnsafeBufferPointer<UInt8>?, isCompactAsWritten: Bool),
+                               changed: UnsafeBufferPointer<UInt8>?, patchPaths: [JSONPointer]?, fields: Fields) -> ScannedEntry? {
+        guard seen.contains(.sequence), let actionType else { return nil }
         var changedPaths: [JSONPointer] = []
         if seen.contains(.state) {
             guard let value = try? changed.map({ try JSONParser.parse(buffer: $0) }) ?? nil as JSONValue? else { return nil }
