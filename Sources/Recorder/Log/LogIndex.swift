@@ -190,7 +190,7 @@ struct LogIndex {
             line = UnsafeRawBufferPointer(rebasing: line.dropLast())
             seal = LogLine.unseal(line)
         }
-        let isHeader = LogLine.hasPrefix(line, LogLine.headerPrefix)
+        let isHeader = LogLine.hasPrefix(line, LogLine.Kind.header)
         // Checked on a copy: a torn final line is looked at again later, as if for the first time.
         var checked = session
         let verdict = checked.check(seal, isHeader: isHeader)
@@ -221,11 +221,11 @@ struct LogIndex {
             break
         }
         scannedLines = lineNumber
-        if LogLine.hasPrefix(line, LogLine.entryPrefix) {
+        if LogLine.hasPrefix(line, LogLine.Kind.entry) {
             offsets.append(offset)
             lengths.append(UInt32(line.count))
             lineNumbers.append(UInt32(truncatingIfNeeded: lineNumber))
-            if LogLine.hasPrefix(line, LogLine.keyframePrefix) {
+            if LogLine.hasPrefix(line, LogLine.Kind.keyframe) {
                 pendingFlags.insert(.keyframe)
                 keyframeCount += 1
             }
@@ -238,7 +238,7 @@ struct LogIndex {
             } else {
                 pendingFlags.insert(.sessionStart)
             }
-        } else if LogLine.hasPrefix(line, LogLine.gapPrefix) {
+        } else if LogLine.hasPrefix(line, LogLine.Kind.gap) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
