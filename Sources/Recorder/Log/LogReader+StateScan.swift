@@ -113,10 +113,11 @@ extension LogReader {
         }
 
         /// Reads the entry line `bytes` (nil: it could not be read), whose index `flags` say whether its patch follows on.
-        init(_ bytes: UnsafeBufferPointer<UInt8>?, index: Int, lineNumber: Int, flags: LogIndex.EntryFlags, pointers: inout PathPointerCache) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>?, index: Int, lineNumber: Int, flags: LogIndex.EntryFlags,
+             keyframeChanges: Bool = true, pointers: inout PathPointerCache) {
             self.index = index
             self.lineNumber = lineNumber
-            record = bytes.flatMap { StateRecord($0, pointers: &pointers) }
+            record = bytes.flatMap { StateRecord($0, keyframeChanges: keyframeChanges, pointers: &pointers) }
             let members = record.map { (state: $0.state, patch: $0.patch) } ?? bytes.flatMap(LogReader.stateMembersAlone)
             rebuild = .none
             if let members {
@@ -132,7 +133,8 @@ extension LogReader {
     /// The reading under every state scan: the entries in `range` in order,
     /// neighbours read with one `pread`, each handed to `body` until it returns
     /// false. `start` first receives the state before the range.
-    func walkStateRecords(_ range: Range<Int>, start: (JSONValue?) -> Void, _ body: (StateScanLine) -> Bool) {
+    /// `keyframeChanges`: whether keyframes' `changed` lists are read (``StateScanStep/changedPaths``).
+    func walkStateRecords(_ range: Range<Int>, keyframeChanges: Bool = true, start: (JSONValue?) -> Void, _ body: (StateScanLine) -> Bool) {
         let range = range.clamped(to: 0..<entryCount)
         guard !range.isEmpty else { return }
         start(range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1))
@@ -157,7 +159,8 @@ extension LogReader {
                     // A short read: the file was cut since it was indexed (entry(at:) fails too).
                     let scanned = buffer.withUnsafeBufferPointer { bytes in
                         StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
-                                      index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags, pointers: &pointers)
+                                      index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
+                                      keyframeChanges: keyframeChanges, pointers: &pointers)
                     }
                     if !body(scanned) { return }
                 }
@@ -198,7 +201,8 @@ struct StateRecord {
     /// A keyframe's `changed` list; a patch's paths are read from the patch.
     var keyframeChanged: [JSONPointer] = []
 
-    init?(_ line: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) {
+    /// `keyframeChanges`: whether a keyframe's `changed` list is read (a path scan has no use for it).
+    init?(_ line: UnsafeBufferPointer<UInt8>, keyframeChanges: Bool = true, pointers: inout PathPointerCache) {
         var members = StateMembers()
         guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members, pointers: &pointers) else {
             // What the light reading does not judge: the full reading decides, and gives everything.
@@ -217,7 +221,9 @@ struct StateRecord {
         if let stateBytes {
             guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
             self.state = state
-            keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
+            if keyframeChanges {
+                keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
+            }
         } else if let patch = members.readPatch {
             self.patch = patch
         } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)

@@ -192,8 +192,11 @@ package struct ScannedEntry: Sendable, Equatable {
         guard seen.contains(.sequence), let actionType else { return nil }
         var changedPaths: [JSONPointer] = []
         if seen.contains(.state) {
-            guard let value = try? changed.map({ try JSONParser.parse(buffer: $0) }) ?? nil as JSONValue? else { return nil }
-            changedPaths = EntryRecord.pointers(in: value)
+            // Only when asked for: `changed` was skimmed checked, so the parser accepts it.
+            if fields.contains(.changedPaths) {
+                guard let value = try? changed.map({ try JSONParser.parse(buffer: $0) }) ?? nil as JSONValue? else { return nil }
+                changedPaths = EntryRecord.pointers(in: value)
+            }
         } else if let patchPaths {
             changedPaths = patchPaths
         } else {
