@@ -106,7 +106,7 @@ private struct PathScan {
         current = tracked.watchedValues
     }
 
-    mutating func step(_ line: LogReader.StateScanLine) -> PathScanStep {
+    mutating func step(_ line: borrowing LogReader.StateScanLine) -> PathScanStep {
         var spare = handedOut.take() ?? []
         let previous = current
         switch line.rebuild {

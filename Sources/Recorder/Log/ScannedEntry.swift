@@ -241,12 +241,12 @@ package struct ScannedEntry: Sendable, Equatable {
         return valid && type != nil
     }
 
-    /// An integer the parser reads as one (so `int64Value` is not nil).
+    /// An integer the parser reads as one (so `int64Value` is not nil), given a
+    /// value `skimValue` accepted (so a whole, valid JSON value: a number of at
+    /// most 18 digits when it starts like one, no second skim needed).
     private static func isSmallInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var skimmer = JSONSkimmer(bytes)
         guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) else { return false }
-        return skimmer.skipValue(depth: 0) && skimmer.position == bytes.count
-            && !bytes.contains(UInt8(ascii: ".")) && !bytes.contains(UInt8(ascii: "e")) && !bytes.contains(UInt8(ascii: "E"))
+        return !bytes.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
 }
 
