@@ -59,16 +59,28 @@ enum FindCommand: CommandRunner {
                        prefix: String = "", found: (String?) -> Void) -> Int {
         var scan = QueryScan(reader: timeline.reader, query: query, mode: options.mode)
         scan.workers = workers
+        // Sized once: the index may still be growing, and every line of one search has one width.
         let numberWidth = numberWidth(for: timeline)
         var unavailable = 0
         scan.run { report in
             unavailable += report.unavailable
-            for hit in report.hits {
-                found(options.countOnly ? nil : prefix + line(for: hit, in: timeline, mode: options.mode, numberWidth: numberWidth))
+            if options.countOnly {
+                for _ in report.hits { found(nil) }
+            } else {
+                for line in lines(for: report.hits, in: timeline, mode: options.mode, prefix: prefix, numberWidth: numberWidth) { found(line) }
             }
             return true
         }
         return unavailable
+    }
+
+    /// The output lines of `hits`, each after `prefix`, numbered as `rewind log` numbers
+    /// entries (`numberWidth`: by default sized for the timeline now).
+    static func lines(for hits: [QueryScan.Hit], in timeline: LogTimeline, mode: QueryScan.Mode, prefix: String = "",
+                      numberWidth: Int? = nil) -> [String] {
+        guard !hits.isEmpty else { return [] }
+        let width = numberWidth ?? self.numberWidth(for: timeline)
+        return hits.map { prefix + line(for: $0, in: timeline, mode: mode, numberWidth: width) }
     }
 
     /// The width of entry numbers in lines, as `rewind log` has it. The index

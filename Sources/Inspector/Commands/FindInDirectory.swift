@@ -28,7 +28,7 @@ enum FindInDirectory {
         var total = 0, matchingRecordings = 0
         let workers = ProcessInfo.processInfo.activeProcessorCount
         // Recordings are asked of the disk two per worker ahead of the search, so a
-        // cold disk reads while the CPUs search (one ahead left them waiting, measured).
+        // cold disk reads while the CPUs search.
         let readAhead = 2 * workers
         for path in paths.prefix(readAhead) { LogReader.prefetch(path: path) }
         ParallelInOrder.run(count: paths.count, workers: workers, work: { item in
@@ -71,12 +71,7 @@ enum FindInDirectory {
         let report = QueryScan(reader: timeline.reader, query: query, mode: options.mode).runIndexing()
         result.unavailable = report.unavailable
         result.count = report.hits.count
-        if !options.countOnly {
-            let numberWidth = FindCommand.numberWidth(for: timeline)
-            result.lines = report.hits.map { hit in
-                path + "  " + FindCommand.line(for: hit, in: timeline, mode: options.mode, numberWidth: numberWidth)
-            }
-        }
+        if !options.countOnly { result.lines = FindCommand.lines(for: report.hits, in: timeline, mode: options.mode, prefix: path + "  ") }
         return result
     }
 

@@ -276,6 +276,8 @@ enum SkimmedPatch {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var position = 0
+        // Compared in place, not with `hasPrefix(_:at:)`'s `memcmp`: these literals are a
+        // few bytes, one after another, and the calls cost more than the compares (callgrind).
         @inline(__always) func expect(_ text: StaticString) -> Bool {
             let length = text.utf8CodeUnitCount
             guard position + length <= count else { return false }

@@ -93,14 +93,14 @@ package struct ScannedEntry: Sendable, Equatable {
         var asWritten = JSONSkimmer(line)
         asWritten.tracksCompactness = skimmer.tracksCompactness
         func member(_ prefix: StaticString) -> Bool {
-            let count = prefix.utf8CodeUnitCount
-            guard asWritten.position + count <= line.count,
-                  memcmp(line.baseAddress! + asWritten.position, prefix.utf8Start, count) == 0 else { return false }
-            asWritten.position += count
+            guard line.hasPrefix(prefix, at: asWritten.position) else { return false }
+            asWritten.position += prefix.utf8CodeUnitCount
             return true
         }
         func readAsWritten() -> Bool {
-            guard member(#"{"kind":"entry""#) else { return false }
+            // `LogLine.Kind.entry`, then what makes it `LogLine.Kind.keyframe`. (Not `a || b` anywhere
+            // here: its autoclosure would capture `member`, and with it the skimmer, checked at run time.)
+            guard member(LogLine.Kind.entry) else { return false }
             _ = member(#","keyframe":true"#)
             guard member(#","seq":"#), let sequence = asWritten.skimValue(depth: 0), isSmallInteger(sequence.bytes),
                   member(#","time":"#), asWritten.skimValue(depth: 0) != nil,
@@ -350,5 +350,12 @@ extension UnsafeBufferPointer<UInt8> {
     func equals(_ text: StaticString) -> Bool {
         guard count == text.utf8CodeUnitCount else { return false }
         return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
+    }
+
+    /// True when the bytes of `text` come at `position` (the record readers' "as written" matching).
+    func hasPrefix(_ text: StaticString, at position: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard position >= 0, position + length <= count else { return false }
+        return length == 0 || memcmp(baseAddress! + position, text.utf8Start, length) == 0
     }
 }
