@@ -108,6 +108,35 @@ import Testing
         }
     }
 
+    // A scan parses keyframe after keyframe with the shapes the ones before
+    // taught it (`JSONParser.ShapeMemory`): each document still reads exactly
+    // as it does alone, whatever shapes the earlier ones had, and editing an
+    // object parsed earlier changes nothing parsed later.
+    @Test func shapesCarriedFromOneParseToTheNextChangeNothingParsed() throws {
+        let pool = ["id", "name", "value", "a key longer than fifteen bytes", "quote\"d", "zoë", "x"]
+        var generator = SplitMix64(seed: 17)
+        var shapes = JSONParser.ShapeMemory()
+        var kept: [(parsed: JSONValue, alone: JSONValue)] = []
+        for round in 0..<200 {
+            var keys = pool.filter { _ in generator.next() % 3 != 0 }
+            if generator.next() % 4 == 0 { keys.shuffle(using: &generator) }
+            let items = (0..<Int(generator.next() % 6)).map { index in
+                JSONValue.object(JSONObject(keys.map { ($0, JSONValue.integer(Int64(round * 10 + index))) }))
+            }
+            let bytes = JSONWriter.compact(["counter": .integer(Int64(round)), "items": .array(items), "deep": ["items": .array(items)]])
+            let alone = try JSONParser.parse(bytes)
+            let parsed = try bytes.withUnsafeBufferPointer { try JSONParser.parse(buffer: $0, shapes: &shapes) }
+            #expect(parsed == alone)
+            #expect(JSONWriter.compact(parsed) == bytes, "round \(round): keys or their order changed")
+            if var first = parsed[pointer: JSONPointer(tokens: ["items", "0"])]?.objectValue {
+                first["added"] = .bool(true)
+                first["id"] = nil
+            }
+            kept.append((parsed, alone))
+        }
+        for (parsed, alone) in kept { #expect(parsed == alone) }
+    }
+
     @Test func aKeyThatOnlyStartsLikeAKnownOneIsNotMistakenForIt() throws {
         let text = #"[{"ab":1,"c":2},{"ab":3,"c":4},{"abc":5,"c":6},{"a":7,"c":8},{"ab":9},{"ab":10,"c":11,"d":12},{"a\u0062":13,"c":14}]"#
         #expect(JSONWriter.compactString(try JSONParser.parse(text))

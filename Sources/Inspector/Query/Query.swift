@@ -57,54 +57,9 @@ struct QueryInput {
     /// The state before the entry; read only by `changed`.
     var previousState: JSONValue?
     var actionType: String
-    /// When set, what `changed` reads instead of `previousState`: a scan keeps
-    /// only these values from one entry to the next, not a whole state (which
-    /// would copy every container a patch edits).
-    var previousValues: PreviousPathValues?
-    /// When set, the values at the query's paths in the state after the entry,
-    /// read instead of `state` (a path scan has no whole state).
-    var pathValues: PathValues?
 
     /// The value at `path` in the state after the entry; nil when absent or the state is unavailable.
-    func value(at path: JSONPointer) -> JSONValue? {
-        if let pathValues, let position = pathValues.paths.firstIndex(of: path) { return pathValues.values[position] }
-        return state?[pointer: path]
-    }
-}
-
-/// The values at some paths of one state.
-struct PathValues {
-    let paths: [JSONPointer]
-    /// Per path, its value (nil when absent).
-    let values: [JSONValue?]
-}
-
-/// The values at some paths of the state before an entry, or that this state is unavailable.
-struct PreviousPathValues {
-    let paths: [JSONPointer]
-    /// Per path, its value (nil when absent); empty when the state is unavailable.
-    private var values: [JSONValue?]
-
-    /// The values at `paths` in `state` (nil: the state is unavailable).
-    init(paths: [JSONPointer], of state: JSONValue?) {
-        self.paths = paths
-        values = state.map { state in paths.map { state[pointer: $0] } } ?? []
-    }
-
-    /// The values at `paths` (in that order; nil: the state is unavailable).
-    init(paths: [JSONPointer], values: [JSONValue?]?) {
-        self.paths = paths
-        self.values = values ?? []
-    }
-
-    var isAvailable: Bool { values.count == paths.count && !paths.isEmpty }
-
-    /// The value at `path` before the entry: `.some(nil)` when it was absent, nil when
-    /// the state was unavailable or `path` is not one of those kept.
-    func value(at path: JSONPointer) -> JSONValue?? {
-        guard isAvailable, let position = paths.firstIndex(of: path) else { return nil }
-        return .some(values[position])
-    }
+    func value(at path: JSONPointer) -> JSONValue? { state?[pointer: path] }
 }
 
 /// The parsed form of a query.

@@ -11,10 +11,6 @@ extension QueryNode {
         case .not(let a): return !a.evaluate(input)
         case .exists(let path): return input.value(at: path) != nil
         case .changed(let path):
-            if let kept = input.previousValues {
-                guard let previous = kept.value(at: path) else { return false }
-                return input.value(at: path) != previous
-            }
             // No state before (the first entry of a log without an initial state, or damage): nothing to compare.
             guard let previous = input.previousState else { return false }
             return input.value(at: path) != previous[pointer: path]
@@ -23,25 +19,34 @@ extension QueryNode {
             return matches != negated
         case .contains(let container, let element):
             guard let container = container.value(in: input), let element = element.value(in: input) else { return false }
-            switch (container, element) {
-            case (.array(let elements), _): return elements.contains(element)
-            case (.string(let text), .string(let part)): return text.contains(part)
-            case (.object(let object), .string(let key)): return object[key] != nil
-            default: return false
-            }
+            return Self.contains(container, element)
         case .compare(let left, let comparison, let right):
-            let (a, b) = (left.value(in: input), right.value(in: input))
+            return Self.compare(left.value(in: input), comparison, right.value(in: input))
+        }
+    }
+
+    /// `contains`: an array holding the element, a string holding the text, an object with the key.
+    static func contains(_ container: JSONValue, _ element: JSONValue) -> Bool {
+        switch (container, element) {
+        case (.array(let elements), _): return elements.contains(element)
+        case (.string(let text), .string(let part)): return text.contains(part)
+        case (.object(let object), .string(let key)): return object[key] != nil
+        default: return false
+        }
+    }
+
+    /// A comparison of two operands' values (nil: absent).
+    static func compare(_ a: JSONValue?, _ comparison: QueryComparison, _ b: JSONValue?) -> Bool {
+        switch comparison {
+        case .equal: return a != nil && a == b
+        case .notEqual: return a != b
+        default:
+            guard let a, let b, let order = Self.order(a, b) else { return false }
             switch comparison {
-            case .equal: return a != nil && a == b
-            case .notEqual: return a != b
-            default:
-                guard let a, let b, let order = Self.order(a, b) else { return false }
-                switch comparison {
-                case .less: return order < 0
-                case .lessOrEqual: return order <= 0
-                case .greater: return order > 0
-                default: return order >= 0
-                }
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
             }
         }
     }
@@ -64,13 +69,17 @@ extension QueryOperand {
         switch self {
         case .literal(let value): return value
         case .path(let path): return input.value(at: path)
-        case .length(let path):
-            switch input.value(at: path) {
-            case .array(let elements): return .integer(Int64(elements.count))
-            case .object(let object): return .integer(Int64(object.count))
-            case .string(let text): return .integer(Int64(text.count))
-            default: return nil
-            }
+        case .length(let path): return Self.length(of: input.value(at: path))
+        }
+    }
+
+    /// `length`: elements of an array, members of an object, characters of a string; nil for anything else.
+    static func length(of value: JSONValue?) -> JSONValue? {
+        switch value {
+        case .array(let elements): return .integer(Int64(elements.count))
+        case .object(let object): return .integer(Int64(object.count))
+        case .string(let text): return .integer(Int64(text.count))
+        default: return nil
         }
     }
 }

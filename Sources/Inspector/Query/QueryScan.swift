@@ -125,20 +125,15 @@ struct QueryScan: Sendable {
 
 /// The query at one entry of a path scan, and what that adds to its chunk's report.
 private struct StepJudge {
-    let query: Query
     let mode: QueryScan.Mode
     let paths: [JSONPointer]
-    let changedPaths: [JSONPointer]
-    /// Where each `changed` path is among the scanned ones (it is one of them).
-    let changedPositions: [Int]
+    let predicate: PathScanPredicate
     var stopsAtFirstHit: Bool
 
     init(query: Query, mode: QueryScan.Mode) {
-        self.query = query
         self.mode = mode
         paths = query.distinctPaths
-        changedPaths = query.changedPaths
-        changedPositions = changedPaths.map { [paths] path in paths.firstIndex(of: path)! }
+        predicate = PathScanPredicate(query, paths: paths)
         stopsAtFirstHit = mode == .first
     }
 
@@ -148,11 +143,7 @@ private struct StepJudge {
             result.unavailable += 1
             return true
         }
-        let previous = changedPaths.isEmpty ? nil
-            : PreviousPathValues(paths: changedPaths, values: step.previousValues.map { before in changedPositions.map { before[$0] } })
-        let input = QueryInput(state: nil, actionType: step.actionType, previousValues: previous,
-                               pathValues: PathValues(paths: paths, values: values))
-        let truth = query.matches(input)
+        let truth = predicate.matches(values: values, previous: step.previousValues, actionType: step.actionType)
         switch mode {
         case .matches, .first:
             if truth { result.hits.append(QueryScan.Hit(index: step.index, truth: true)) }

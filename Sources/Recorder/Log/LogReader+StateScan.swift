@@ -219,7 +219,7 @@ struct StateRecord {
         actionType = light.actionType
         let (stateBytes, patchBytes, changedBytes) = (members.state, members.patch, members.changed)
         if let stateBytes {
-            guard let state = try? JSONParser.parse(buffer: stateBytes) else { return nil }
+            guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return nil }
             self.state = state
             if keyframeChanges {
                 keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
@@ -438,6 +438,8 @@ struct PathPointerCache {
         var pointer: JSONPointer
     }
     private var slots: [Slot?] = []
+    /// The object shapes of the keyframes parsed so far: the next one is mostly the same objects.
+    var objectShapes = JSONParser.ShapeMemory()
     /// The last action type read, by its bytes: a scan meets the same few
     /// types in runs, and making the `String` again was a fiftieth of a scan.
     private var lastActionType: (bytes: [UInt8], text: String)?

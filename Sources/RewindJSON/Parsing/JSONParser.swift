@@ -59,8 +59,33 @@ public enum JSONParser {
 
     /// Parses with large arrays split as `splitting` says (nil: never); tests compare the two ways.
     @_spi(Testing) public static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys, splitting: ArraySplitting?) throws(JSONParseError) -> JSONValue {
+        var shapes = ShapeMemory()
+        return try parse(buffer: buffer, duplicateKeys: duplicateKeys, splitting: splitting, shapes: &shapes)
+    }
+
+    /// The object shapes parses have learned, handed from one to the next: a
+    /// log's keyframes are the same objects again and again, and learning
+    /// their shapes anew was a fifth of parsing one (and each object then
+    /// shares the keys of the one before instead of holding its own).
+    package struct ShapeMemory {
+        fileprivate var known = ObjectShapes()
+        package init() {}
+    }
+
+    /// ``parse(buffer:duplicateKeys:)`` knowing the shapes in `shapes`, and teaching it those it meets.
+    package static func parse(buffer: UnsafeBufferPointer<UInt8>, shapes: inout ShapeMemory) throws(JSONParseError) -> JSONValue {
+        try parse(buffer: buffer, duplicateKeys: .lastValueWins, splitting: .onThisMachine, shapes: &shapes)
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, duplicateKeys: DuplicateKeys, splitting: ArraySplitting?,
+                              shapes: inout ShapeMemory) throws(JSONParseError) -> JSONValue {
         var parser = _Parser(bytes: buffer, rejectsDuplicateKeys: duplicateKeys == .reject, splitting: splitting)
-        defer { parser.releaseStorage() }
+        // Moved in and back out, so the parser holds the only reference and adds shapes in place.
+        swap(&parser.shapes, &shapes.known)
+        defer {
+            swap(&parser.shapes, &shapes.known)
+            parser.releaseStorage()
+        }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -99,7 +124,7 @@ struct _Parser {
     private var values = ScratchBuffer<JSONValue>()
     private var valueCount = 0
     /// Recently seen object shapes, per depth (see ``ObjectShapes``).
-    private var shapes = ObjectShapes()
+    fileprivate var shapes = ObjectShapes()
     /// The decoded bytes of a string with escapes, reused across strings.
     private var scratch = ScratchBuffer<UInt8>()
     private var repeatedStrings = RepeatedStrings()
@@ -601,6 +626,10 @@ struct ObjectShapes {
             }
             keyBytes.append(contentsOf: repeatElement(0, count: 8))
         }
+
+        /// What fills the slots of a depth not yet used: one for all (making
+        /// one per slot was a third of parsing a small document).
+        static let unused = Entry(JSONObject.Shape.empty)
     }
 
     /// `perDepth` slots per depth, the used ones first.
@@ -689,7 +718,7 @@ struct ObjectShapes {
             used.append(0)
             nextReplaced.append(0)
             mostRecentSlot.append(0)
-            entries.append(contentsOf: repeatElement(Entry(JSONObject.Shape(uniqueKeys: [])), count: Self.perDepth))
+            entries.append(contentsOf: repeatElement(Entry.unused, count: Self.perDepth))
         }
         let slot: Int
         if Int(used[depth]) < Self.perDepth {

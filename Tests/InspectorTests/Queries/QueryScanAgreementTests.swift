@@ -266,7 +266,11 @@ enum RandomQuery {
             }
         }
         let comparisons = ["==", "!=", "<", "<=", ">", ">="]
-        switch random(12) {
+        switch random(15) {
+        // Paths on both sides, a literal on the left, a length against a path.
+        case 12: return "/n \(comparisons[random(6)]) /items/\(random(3))"
+        case 13: return "\(random(6)) \(comparisons[random(6)]) /n"
+        case 14: return "/items length \(comparisons[random(6)]) /n"
         case 0: return "/n \(comparisons[random(6)]) \(random(10))"
         case 1: return "/items length \(comparisons[random(6)]) \(random(5))"
         case 2: return "/items/\(random(4)) \(comparisons[random(6)]) \(random(6))"
