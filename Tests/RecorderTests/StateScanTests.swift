@@ -100,6 +100,29 @@ import Testing
             return SkimmedPatch.readCheckedAsWritten(buffer, pointers: &pointers)
         }
         #expect(invalidRead == nil, "invalid UTF-8 in a value")
+        // Strings are read eight bytes a step: a control byte, a backslash, bad or good
+        // UTF-8 at every place of a long path or value reads as the parser reads it.
+        let long = Array("abcdefghijklmnopqrstuvwxyz0123".utf8)
+        for (inserted, parses) in [([UInt8(0x09)], false), ([UInt8(ascii: "\\"), UInt8(ascii: "n")], true), ([UInt8(0xC3), 0x28], false), ([UInt8(0xC3), 0xA9], true)] {
+            for place in 0...long.count {
+                let text = Array(long[..<place]) + inserted + Array(long[place...])
+                for inPath in [false, true] {
+                    let patch = inPath
+                        ? Array(#"[{"op":"add","path":"/"#.utf8) + text + Array(#"","value":1}]"#.utf8)
+                        : Array(#"[{"op":"add","path":"/s","value":""#.utf8) + text + Array(#""}]"#.utf8)
+                    let record = patch + Array(#","crc":"00000000"}"#.utf8)
+                    let read = record.withUnsafeBufferPointer { buffer in
+                        var pointers = PathPointerCache()
+                        return SkimmedPatch.readCheckedAsWritten(buffer, pointers: &pointers)
+                    }
+                    let parsed = try? JSONPatch(jsonValue: JSONParser.parse(patch))
+                    #expect((parsed != nil) == parses, "\(inserted) at \(place)")
+                    // Nil is always allowed (the parser then decides); a patch read must be the parser's.
+                    if let read { #expect(read.patch == parsed && read.length == patch.count, "\(inserted) at \(place), in the path: \(inPath)") }
+                    if !inPath && inserted == [0xC3, 0xA9] { #expect(read != nil, "plain UTF-8 at \(place) is read") }
+                }
+            }
+        }
         // What it leaves to the parser: values that are not small scalars, escapes, signs, fractions.
         for text in [#"[{"op":"add","path":"/a","value":{"b":1}}]"#, #"[{"op":"add","path":"/a","value":-1}]"#,
                      #"[{"op":"add","path":"/a","value":1.5}]"#, #"[{"op":"add","path":"/a~1b","value":1}]"#,

@@ -274,11 +274,47 @@ enum SkimmedPatch {
         // entry of every scan, on about a hundred bytes, and the bounds checks
         // and `memcmp` calls of the plain way cost three times the reading.
         guard let base = bytes.baseAddress else { return nil }
-        let count = bytes.count
+        var cursor = AsWrittenCursor(base: base, count: bytes.count)
+        guard cursor.expect("[") else { return nil }
+        var operations: [JSONPatchOperation] = []
+        if cursor.expect("]") { return (JSONPatch(operations), cursor.position) }
+        operations.reserveCapacity(4)
+        while true {
+            guard cursor.expect("{\"op\":\""), let op = cursor.op(), cursor.expect(",\"path\":\""), let pathText = cursor.plain(),
+                  let path = pointers.pointer(pathText, making: pointer) else { return nil }
+            if op == UInt8(ascii: "-") {
+                operations.append(.remove(path: path))
+            } else {
+                guard cursor.expect(",\"value\":"), let valueBytes = cursor.scalar(), let value = scalar(valueBytes) else { return nil }
+                switch op {
+                case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
+                case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
+                default: operations.append(.test(path: path, value: value))
+                }
+            }
+            guard cursor.expect("}") else { return nil }
+            if cursor.expect("]") { return (JSONPatch(operations), cursor.position) }
+            guard cursor.expect(",") else { return nil }
+        }
+    }
+
+    /// Reads a patch as a recorder writes it. A struct, not local functions:
+    /// those capture the position in a box, checked at run time once they are not inlined.
+    private struct AsWrittenCursor {
+        let base: UnsafePointer<UInt8>
+        let count: Int
         var position = 0
-        // Compared in place, not with `hasPrefix(_:at:)`'s `memcmp`: these literals are a
-        // few bytes, one after another, and the calls cost more than the compares (callgrind).
-        @inline(__always) func expect(_ text: StaticString) -> Bool {
+
+        init(base: UnsafePointer<UInt8>, count: Int) {
+            self.base = base
+            self.count = count
+        }
+
+        /// Passes `text` if the bytes at the position are it. Compared in place, not
+        /// with `memcmp`: these literals are a few bytes, one after another, and the
+        /// calls cost more than the compares (callgrind). (Word compares of them were
+        /// not inlined, and cost more again.)
+        @inline(__always) mutating func expect(_ text: StaticString) -> Bool {
             let length = text.utf8CodeUnitCount
             guard position + length <= count else { return false }
             let literal = text.utf8Start
@@ -286,27 +322,42 @@ enum SkimmedPatch {
             position += length
             return true
         }
+
         /// The bytes up to the next quote, which it passes (a plain string's inside;
-        /// nil at a backslash, a control character or invalid UTF-8).
-        @inline(__always) func plain() -> UnsafeBufferPointer<UInt8>? {
+        /// nil at a backslash, a control character or invalid UTF-8). Eight bytes a step
+        /// to the word holding the quote (the lowest flagged byte is always a real one).
+        @inline(__always) mutating func plain() -> UnsafeBufferPointer<UInt8>? {
             let start = position
-            var high: UInt8 = 0
+            var high: UInt64 = 0
+            while position + 8 <= count {
+                let bytes = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let flagged = ByteWords.quoteBackslashOrControlMask(bytes)
+                if flagged != 0 {
+                    let plainBytes = flagged.trailingZeroBitCount >> 3
+                    high |= bytes & ((1 &<< UInt64(plainBytes &* 8)) &- 1)
+                    position += plainBytes
+                    break
+                }
+                high |= bytes
+                position += 8
+            }
             while position < count {
                 let byte = base[position]
                 if byte == UInt8(ascii: "\"") { break }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                high |= byte
+                high |= UInt64(byte)
                 position += 1
             }
             guard position < count else { return nil }
             let text = UnsafeBufferPointer(start: base + start, count: position - start)
             position += 1
-            if high >= 0x80, !UTF8Validation.isValid(text) { return nil }
+            if high & 0x8080_8080_8080_8080 != 0, !UTF8Validation.isValid(text) { return nil }
             return text
         }
+
         /// The operation's name and its closing quote: one of the four a recorder
         /// writes with a scalar value or none (anything else goes to the member walk).
-        @inline(__always) func op() -> UInt8? {
+        @inline(__always) mutating func op() -> UInt8? {
             guard position < count else { return nil }
             switch base[position] {
             case UInt8(ascii: "r"):
@@ -317,35 +368,17 @@ enum SkimmedPatch {
             default: return nil
             }
         }
-        guard expect("[") else { return nil }
-        var operations: [JSONPatchOperation] = []
-        if expect("]") { return (JSONPatch(operations), position) }
-        operations.reserveCapacity(4)
-        while true {
-            guard expect("{\"op\":\""), let op = op(), expect(",\"path\":\""), let pathText = plain(),
-                  let path = pointers.pointer(pathText, making: pointer) else { return nil }
-            if op == UInt8(ascii: "-") {
-                operations.append(.remove(path: path))
+
+        /// A scalar's bytes: to the operation's closing brace, a string to its closing quote (checked).
+        @inline(__always) mutating func scalar() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            if position < count, base[position] == UInt8(ascii: "\"") {
+                position += 1
+                guard plain() != nil else { return nil }
             } else {
-                guard expect(",\"value\":") else { return nil }
-                // A scalar runs to the operation's closing brace (a string to its closing quote).
-                let start = position
-                if position < count, base[position] == UInt8(ascii: "\"") {
-                    position += 1
-                    guard plain() != nil else { return nil }
-                } else {
-                    while position < count, base[position] != UInt8(ascii: "}") { position += 1 }
-                }
-                guard let value = scalar(UnsafeBufferPointer(start: base + start, count: position - start)) else { return nil }
-                switch op {
-                case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
-                case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
-                default: operations.append(.test(path: path, value: value))
-                }
+                while position < count, base[position] != UInt8(ascii: "}") { position += 1 }
             }
-            guard expect("}") else { return nil }
-            if expect("]") { return (JSONPatch(operations), position) }
-            guard expect(",") else { return nil }
+            return UnsafeBufferPointer(start: base + start, count: position - start)
         }
     }
 
@@ -498,8 +531,19 @@ struct PathPointerCache {
             hash ^= hash >> 32
             offset += 8
         }
+        // The last bytes as one load, overlapping the words before (the length is
+        // in the seed, so no two lengths collide this way); a byte loop was a third of the hash.
         var tail: UInt64 = 0
-        for index in offset..<text.count { tail = tail << 8 | UInt64(base[index]) }
+        if offset < text.count {
+            if text.count >= 8 {
+                tail = raw.loadUnaligned(fromByteOffset: text.count - 8, as: UInt64.self)
+            } else if text.count >= 4 {
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)) << 32
+                    | UInt64(raw.loadUnaligned(fromByteOffset: text.count - 4, as: UInt32.self))
+            } else {
+                for index in 0..<text.count { tail = tail << 8 | UInt64(base[index]) }
+            }
+        }
         hash = (hash ^ tail) &* 0x9E37_79B9_7F4A_7C15
         hash ^= hash >> 33
         hash = hash &* 0xFF51_AFD7_ED55_8CCD
