@@ -11,6 +11,8 @@ enum FindInDirectory {
         var path: String
         var lines: [String] = []
         var count = 0
+        /// False for a file that is not a recording (skipped quietly).
+        var isRecording = true
         /// One line for a recording that could not be read (not for files that are not logs).
         var error: String?
         var unavailable = 0
@@ -19,13 +21,12 @@ enum FindInDirectory {
     /// `command` is how messages start: `rewind find`, or a debug executable's name.
     static func run(directory: String, query: Query, options: FindCommand.Options, by command: String = "rewind find",
                     streams: inout some TextStreams) -> Int32 {
-        let paths = recordings(under: directory)
-        guard !paths.isEmpty else {
-            streams.error("\(command): \(directory): no Rewind recordings in this directory")
-            return 2
-        }
+        // Whether each file is a recording is told by the worker that opens it, not
+        // before the search: reading 200 files' first bytes one after another,
+        // cold, kept the CPUs idle for the first fifth of a second.
+        let paths = files(under: directory)
         var output = BufferedOutput()
-        var total = 0, matchingRecordings = 0
+        var total = 0, matchingRecordings = 0, recordings = 0
         let workers = ProcessInfo.processInfo.activeProcessorCount
         // Recordings are asked of the disk two per worker ahead of the search, so a
         // cold disk reads while the CPUs search.
@@ -35,6 +36,8 @@ enum FindInDirectory {
             if item + readAhead < paths.count { LogReader.prefetch(path: paths[item + readAhead]) }
             return search(paths[item], query: query, options: options)
         }) { result in
+            guard result.isRecording else { return true }
+            recordings += 1
             if let error = result.error {
                 output.flush(to: &streams)
                 streams.error("\(command): \(error)")
@@ -50,8 +53,12 @@ enum FindInDirectory {
             return true
         }
         output.flush(to: &streams)
+        guard recordings > 0 else {
+            streams.error("\(command): \(directory): no Rewind recordings in this directory")
+            return 2
+        }
         if total == 0 && !options.countOnly {
-            streams.output("No entry in the \(paths.count) recordings under \(directory) matches \(query)")
+            streams.output("No entry in the \(recordings) recordings under \(directory) matches \(query)")
         }
         return total > 0 ? 0 : 1
     }
@@ -65,7 +72,7 @@ enum FindInDirectory {
             // The header and the first entries; the search indexes the rest.
             timeline = try LogTimeline(path: path, indexingFirst: 4096)
         } catch {
-            result.error = error.description
+            if error.isNotARecording { result.isRecording = false } else { result.error = error.description }
             return result
         }
         let report = QueryScan(reader: timeline.reader, query: query, mode: options.mode).runIndexing()
@@ -75,28 +82,17 @@ enum FindInDirectory {
         return result
     }
 
-    /// Files under `directory` (recursively, hidden folders skipped) that start like a Rewind log, sorted by path.
-    static func recordings(under directory: String) -> [String] {
+    /// The regular files under `directory` (recursively, hidden folders skipped), sorted by path.
+    static func files(under directory: String) -> [String] {
         let base = URL(fileURLWithPath: directory)
         guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
                                                               options: [.skipsHiddenFiles]) else { return [] }
         var paths: [String] = []
         for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true, startsLikeALog(url.path) else { continue }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let relative = url.path.hasPrefix(base.path + "/") ? String(url.path.dropFirst(base.path.count + 1)) : url.path
             paths.append((directory as NSString).appendingPathComponent(relative))
         }
         return paths.sorted()
-    }
-
-    /// The first bytes of every log (its header record, `LogLine.headerPrefix`
-    /// in Recorder): other files in the directory are not recordings and are skipped quietly.
-    private static let headerStart = Array(#"{"kind":"header""#.utf8)
-
-    private static func startsLikeALog(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let bytes = (try? handle.read(upToCount: headerStart.count)) ?? Data()
-        return Array(bytes) == headerStart
     }
 }

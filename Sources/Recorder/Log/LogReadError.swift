@@ -26,6 +26,10 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
         self.path = path
     }
 
+    /// True when the file is not a Rewind log at all (empty, or its first line is
+    /// not a header): what a search of a directory skips quietly, where a damaged log is reported.
+    package var isNotARecording: Bool { reason == .empty || reason == .notALog }
+
     public var description: String {
         "\(path): " + {
             switch reason {

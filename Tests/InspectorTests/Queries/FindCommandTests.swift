@@ -158,5 +158,12 @@ import Recorder
         let nothing = find([empty, "exists /a"])
         #expect(nothing.status == 2)
         #expect(nothing.error == "rewind find: \(empty): no Rewind recordings in this directory\n")
+        // Files, none of them a recording (one empty): the same, once each was looked at.
+        try Data("not a log\n".utf8).write(to: URL(fileURLWithPath: emptyFolder.file("notes.txt")))
+        try Data().write(to: URL(fileURLWithPath: emptyFolder.file("empty.jsonl")))
+        let noLogs = find([empty, "exists /a", "--count"])
+        #expect(noLogs.status == 2)
+        #expect(noLogs.output.isEmpty)
+        #expect(noLogs.error == "rewind find: \(empty): no Rewind recordings in this directory\n")
     }
 }
