@@ -94,7 +94,7 @@ extension LogReader {
     }
 
     /// One entry line of a state scan: what it holds, and what the state after it is rebuilt from.
-    struct StateScanLine {
+    struct StateScanLine: ~Copyable {
         var index: Int
         var lineNumber: Int
         /// The entry as the scan reads it; nil when it does not read as one.
@@ -134,7 +134,7 @@ extension LogReader {
     /// neighbours read with one `pread`, each handed to `body` until it returns
     /// false. `start` first receives the state before the range.
     /// `keyframeChanges`: whether keyframes' `changed` lists are read (``StateScanStep/changedPaths``).
-    func walkStateRecords(_ range: Range<Int>, keyframeChanges: Bool = true, start: (JSONValue?) -> Void, _ body: (StateScanLine) -> Bool) {
+    func walkStateRecords(_ range: Range<Int>, keyframeChanges: Bool = true, start: (JSONValue?) -> Void, _ body: (borrowing StateScanLine) -> Bool) {
         let range = range.clamped(to: 0..<entryCount)
         guard !range.isEmpty else { return }
         start(range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1))
@@ -157,12 +157,12 @@ extension LogReader {
                     let line = lines[position]
                     let start = Int(line.location.offset - low)
                     // A short read: the file was cut since it was indexed (entry(at:) fails too).
-                    let scanned = buffer.withUnsafeBufferPointer { bytes in
-                        StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
-                                      index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
-                                      keyframeChanges: keyframeChanges, pointers: &pointers)
+                    let going = buffer.withUnsafeBufferPointer { bytes in
+                        body(StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
+                                           index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
+                                           keyframeChanges: keyframeChanges, pointers: &pointers))
                     }
-                    if !body(scanned) { return }
+                    if !going { return }
                 }
                 first = end
             }

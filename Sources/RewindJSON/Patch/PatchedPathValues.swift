@@ -55,6 +55,12 @@ package struct PatchedPathValues {
 
     /// The same, written over `array` (in place when nothing else holds it).
     package func readWatchedValues(into array: inout [JSONValue?]) {
+        // Written over in place when the sizes agree (every step but the first):
+        // `removeAll(keepingCapacity:)` and appends cost ten times the copies.
+        if array.count == watchedSlots.count {
+            for (position, slot) in watchedSlots.enumerated() { array[position] = values[slot] }
+            return
+        }
         array.removeAll(keepingCapacity: true)
         for slot in watchedSlots { array.append(values[slot]) }
     }
@@ -81,7 +87,7 @@ package struct PatchedPathValues {
     }
 
     /// Applies `operation`; false when it fails on the document (which is then unknown: start again with ``reset(to:)``).
-    package mutating func apply(_ operation: JSONPatchOperation) -> Bool {
+    package mutating func apply(_ operation: consuming JSONPatchOperation) -> Bool {
         switch operation {
         case .replace(let path, let value):
             if path.isRoot {
@@ -203,7 +209,7 @@ package struct PatchedPathValues {
     }
 
     /// Records an applied operation and where it changed the document.
-    private mutating func changed(_ place: Int, _ operation: JSONPatchOperation) {
+    private mutating func changed(_ place: Int, _ operation: consuming JSONPatchOperation) {
         pending.append(operation)
         table.markChanged(place)
         // A long run without keyframes: fold what is pending into the base (it applies: each operation did).
