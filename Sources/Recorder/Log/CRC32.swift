@@ -7,9 +7,9 @@ import CRC32Hardware
 /// The log reader checks every record while indexing, so this runs over the
 /// whole file and must keep up with the disk: on x86-64 with PCLMULQDQ the
 /// bulk of a buffer is folded by carry-less multiplication (`CRC32Hardware`,
-/// ~8 times the tables' speed); the tail under 16 bytes, short buffers and
-/// other CPUs use slicing-by-16 tables (16 KB, in L1; 16 bytes a step halves
-/// the loop's branches and loads of 8).
+/// ~8 times the tables' speed) and the tail under 16 bytes byte by byte in C;
+/// short buffers and other CPUs use slicing-by-16 tables (16 KB, in L1; 16
+/// bytes a step halves the loop's branches and loads of 8).
 package enum CRC32 {
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
@@ -18,6 +18,8 @@ package enum CRC32 {
         guard count > 0, let base = bytes.baseAddress else { return 0 }
         if hasHardware, count >= 64 {
             crc = rewind_crc32_fold(crc, base, count, &index)
+            // Under 16 bytes are left: a byte loop in C (the tables' setup cost more).
+            return rewind_crc32_bytes(crc, base + index, count - index) ^ 0xFFFF_FFFF
         }
         return tableChecksum(continuing: crc, base: base, from: index, count: count) ^ 0xFFFF_FFFF
     }
