@@ -64,13 +64,8 @@ package struct JSONSkimmer {
     /// value, which it must move past (skimming it, or skipping it unchecked).
     /// False when the object is invalid or `visit` returns false.
     package mutating func walkMembers(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>?, inout JSONSkimmer) -> Bool) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), depth + 1 <= Self.maximumDepth else { return false }
-        position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return true
-        }
+        guard let hasMembers = enter(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth + 1) else { return false }
+        guard hasMembers else { return true }
         let keyBase = keys.count
         // Only when keys were kept (a record check keeps none: this ran for every object it skims).
         defer { if keys.count > keyBase { keys.removeSubrange(keyBase...) } }
@@ -90,14 +85,36 @@ package struct JSONSkimmer {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
             skipSpace()
-            guard visit(key.contains(UInt8(ascii: "\\")) ? nil : key, &self) else { return false }
-            skipSpace()
-            guard position < bytes.count else { return false }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "}") { return true }
-            guard byte == UInt8(ascii: ",") else { return false }
+            guard visit(key.contains(UInt8(ascii: "\\")) ? nil : key, &self), let more = next(closing: UInt8(ascii: "}")) else { return false }
+            if !more { return true }
         }
+    }
+
+    /// At a container's opening bracket: passes it and any space; true when a
+    /// member or element follows, false when the container closes at once (passed
+    /// too), nil when the bracket is not there or `depth` is too deep.
+    @inline(__always)
+    private mutating func enter(_ opening: UInt8, _ closing: UInt8, depth: Int) -> Bool? {
+        guard position < bytes.count, bytes[position] == opening, depth <= Self.maximumDepth else { return nil }
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == closing {
+            position += 1
+            return false
+        }
+        return true
+    }
+
+    /// After a member or element: passes the space and the `,` (true: another
+    /// follows) or the closing bracket (false); nil for anything else.
+    @inline(__always)
+    private mutating func next(closing: UInt8) -> Bool? {
+        skipSpace()
+        guard position < bytes.count else { return nil }
+        let byte = bytes[position]
+        position += 1
+        if byte == closing { return false }
+        return byte == UInt8(ascii: ",") ? true : nil
     }
 
 
@@ -105,22 +122,12 @@ package struct JSONSkimmer {
     /// handed this skimmer at the element and must move past it). False when
     /// the array is invalid or `visit` returns false.
     package mutating func skimElements(depth: Int, _ visit: (inout JSONSkimmer) -> Bool) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "["), depth + 1 <= Self.maximumDepth else { return false }
-        position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return true
-        }
+        guard let hasElements = enter(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth + 1) else { return false }
+        guard hasElements else { return true }
         while true {
             skipSpace()
-            guard visit(&self) else { return false }
-            skipSpace()
-            guard position < bytes.count else { return false }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "]") { return true }
-            guard byte == UInt8(ascii: ",") else { return false }
+            guard visit(&self), let more = next(closing: UInt8(ascii: "]")) else { return false }
+            if !more { return true }
         }
     }
 
@@ -166,13 +173,8 @@ package struct JSONSkimmer {
         guard !tracksCompactness else { return skimMembers(depth: depth - 1) { _, _, _ in true } }
         // Nobody reads compactness (a record check): the member walk's checks in a
         // plain loop, without its closure and per-value bookkeeping (a tenth of a scan's skim).
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), depth <= Self.maximumDepth else { return false }
-        position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return true
-        }
+        guard let hasMembers = enter(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth) else { return false }
+        guard hasMembers else { return true }
         while true {
             skipSpace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), skipString() else { return false }
@@ -180,13 +182,8 @@ package struct JSONSkimmer {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
             skipSpace()
-            guard skipValue(depth: depth) else { return false }
-            skipSpace()
-            guard position < bytes.count else { return false }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "}") { return true }
-            guard byte == UInt8(ascii: ",") else { return false }
+            guard skipValue(depth: depth), let more = next(closing: UInt8(ascii: "}")) else { return false }
+            if !more { return true }
         }
     }
 
