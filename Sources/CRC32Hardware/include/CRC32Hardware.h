@@ -12,7 +12,7 @@ int rewind_crc32_hardware_available(void);
 /// 0xFFFFFFFF) over the longest prefix of `bytes` the carry-less multiply
 /// folding handles: a multiple of 16 bytes, at least 64. Writes that prefix's
 /// length to `*consumed` (0 when `count` < 64 or there is no hardware support)
-/// and returns the advanced register; the caller finishes the tail with tables.
+/// and returns the advanced register; the caller finishes the tail (`rewind_crc32_bytes`).
 uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t *consumed);
 
 /// Advances the register `crc` over `count` bytes, one at a time (any CPU):

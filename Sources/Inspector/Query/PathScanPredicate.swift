@@ -7,7 +7,8 @@ import Recorder
 /// ``QueryInput`` around the values; that was a twentieth of `rewind find`'s time.
 ///
 /// It gives exactly what ``Query/matches(_:)`` gives for the same entry (the
-/// meanings are in QueryEvaluation.swift; `PathScanPredicateTests` compares the two).
+/// meanings are in QueryEvaluation.swift; `QueryScanAgreementTests` holds every
+/// mode of the scan to `Query.matches` on each rebuilt state).
 ///
 /// ```swift
 /// let predicate = PathScanPredicate(query, paths: query.distinctPaths)
@@ -28,8 +29,11 @@ struct PathScanPredicate {
         test(values, previous, actionType)
     }
 
+    /// Where `path` is among the scanned ones (it is one of them).
+    private static func position(of path: JSONPointer, in paths: [JSONPointer]) -> Int { paths.firstIndex(of: path)! }
+
     private static func compile(_ node: QueryNode, paths: [JSONPointer]) -> Test {
-        func position(_ path: JSONPointer) -> Int { paths.firstIndex(of: path)! }
+        func position(_ path: JSONPointer) -> Int { Self.position(of: path, in: paths) }
         switch node {
         case .and(let a, let b):
             let (a, b) = (compile(a, paths: paths), compile(b, paths: paths))
@@ -48,11 +52,7 @@ struct PathScanPredicate {
             let at = position(path)
             return { values, previous, _ in previous.map { values[at] != $0[at] } ?? false }
         case .action(let name, let negated):
-            if name.hasSuffix("*") {
-                let prefix = String(name.dropLast())
-                return { _, _, type in type.hasPrefix(prefix) != negated }
-            }
-            return { _, _, type in (type == name) != negated }
+            return { _, _, type in QueryNode.action(type, matches: name) != negated }
         case .contains(let container, let element):
             let (container, element) = (operand(container, paths: paths), operand(element, paths: paths))
             return { values, _, _ in
@@ -75,10 +75,10 @@ struct PathScanPredicate {
         case .literal(let value):
             return { _ in value }
         case .path(let path):
-            let at = paths.firstIndex(of: path)!
+            let at = Self.position(of: path, in: paths)
             return { $0[at] }
         case .length(let path):
-            let at = paths.firstIndex(of: path)!
+            let at = Self.position(of: path, in: paths)
             return { QueryOperand.length(of: $0[at]) }
         }
     }

@@ -40,13 +40,6 @@ struct Query: Sendable, Equatable, CustomStringConvertible {
         return paths
     }
 
-    /// The paths of its `changed` conditions, each once: all it reads of the state before an entry.
-    var changedPaths: [JSONPointer] {
-        var paths: [JSONPointer] = []
-        for path in root.changedPaths where !paths.contains(path) { paths.append(path) }
-        return paths
-    }
-
     func matches(_ input: QueryInput) -> Bool { root.evaluate(input) }
 }
 
@@ -80,16 +73,6 @@ indirect enum QueryNode: Sendable, Equatable {
         case .not(let a): a.readsPreviousState
         case .changed: true
         default: false
-        }
-    }
-
-    /// The paths of `changed` conditions, in order, repeats included.
-    var changedPaths: [JSONPointer] {
-        switch self {
-        case .and(let a, let b), .or(let a, let b): a.changedPaths + b.changedPaths
-        case .not(let a): a.changedPaths
-        case .changed(let path): [path]
-        default: []
         }
     }
 

@@ -15,14 +15,18 @@ extension QueryNode {
             guard let previous = input.previousState else { return false }
             return input.value(at: path) != previous[pointer: path]
         case .action(let name, let negated):
-            let matches = name.hasSuffix("*") ? input.actionType.hasPrefix(name.dropLast()) : input.actionType == name
-            return matches != negated
+            return Self.action(input.actionType, matches: name) != negated
         case .contains(let container, let element):
             guard let container = container.value(in: input), let element = element.value(in: input) else { return false }
             return Self.contains(container, element)
         case .compare(let left, let comparison, let right):
             return Self.compare(left.value(in: input), comparison, right.value(in: input))
         }
+    }
+
+    /// `action == name`: the type itself, or one starting with what comes before a final `*`.
+    static func action(_ type: String, matches name: String) -> Bool {
+        name.hasSuffix("*") ? type.hasPrefix(name.dropLast()) : type == name
     }
 
     /// `contains`: an array holding the element, a string holding the text, an object with the key.
