@@ -44,13 +44,23 @@ import Testing
 
     static let start: JSONValue = ["n": 0, "items": [["v": 1], ["v": 2], ["v": 3], ["v": 4]], "user": ["name": "ann"], "tags": ["t0"]]
 
-    @Test func theValuesAreThoseOfTheWholePatchedDocument() {
+    /// A keyframe's state as `rewind find` hands it over: kept as its bytes.
+    static func lazy(_ document: JSONValue) -> LazyJSONDocument {
+        guard case .lazy(let lazy)? = JSONWriter.compact(document).withUnsafeBufferPointer(LazyJSONDocument.read) else {
+            fatalError("a compact document is kept as bytes")
+        }
+        return lazy
+    }
+
+    @Test(arguments: [false, true])
+    func theValuesAreThoseOfTheWholePatchedDocument(keyframesAsBytes: Bool) {
         var generator = SplitMix64(seed: 6902)
         var compared = 0, failed = 0, rebuilds = 0, operations = 0
         for round in 0..<400 {
             let watched = (0..<(1 + Int(generator.next() % 3))).map { _ in JSONPointer(tokens: Self.pool[Int(generator.next() % UInt64(Self.pool.count))]) }
             var document = Self.start
             var values = PatchedPathValues(watching: watched, in: document)
+            if keyframesAsBytes { values.reset(to: Self.lazy(document)) }
             for step in 0..<60 {
                 let operation = Self.randomOperation(&generator)
                 operations += 1
@@ -62,7 +72,7 @@ import Testing
                     // As a scan does after a failure: start again from a whole state.
                     failed += 1
                     document = Self.start
-                    values.reset(to: document)
+                    if keyframesAsBytes { values.reset(to: Self.lazy(document)) } else { values.reset(to: document) }
                     continue
                 }
                 for (position, path) in watched.enumerated() {

@@ -29,7 +29,7 @@ extension LogReader {
     /// ```
     package func scanPathValues(_ range: Range<Int>, paths: [JSONPointer], _ body: (PathScanStep) -> Bool) {
         var scan = PathScan(paths: paths)
-        walkStateRecords(range, keyframeChanges: false, start: { scan.start(from: $0) }) { line in body(scan.step(line)) }
+        walkStateRecords(range, keyframes: .lazy, start: { scan.start(from: $0) }) { line in body(scan.step(line)) }
     }
 }
 
@@ -55,14 +55,14 @@ extension LogReader {
         // What the reader indexed when it opened, read the usual way.
         let indexed = entryCount
         scan.start(from: header.initialState)
-        walkStateRecords(0..<indexed, keyframeChanges: false, start: { scan.start(from: $0) }) { line in
+        walkStateRecords(0..<indexed, keyframes: .lazy, start: { scan.start(from: $0) }) { line in
             going = body(scan.step(line))
             return going
         }
         var pointers = PathPointerCache()
         while going && indexMore(maxBytes: Self.indexingScanStretch, prefetching: true, observer: { line, entry, lineNumber, flags in
             let scanned = StateScanLine(line.assumingMemoryBound(to: UInt8.self), index: entry, lineNumber: lineNumber,
-                                        flags: flags, keyframeChanges: false, pointers: &pointers)
+                                        flags: flags, keyframes: .lazy, pointers: &pointers)
             going = body(scan.step(scanned))
             return going
         }) {}
@@ -111,6 +111,10 @@ private struct PathScan {
         let previous = current
         switch line.rebuild {
         case .keyframe(let keyframe):
+            tracked.reset(to: keyframe)
+            tracked.readWatchedValues(into: &spare)
+            current = spare
+        case .lazyKeyframe(let keyframe):
             tracked.reset(to: keyframe)
             tracked.readWatchedValues(into: &spare)
             current = spare

@@ -74,6 +74,8 @@ extension LogReader {
             switch line.rebuild {
             case .keyframe(let keyframe):
                 state = keyframe
+            case .lazyKeyframe(let keyframe):
+                state = keyframe.whole
             case .patch(let patch) where state != nil:
                 // In place: the only other reference (`previous`) is kept only when asked for.
                 // Operation by operation without undo steps: a patch that fails leaves no state anyway.
@@ -108,18 +110,24 @@ extension LogReader {
 
         enum Rebuild {
             case keyframe(JSONValue)
+            /// A keyframe read with ``KeyframeReading/lazy``.
+            case lazyKeyframe(LazyJSONDocument)
             case patch(JSONPatch)
             case none
         }
 
         /// Reads the entry line `bytes` (nil: it could not be read), whose index `flags` say whether its patch follows on.
         init(_ bytes: UnsafeBufferPointer<UInt8>?, index: Int, lineNumber: Int, flags: LogIndex.EntryFlags,
-             keyframeChanges: Bool = true, pointers: inout PathPointerCache) {
+             keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
             self.index = index
             self.lineNumber = lineNumber
-            record = bytes.flatMap { StateRecord($0, keyframeChanges: keyframeChanges, pointers: &pointers) }
-            let members = record.map { (state: $0.state, patch: $0.patch) } ?? bytes.flatMap(LogReader.stateMembersAlone)
+            record = bytes.flatMap { StateRecord($0, keyframes: keyframes, pointers: &pointers) }
             rebuild = .none
+            if let lazy = record?.lazyState {
+                rebuild = .lazyKeyframe(lazy)
+                return
+            }
+            let members = record.map { (state: $0.state, patch: $0.patch) } ?? bytes.flatMap(LogReader.stateMembersAlone)
             if let members {
                 if let keyframe = members.state {
                     rebuild = .keyframe(keyframe)
@@ -133,8 +141,8 @@ extension LogReader {
     /// The reading under every state scan: the entries in `range` in order,
     /// neighbours read with one `pread`, each handed to `body` until it returns
     /// false. `start` first receives the state before the range.
-    /// `keyframeChanges`: whether keyframes' `changed` lists are read (``StateScanStep/changedPaths``).
-    func walkStateRecords(_ range: Range<Int>, keyframeChanges: Bool = true, start: (JSONValue?) -> Void, _ body: (borrowing StateScanLine) -> Bool) {
+    /// `keyframes`: how keyframes are read (``StateScanStep`` needs them parsed).
+    func walkStateRecords(_ range: Range<Int>, keyframes: KeyframeReading = .parsed, start: (JSONValue?) -> Void, _ body: (borrowing StateScanLine) -> Bool) {
         let range = range.clamped(to: 0..<entryCount)
         guard !range.isEmpty else { return }
         start(range.lowerBound == 0 ? header.initialState : try? self.state(at: range.lowerBound - 1))
@@ -160,7 +168,7 @@ extension LogReader {
                     let going = buffer.withUnsafeBufferPointer { bytes in
                         body(StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
                                            index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
-                                           keyframeChanges: keyframeChanges, pointers: &pointers))
+                                           keyframes: keyframes, pointers: &pointers))
                     }
                     if !going { return }
                 }
@@ -187,6 +195,15 @@ extension LogReader {
     }
 }
 
+/// How a state scan reads a keyframe's state.
+enum KeyframeReading {
+    /// Parsed, and its `changed` list read: a scan that hands out whole states.
+    case parsed
+    /// Checked and kept as its bytes, its `changed` list not read: a path scan,
+    /// which looks up a few values in it (``LazyJSONDocument``).
+    case lazy
+}
+
 /// What a state scan parses of an entry line: the action type, and the patch
 /// or the keyframe's state. Nil when the line is not a readable entry.
 ///
@@ -198,11 +215,12 @@ struct StateRecord {
     var actionType: String
     var patch: JSONPatch?
     var state: JSONValue?
+    /// A keyframe's state read with ``KeyframeReading/lazy`` (then `state` is nil).
+    var lazyState: LazyJSONDocument?
     /// A keyframe's `changed` list; a patch's paths are read from the patch.
     var keyframeChanged: [JSONPointer] = []
 
-    /// `keyframeChanges`: whether a keyframe's `changed` list is read (a path scan has no use for it).
-    init?(_ line: UnsafeBufferPointer<UInt8>, keyframeChanges: Bool = true, pointers: inout PathPointerCache) {
+    init?(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
         var members = StateMembers()
         guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members, pointers: &pointers) else {
             // What the light reading does not judge: the full reading decides, and gives everything.
@@ -218,12 +236,16 @@ struct StateRecord {
         }
         actionType = light.actionType
         let (stateBytes, patchBytes, changedBytes) = (members.state, members.patch, members.changed)
-        if let stateBytes {
+        if let stateBytes, keyframes == .lazy {
+            switch LazyJSONDocument.read(stateBytes) {
+            case .lazy(let document)?: lazyState = document
+            case .parsed(let state)?: self.state = state
+            case nil: return nil
+            }
+        } else if let stateBytes {
             guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return nil }
             self.state = state
-            if keyframeChanges {
-                keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
-            }
+            keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
         } else if let patch = members.readPatch {
             self.patch = patch
         } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
@@ -439,20 +461,7 @@ enum SkimmedPatch {
 
     /// A small integer, a string without escapes, `true`, `false` or `null`; nil for anything the parser should read.
     private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        guard let first = bytes.first else { return nil }
-        switch first {
-        case UInt8(ascii: "\""):
-            return JSONSkimmer.plainText(bytes).map { .string(String(decoding: $0, as: UTF8.self)) }
-        case UInt8(ascii: "t"): return bytes.equals("true") ? .bool(true) : nil
-        case UInt8(ascii: "f"): return bytes.equals("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"): return bytes.equals("null") ? .null : nil
-        default:
-            // Up to 18 digits always fit in an Int64; a sign, a fraction or an exponent go to the parser.
-            guard bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || first != 0x30 else { return nil }
-            var number: Int64 = 0
-            for byte in bytes { number = number * 10 + Int64(byte - 0x30) }
-            return .integer(number)
-        }
+        JSONSkimmer.checkedScalar(bytes)
     }
 }
 

@@ -133,10 +133,32 @@ package struct JSONSkimmer {
 
     /// The bytes of a (skimmed) string value without escapes, the common case,
     /// which are its text; nil for anything else.
-    package static func plainText(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable package static func plainText(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard value.count >= 2, value[0] == UInt8(ascii: "\"") else { return nil }
         let inside = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
         return inside.contains(UInt8(ascii: "\\")) ? nil : inside
+    }
+
+    /// The value of a scalar already checked (by this skimmer, or as strictly:
+    /// strings' characters; literals are compared here), read without the
+    /// parser: a small integer, a string without escapes,
+    /// `true`, `false` or `null`, as the parser reads them; nil for the rest
+    /// (signs, fractions, exponents, escapes), which the parser should read.
+    @inlinable @inline(__always) package static func checkedScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            return plainText(bytes).map { .string(String(decoding: $0, as: UTF8.self)) }
+        case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
+        case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
+        case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
+        default:
+            // Up to 18 digits always fit in an Int64.
+            guard bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || first != 0x30 else { return nil }
+            var number: Int64 = 0
+            for byte in bytes { number = number * 10 + Int64(byte - 0x30) }
+            return .integer(number)
+        }
     }
 
     package mutating func skipSpace() {

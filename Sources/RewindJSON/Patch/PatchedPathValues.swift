@@ -24,7 +24,8 @@ package struct PatchedPathValues {
     private var watchedSlots: [Int] = []
     /// Slots for the watched paths (the first ones; never forgotten).
     private var watchedSlotCount = 0
-    private var base: JSONValue
+    /// The document the pending operations apply to.
+    private var base: Base
     /// The operations applied since `base` (replayed on it when rebuilding).
     private var pending: [JSONPatchOperation] = []
     /// Every path seen, as a small number: ancestry and "changed since the base" are integer look-ups.
@@ -41,9 +42,29 @@ package struct PatchedPathValues {
     /// Operations since the base that are kept at most (then the document is rebuilt).
     static let pendingLimit = 4096
 
+    /// A keyframe's state: parsed, or kept as bytes (values parsed when looked up).
+    private enum Base {
+        case value(JSONValue)
+        case lazy(LazyJSONDocument)
+
+        subscript(pointer pointer: JSONPointer) -> JSONValue? {
+            switch self {
+            case .value(let document): document[pointer: pointer]
+            case .lazy(let document): document.value(atTokens: pointer.tokens)
+            }
+        }
+
+        var whole: JSONValue? {
+            switch self {
+            case .value(let document): document
+            case .lazy(let document): document.whole
+            }
+        }
+    }
+
     package init(watching watched: [JSONPointer], in document: JSONValue) {
         self.watched = watched
-        base = document
+        base = .value(document)
         reset(to: document)
     }
 
@@ -67,6 +88,16 @@ package struct PatchedPathValues {
 
     /// Starts again from `document` (a keyframe's state).
     package mutating func reset(to document: JSONValue) {
+        reset(to: .value(document))
+    }
+
+    /// Starts again from `document` (a keyframe's state kept as bytes): only
+    /// the values the watched paths and later operations need are parsed.
+    package mutating func reset(to document: LazyJSONDocument) {
+        reset(to: .lazy(document))
+    }
+
+    private mutating func reset(to document: Base) {
         base = document
         pending.removeAll(keepingCapacity: true)
         table.forgetMarks()
@@ -255,7 +286,7 @@ package struct PatchedPathValues {
     /// false when that fails. The rebuilt document is the new base.
     private mutating func rebuild(then operation: JSONPatchOperation?) -> Bool {
         rebuilds += 1
-        var document = base
+        guard var document = base.whole else { return false }
         do {
             for earlier in pending { try JSONPatch.apply(earlier, to: &document) }
             if let operation { try JSONPatch.apply(operation, to: &document) }
