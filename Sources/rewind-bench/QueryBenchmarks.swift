@@ -37,8 +37,12 @@ func runQueryBenchmarks() {
 
     // The log's entry n sets /counter to n - 1: the last entry is the one match.
     let last = entries - 1
-    let jqSelect = #"select(.kind == "entry" and ((.state.counter // ([.patch[]? | select(.path == "/counter")][0].value)) == "# + "\(last)))"
-    let jq = ProcessInfo.processInfo.environment["REWIND_BENCH_NO_JQ"] != nil ? nil : ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect, path])
+    // jq selecting the entries whose /counter is `counter` (a keyframe's state, or a patch operation's value).
+    func jqSelect(_ counter: Int) -> String {
+        #"select(.kind == "entry" and ((.state.counter // ([.patch[]? | select(.path == "/counter")][0].value)) == "# + "\(counter)))"
+    }
+    let runsJQ = ProcessInfo.processInfo.environment["REWIND_BENCH_NO_JQ"] == nil
+    let jq = runsJQ ? ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect(last), path]) : nil
     let rows: [(String, [String])] = [
         ("find '/counter == \(last)' (one path, 1 match)", ["find", path, "/counter == \(last)"]),
         ("find '/items/3/value > 0' --count", ["find", path, "/items/3/value > 0", "--count"]),
@@ -58,6 +62,23 @@ func runQueryBenchmarks() {
         }
         Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB",
                          baseline: jq.map { "jq " + Benchmark.format3(Double($0.peakResidentBytes) / 1e6) + " MB" })
+    }
+
+    // A log whose states are large (1,000 items): keyframes are most of its
+    // bytes, and a search reads the few paths it needs out of each.
+    let largeStateEntries = max(1, entries / 50)
+    let largeState = directory.appendingPathComponent("large-state.jsonl").path
+    let largeBytes = BenchmarkLog.write(path: largeState, entries: largeStateEntries, keyframeInterval: 32, items: 1_000, noteBytes: 100)
+    let largeLast = largeStateEntries - 1
+    let largeJQ = runsJQ ? ChildRun.measure("/usr/bin/env", ["jq", "-c", jqSelect(largeLast), largeState]) : nil
+    if let run = ChildRun.measure(rewind, ["find", largeState, "/counter == \(largeLast)"]), run.status <= 1 {
+        Benchmark.report("find '/counter == \(largeLast)', 1,000-item state (\(largeStateEntries) entries, \(Benchmark.format3(Double(largeBytes) / 1e6)) MB), wall",
+                         Benchmark.format(seconds: run.seconds),
+                         baseline: largeJQ.map { "jq " + Benchmark.format(seconds: $0.seconds) }, ratio: largeJQ.map { $0.seconds / run.seconds })
+        if let cpu = run.cpuSeconds {
+            Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu),
+                             baseline: largeJQ.flatMap { $0.cpuSeconds }.map { "jq " + Benchmark.format(seconds: $0) })
+        }
     }
 
     // Many recordings: the same number of entries spread over 200 files, searched on every core.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RewindJSON
+import CJSONScan
 
 /// A keyframe's state kept as bytes (`LazyJSONDocument`, what `rewind find`
 /// looks values up in) against the parsed document: the same value at every
@@ -32,21 +33,23 @@ import Testing
         "\"" + key.utf16.map { String(format: "\\u%04x", $0) }.joined() + "\""
     }
 
-    static func randomDocument(_ generator: inout SplitMix64, depth: Int = 0) -> JSONValue {
-        let keys = ["a", "b", "items", "é", "x y", "", "~1", "0"]
+    /// `plain`: only what the C tape judges (ASCII strings without escapes, integers, literals).
+    static func randomDocument(_ generator: inout SplitMix64, depth: Int = 0, plain: Bool = false) -> JSONValue {
+        let keys = plain ? ["a", "b", "items", "x y", "", "~1", "0", "long key number seventeen"] : ["a", "b", "items", "é", "x y", "", "~1", "0"]
+        let strings = plain ? ["", "hi", "a string longer than sixteen bytes", "~/{}[],:"] : ["", "hi", "ü\u{1F600}", "a\"b\\c"]
         switch depth > 3 ? generator.next() % 4 : generator.next() % 7 {
         case 0: return .integer(Int64(generator.next() % 100))
-        case 1: return .string(["", "hi", "ü\u{1F600}", "a\"b\\c"][Int(generator.next() % 4)])
-        case 2: return [.null, .bool(true), .bool(false), .double(1.5)][Int(generator.next() % 4)]
+        case 1: return .string(strings[Int(generator.next() % 4)])
+        case 2: return [.null, .bool(true), .bool(false), plain ? .integer(123_456_789_012_345_678) : .double(1.5)][Int(generator.next() % 4)]
         case 3: return .integer(-Int64(generator.next() % 1000))
         case 4, 5:
             var object = JSONObject()
             for _ in 0..<Int(generator.next() % 5) {
-                object[keys[Int(generator.next() % UInt64(keys.count))]] = randomDocument(&generator, depth: depth + 1)
+                object[keys[Int(generator.next() % UInt64(keys.count))]] = randomDocument(&generator, depth: depth + 1, plain: plain)
             }
             return .object(object)
         default:
-            return .array((0..<Int(generator.next() % 5)).map { _ in randomDocument(&generator, depth: depth + 1) })
+            return .array((0..<Int(generator.next() % 5)).map { _ in randomDocument(&generator, depth: depth + 1, plain: plain) })
         }
     }
 
@@ -92,6 +95,25 @@ import Testing
         #expect(lazy == 600 && compared > 10_000)
     }
 
+    @Test func plainDocumentsGetTheSameTapeFromCAsFromSwift() {
+        var generator = SplitMix64(seed: 7159)
+        var plainInC = 0
+        for round in 0..<600 {
+            // Without escaped keys (the C tape leaves escapes to Swift), with spaces and repeated keys.
+            var text = Self.write(Self.randomDocument(&generator, plain: true), &generator)
+            text = text.replacingOccurrences(of: "\\u00", with: "")
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                let swift = LazyJSONDocument.TapeBuilder.tape(of: buffer, plainInC: false)
+                let c = LazyJSONDocument.TapeBuilder.tape(of: buffer)
+                #expect(swift != nil && c == swift, "round \(round): \(text)")
+                var entries = [rewind_json_tape_entry](repeating: rewind_json_tape_entry(), count: buffer.count / 2 + 2)
+                if rewind_json_plain_tape(buffer.baseAddress, buffer.count, &entries, entries.count, 504) >= 0 { plainInC += 1 }
+            }
+        }
+        #expect(plainInC > 500, "\(plainInC) of 600 taped in C")
+    }
+
     @Test func theLastOfRepeatedKeysWinsAsInTheParser() throws {
         let text = #"{"a":1,"b":{"c":2},"a":3,"\u0062":{"c":4}}"#
         guard case .lazy(let document)? = Self.read(text) else { Issue.record("not kept as bytes"); return }
@@ -113,7 +135,9 @@ import Testing
 
     @Test func bytesAreReadExactlyWhenTheParserReadsThem() {
         // Every one-byte deletion, change and cut of some valid documents: many invalid, some still valid.
-        let documents = [#"{"a":[1,2,{"b":"c"}],"d":null,"e":true}"#, #"[{"k":"v\u00e9"},-1.5e3,[],{}]"#, #" {"x" : [ 0 , "\\" ] } "#]
+        // Plain ones (the C tape judges them) and others (the Swift one does).
+        let documents = [#"{"a":[1,2,{"b":"c"}],"d":null,"e":true}"#, #"[{"k":"v\u00e9"},-1.5e3,[],{}]"#, #" {"x" : [ 0 , "\\" ] } "#,
+                         #" { "k" : [ 10 , -3 , "x y" , [ ] , { } ], "a string longer than sixteen" : false } "#]
         var generator = SplitMix64(seed: 8259)
         var invalid = 0, checked = 0
         for document in documents {
@@ -127,10 +151,13 @@ import Testing
                 changed[position] = Self.replacements[Int(generator.next() % UInt64(Self.replacements.count))]
                 variants.append(changed)
                 variants.append(Array(bytes[..<position]))
-                // A raw newline: space between values, invalid inside a string.
-                var inserted = bytes
-                inserted.insert(0x0A, at: position)
-                variants.append(inserted)
+                // A raw newline: space between values, invalid inside a string;
+                // a zero: before a digit, a leading zero.
+                for byte in [UInt8(0x0A), UInt8(ascii: "0")] {
+                    var inserted = bytes
+                    inserted.insert(byte, at: position)
+                    variants.append(inserted)
+                }
             }
             for variant in variants {
                 let parsed = try? variant.withUnsafeBufferPointer { try JSONParser.parse(buffer: $0) }
@@ -149,8 +176,8 @@ import Testing
     }
 
     @Test func whatTheSkimmerLeavesToTheParserIsParsed() {
-        // 20 digits: the skimmer does not judge it; deep nesting: beyond its depth.
-        for text in [#"{"big":12345678901234567890}"#, String(repeating: "[", count: 507) + String(repeating: "]", count: 507)] {
+        // 19 digits: more than the skimmer judges; deep nesting: beyond its depth.
+        for text in [#"{"big":1234567890123456789}"#, String(repeating: "[", count: 507) + String(repeating: "]", count: 507)] {
             guard case .parsed(let value)? = Self.read(text) else { Issue.record("not parsed: \(text.prefix(40))"); continue }
             #expect(value == (try? JSONParser.parse(text)))
         }

@@ -1,4 +1,5 @@
 import Foundation
+internal import CJSONScan
 
 /// A JSON document kept as its bytes, checked once, whose values are parsed
 /// only when a path asks for them: a keyframe's state in a path scan
@@ -36,7 +37,8 @@ package final class LazyJSONDocument {
 
     /// A value's place in `bytes`, and in the tape: what a look-up walks
     /// instead of the bytes (an array's 23rd element is 23 hops away).
-    private struct TapeEntry {
+    /// Laid out as C's `rewind_json_tape_entry`, which writes plain documents' tapes.
+    struct TapeEntry: Equatable {
         /// Where the value starts and ends in `bytes`.
         var start: Int32
         var end: Int32
@@ -132,7 +134,8 @@ package final class LazyJSONDocument {
     }
 
     /// Checks a document with the skimmer's checks while writing its tape.
-    private struct TapeBuilder {
+    /// (Internal, not private: tests hold the C tape to this one.)
+    struct TapeBuilder {
         var skimmer: JSONSkimmer
         var tape: [TapeEntry] = []
         /// Tape positions of the containers not yet closed, innermost last.
@@ -142,12 +145,33 @@ package final class LazyJSONDocument {
 
         /// The tape of `bytes` when the skimmer's checks accept them (so the
         /// parser does); nil for anything else, which the parser then judges.
-        static func tape(of bytes: UnsafeBufferPointer<UInt8>) -> [TapeEntry]? {
+        /// Plain documents (ASCII strings without escapes, integers) are left to
+        /// C (`rewind_json_plain_tape`); the rest is checked here.
+        static func tape(of bytes: UnsafeBufferPointer<UInt8>, plainInC: Bool = true) -> [TapeEntry]? {
+            if plainInC, let plain = plainTape(of: bytes) { return plain }
             var builder = TapeBuilder(skimmer: JSONSkimmer(bytes))
             builder.skimmer.tracksCompactness = false
             builder.tape.reserveCapacity(bytes.count / 16 + 4)
             guard builder.build() else { return nil }
             return builder.tape
+        }
+
+        /// The tape `rewind_json_plain_tape` writes; nil when it does not judge the bytes.
+        private static func plainTape(of bytes: UnsafeBufferPointer<UInt8>) -> [TapeEntry]? {
+            // Room for one value per eight bytes first (a state's are longer), then for the most there can be.
+            var capacity = bytes.count / 8 + 16
+            while true {
+                var written = 0
+                let tape = [TapeEntry](unsafeUninitializedCapacity: capacity) { entries, initialized in
+                    written = entries.baseAddress!.withMemoryRebound(to: rewind_json_tape_entry.self, capacity: capacity) {
+                        rewind_json_plain_tape(bytes.baseAddress, bytes.count, $0, capacity, Int32(JSONSkimmer.maximumDepth))
+                    }
+                    initialized = max(0, written)
+                }
+                if written >= 0 { return tape }
+                guard written == REWIND_JSON_TAPE_FULL, capacity < bytes.count / 2 + 2 else { return nil }
+                capacity = bytes.count / 2 + 2
+            }
         }
 
         private var bytes: UnsafeBufferPointer<UInt8> { skimmer.bytes }
@@ -160,7 +184,7 @@ package final class LazyJSONDocument {
                 guard start < bytes.count else { return false }
                 let opening = bytes[start]
                 let entry = TapeEntry(start: Int32(start), end: 0, next: 0, keyStart: keyStart, keyLength: keyLength)
-                keyStart = -1
+                (keyStart, keyLength) = (-1, 0)
                 if opening == UInt8(ascii: "{") || opening == UInt8(ascii: "[") {
                     guard open.count < JSONSkimmer.maximumDepth else { return false }
                     open.append(tape.count)
