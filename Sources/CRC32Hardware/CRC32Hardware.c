@@ -4,6 +4,7 @@
 // fold 64 bytes a step; then one lane, then 128 -> 64 -> 32 bits by Barrett
 // reduction. Bit-reflected throughout, so the constants are x^k mod P
 // reflected and shifted left one bit (the paper's "k1".."k5", "mu", "P'").
+// Where the CPU has VPCLMULQDQ, 512-bit registers fold 256 bytes a step first.
 #include "CRC32Hardware.h"
 
 // The classic byte-at-a-time table (reflected 0xEDB88320), for the tail under
@@ -68,8 +69,66 @@ int rewind_crc32_hardware_available(void) {
     return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
 }
 
+// Whether the CPU multiplies four lanes at once (VPCLMULQDQ on 512-bit registers).
+static int has_wide_fold(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
+}
+
+// The same folding with 512-bit registers: four of them, 256 bytes a step,
+// then one, then its four lanes into one 128-bit lane; the rest goes on as
+// below. A record of a kilobyte takes a quarter of the multiplies. Needs
+// `*left` >= 256; moves `*p` and `*left` past what it folded.
+__attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.1")))
+static __m128i fold_wide(uint32_t crc, const uint8_t **p, size_t *left) {
+    // x^(2048+32) and x^(2048-32) mod P, in every lane: fold a register 2048 bits (four registers) forward.
+    const __m512i fold16 = _mm512_set_epi64(0x01322d1430, 0x011542778a, 0x01322d1430, 0x011542778a,
+                                            0x01322d1430, 0x011542778a, 0x01322d1430, 0x011542778a);
+    // x^(512+32) and x^(512-32) mod P: fold a register 512 bits forward.
+    const __m512i fold4 = _mm512_set_epi64(0x01c6e41596, 0x0154442bd4, 0x01c6e41596, 0x0154442bd4,
+                                           0x01c6e41596, 0x0154442bd4, 0x01c6e41596, 0x0154442bd4);
+    // Per lane, what folds it onto the last: 384, 256 and 128 bits (the last lane stays).
+    const __m512i lanes = _mm512_set_epi64(0, 0, 0x00ccaa009e, 0x01751997d0,
+                                           0x015a546366, 0x00f1da05aa, 0x0174359406, 0x003db1ecdc);
+    const uint8_t *q = *p;
+    size_t n = *left;
+    __m512i z0 = _mm512_loadu_si512((const void *)(q + 0));
+    __m512i z1 = _mm512_loadu_si512((const void *)(q + 64));
+    __m512i z2 = _mm512_loadu_si512((const void *)(q + 128));
+    __m512i z3 = _mm512_loadu_si512((const void *)(q + 192));
+    z0 = _mm512_xor_si512(z0, _mm512_inserti32x4(_mm512_setzero_si512(), _mm_cvtsi32_si128((int)crc), 0));
+    q += 256;
+    n -= 256;
+// a * k folded (both halves) and b, XORed: 0x96 is a ^ b ^ c.
+#define FOLD(a, k, b) _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, k, 0x00), _mm512_clmulepi64_epi128(a, k, 0x11), b, 0x96)
+    while (n >= 256) {
+        z0 = FOLD(z0, fold16, _mm512_loadu_si512((const void *)(q + 0)));
+        z1 = FOLD(z1, fold16, _mm512_loadu_si512((const void *)(q + 64)));
+        z2 = FOLD(z2, fold16, _mm512_loadu_si512((const void *)(q + 128)));
+        z3 = FOLD(z3, fold16, _mm512_loadu_si512((const void *)(q + 192)));
+        q += 256;
+        n -= 256;
+    }
+    // Four registers into one.
+    z0 = FOLD(z0, fold4, z1);
+    z0 = FOLD(z0, fold4, z2);
+    z0 = FOLD(z0, fold4, z3);
+    while (n >= 64) {
+        z0 = FOLD(z0, fold4, _mm512_loadu_si512((const void *)q));
+        q += 64;
+        n -= 64;
+    }
+#undef FOLD
+    // Its four lanes into the last.
+    __m512i t = _mm512_xor_si512(_mm512_clmulepi64_epi128(z0, lanes, 0x00), _mm512_clmulepi64_epi128(z0, lanes, 0x11));
+    __m128i x = _mm_xor_si128(_mm512_extracti32x4_epi32(z0, 3), _mm512_extracti32x4_epi32(t, 0));
+    x = _mm_xor_si128(x, _mm_xor_si128(_mm512_extracti32x4_epi32(t, 1), _mm512_extracti32x4_epi32(t, 2)));
+    *p = q;
+    *left = n;
+    return x;
+}
+
 __attribute__((target("pclmul,sse4.1")))
-uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t *consumed) {
+static uint32_t fold(uint32_t crc, const void *bytes, size_t count, size_t *consumed, int wide) {
     if (count < 64) {
         *consumed = 0;
         return crc;
@@ -88,7 +147,12 @@ uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t
     const __m128i barrett = _mm_set_epi64x(0x01f7011641, 0x01db710641);
     const __m128i low32 = _mm_setr_epi32(-1, 0, -1, 0);
 
-    __m128i x1 = _mm_loadu_si128((const __m128i *)(p + 0));
+    __m128i x1, lo;
+    if (wide && left >= 256) {
+        x1 = fold_wide(crc, &p, &left);
+        goto lanes_folded;
+    }
+    x1 = _mm_loadu_si128((const __m128i *)(p + 0));
     __m128i x2 = _mm_loadu_si128((const __m128i *)(p + 16));
     __m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32));
     __m128i x4 = _mm_loadu_si128((const __m128i *)(p + 48));
@@ -114,13 +178,14 @@ uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t
     }
 
     // Four lanes into one.
-    __m128i lo = _mm_clmulepi64_si128(x1, fold1, 0x00);
+    lo = _mm_clmulepi64_si128(x1, fold1, 0x00);
     x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, fold1, 0x11), lo), x2);
     lo = _mm_clmulepi64_si128(x1, fold1, 0x00);
     x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, fold1, 0x11), lo), x3);
     lo = _mm_clmulepi64_si128(x1, fold1, 0x00);
     x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, fold1, 0x11), lo), x4);
 
+lanes_folded:
     while (left >= 16) {
         lo = _mm_clmulepi64_si128(x1, fold1, 0x00);
         x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, fold1, 0x11), lo),
@@ -143,6 +208,14 @@ uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t
     return (uint32_t)_mm_extract_epi32(x1, 1);
 }
 
+uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t *consumed) {
+    return fold(crc, bytes, count, consumed, has_wide_fold());
+}
+
+uint32_t rewind_crc32_fold_128(uint32_t crc, const void *bytes, size_t count, size_t *consumed) {
+    return fold(crc, bytes, count, consumed, 0);
+}
+
 #else
 
 int rewind_crc32_hardware_available(void) { return 0; }
@@ -152,6 +225,10 @@ uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t
     (void)count;
     *consumed = 0;
     return crc;
+}
+
+uint32_t rewind_crc32_fold_128(uint32_t crc, const void *bytes, size_t count, size_t *consumed) {
+    return rewind_crc32_fold(crc, bytes, count, consumed);
 }
 
 #endif

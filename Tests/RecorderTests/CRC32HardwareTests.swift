@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import CRC32Hardware
 
 
 /// The carry-less multiply CRC-32 (`CRC32Hardware`, what `CRC32.checksum`
@@ -20,14 +21,32 @@ import Testing
         #endif
     }
 
-    @Test func everyLengthUpTo300AtEveryAlignmentMatchesTheTables() {
+    @Test func everyLengthUpTo800AtEveryAlignmentMatchesTheTables() {
+        // Past 256 bytes, 512-bit folding where the CPU has it: one block, several, and the 64-byte steps after.
         var generator = SplitMix64(seed: 2026)
-        let data = Self.random(300 + 16, &generator)
+        let data = Self.random(800 + 16, &generator)
         data.withUnsafeBytes { all in
             for offset in 0..<16 {
-                for length in 0...300 where offset + length <= all.count {
+                for length in 0...800 where offset + length <= all.count {
                     let bytes = UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)])
                     #expect(CRC32.checksum(bytes) == CRC32.tableChecksum(bytes), "offset \(offset), length \(length)")
+                }
+            }
+        }
+    }
+
+    @Test func the128BitFoldingMatchesTheTablesWhereTheCPUFolds512BitsAtATime() {
+        // `checksum` takes the 512-bit way on CPUs with VPCLMULQDQ: the other one, held to the tables too.
+        var generator = SplitMix64(seed: 2027)
+        let data = Self.random(800 + 16, &generator)
+        data.withUnsafeBytes { all in
+            for offset in 0..<16 {
+                for length in stride(from: 0, through: 800, by: 3) where offset + length <= all.count {
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)])
+                    var consumed = 0
+                    var crc = rewind_crc32_fold_128(0xFFFF_FFFF, bytes.baseAddress, bytes.count, &consumed)
+                    crc = rewind_crc32_bytes(crc, bytes.baseAddress.map { $0 + consumed }, bytes.count - consumed)
+                    #expect(crc ^ 0xFFFF_FFFF == CRC32.tableChecksum(bytes), "offset \(offset), length \(length)")
                 }
             }
         }
