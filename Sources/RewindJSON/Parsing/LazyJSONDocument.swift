@@ -7,12 +7,12 @@ internal import CJSONScan
 /// paths and the rest of the tree is never needed. Building the whole tree,
 /// then freeing it at the next keyframe, was a sixth of such a scan.
 ///
-/// A container is indexed the first time a path goes through it (where each
-/// member's or element's value starts), so the next look-up into the same
-/// array or object goes straight to the value. Look-ups give exactly what
-/// `JSONValue[pointer:]` gives on the parsed document: keys compared by their
-/// scalars, the last of repeated keys winning, array indices as JSON Pointer
-/// reads them.
+/// Checking the bytes writes a *tape*: per value, where it starts and ends,
+/// where the value after it (and all it holds) is, and a member's key; so a
+/// look-up hops from sibling to sibling instead of reading bytes. Look-ups
+/// give exactly what `JSONValue[pointer:]` gives on the parsed document: keys
+/// compared by their scalars, the last of repeated keys winning, array indices
+/// as JSON Pointer reads them.
 ///
 /// ```swift
 /// let state = Array(#"{"n":1,"items":[{"v":2}]}"#.utf8)
