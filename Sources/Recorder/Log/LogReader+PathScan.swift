@@ -109,29 +109,26 @@ private struct PathScan {
     mutating func step(_ line: borrowing LogReader.StateScanLine) -> PathScanStep {
         var spare = handedOut.take() ?? []
         let previous = current
+        // Whether the values after the entry are known.
+        var known = true
         switch line.rebuild {
         case .keyframe(let keyframe):
             tracked.reset(to: keyframe)
-            tracked.readWatchedValues(into: &spare)
-            current = spare
         case .lazyKeyframe(let keyframe):
             tracked.reset(to: keyframe)
-            tracked.readWatchedValues(into: &spare)
-            current = spare
         case .patch(let patch) where current != nil:
             // Operation by operation: one that fails leaves the state unavailable until a keyframe.
-            var applied = true
             for operation in patch.operations where !tracked.apply(operation) {
-                applied = false
+                known = false
                 break
             }
-            if applied {
-                tracked.readWatchedValues(into: &spare)
-                current = spare
-            } else {
-                current = nil
-            }
         case .patch, .none:
+            known = false
+        }
+        if known {
+            tracked.readWatchedValues(into: &spare)
+            current = spare
+        } else {
             current = nil
         }
         handedOut = previous

@@ -307,7 +307,7 @@ enum SkimmedPatch {
             if op == UInt8(ascii: "-") {
                 operations.append(.remove(path: path))
             } else {
-                guard cursor.expect(",\"value\":"), let valueBytes = cursor.scalar(), let value = scalar(valueBytes) else { return nil }
+                guard cursor.expect(",\"value\":"), let valueBytes = cursor.scalar(), let value = JSONSkimmer.checkedScalar(valueBytes) else { return nil }
                 switch op {
                 case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
                 case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
@@ -424,7 +424,7 @@ enum SkimmedPatch {
                     from = JSONSkimmer.plainText(member).flatMap(pointer)
                     return from != nil
                 } else if key.equals("value") {
-                    value = scalar(member)
+                    value = JSONSkimmer.checkedScalar(member)
                     return value != nil
                 }
                 return true
@@ -457,11 +457,6 @@ enum SkimmedPatch {
         guard text.first == UInt8(ascii: "/") else { return nil }
         return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
-    }
-
-    /// A small integer, a string without escapes, `true`, `false` or `null`; nil for anything the parser should read.
-    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        JSONSkimmer.checkedScalar(bytes)
     }
 }
 
