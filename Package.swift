@@ -21,7 +21,7 @@ let package = Package(
         // Where a JSON string's plain run ends, with SSE2/AVX2 compares (C for the intrinsics).
         .target(name: "CJSONScan"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
-        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace", "CRC32Hardware"]),
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
         .target(name: "CRC32Hardware"),
         // The reference store, apart so its names never clash with an app's architecture.
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
         .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "CJSONScan", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],

@@ -4,20 +4,9 @@
 // is the largest single cost: vector compares test 16 or 32 bytes with a few
 // instructions. C because Swift has no portable way to name these intrinsics.
 #include "CJSONScan.h"
+#include "StopBits.h"
 
 #include <string.h>
-
-// The high bit of each byte of `word` (byte 0 lowest) that is '"', '\\' or
-// below 0x20. A byte after a match may be flagged falsely (the subtraction
-// borrows), but the lowest flagged byte is always a match: the same test as
-// Swift's `ByteWords.quoteBackslashOrControlMask`.
-static inline uint64_t stop_bits(uint64_t word) {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t quote = word ^ (ones * 0x22), backslash = word ^ (ones * 0x5C);
-    uint64_t stops = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash);
-    stops |= (word - ones * 0x20) & ~word;  // ~word leaves out bytes of 0x80 and more
-    return stops & highs;
-}
 
 static inline bool is_stop(uint8_t byte) { return byte == '"' || byte == '\\' || byte < 0x20; }
 
@@ -32,21 +21,8 @@ static inline rewind_json_run bytes_from(const uint8_t *bytes, size_t from, size
 rewind_json_run rewind_json_plain_run_words(const uint8_t *bytes, size_t count) {
     uint64_t highs = 0;
     size_t index = 0;
-    for (; index + 8 <= count; index += 8) {
-        uint64_t word;
-        memcpy(&word, bytes + index, 8);  // an unaligned load, without undefined behaviour
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        word = __builtin_bswap64(word);  // byte 0 lowest, so the first match is the lowest bit
-#endif
-        uint64_t stops = stop_bits(word);
-        if (stops) {
-            unsigned plain = (unsigned)__builtin_ctzll(stops) / 8;
-            highs |= word & ((1ull << (plain * 8)) - 1);
-            return (rewind_json_run){index + plain, (highs & 0x8080808080808080ull) != 0};
-        }
-        highs |= word;
-    }
-    return bytes_from(bytes, index, count, (highs & 0x8080808080808080ull) != 0);
+    if (plain_words(bytes, count, &index, &highs, SIZE_MAX)) return (rewind_json_run){index, (highs & REWIND_HIGH_BITS) != 0};
+    return bytes_from(bytes, index, count, (highs & REWIND_HIGH_BITS) != 0);
 }
 
 #if defined(__x86_64__)

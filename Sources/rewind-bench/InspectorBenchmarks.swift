@@ -168,6 +168,8 @@ private func jqBaseline(_ path: String) -> Double? {
 /// Writes a log in format v1 straight to disk, fast: a header, then entries
 /// that each update one item (a JSON Patch) with a keyframe of the whole
 /// state every `keyframeInterval` entries, framed by the recorder's `LogLine.seal`.
+/// Members come in the order `RecordEncoder` writes them (a keyframe's `changed`
+/// before its `state`), so readers take the path a real recording takes.
 enum BenchmarkLog {
     static func write(path: String, entries: Int, keyframeInterval: Int, items: Int, noteBytes: Int) -> Int64 {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -206,7 +208,10 @@ enum BenchmarkLog {
             buffer += note
             buffer += Array(#""},"replayable":true}"#.utf8)
             if isKeyframe {
-                buffer += Array(#","state":{"counter":"#.utf8)
+                // In `RecordEncoder`'s order: `changed`, then `state` (readers match that order first).
+                buffer += Array(#","changed":["/counter","/items/"#.utf8)
+                append(item, &buffer)
+                buffer += Array(#"/value"],"state":{"counter":"#.utf8)
                 append(index, &buffer)
                 buffer += Array(#","items":["#.utf8)
                 for (position, value) in values.enumerated() {
@@ -219,9 +224,7 @@ enum BenchmarkLog {
                     append(value, &buffer)
                     buffer.append(UInt8(ascii: "}"))
                 }
-                buffer += Array(#"]},"changed":["/counter","/items/"#.utf8)
-                append(item, &buffer)
-                buffer += Array(#"/value"]"#.utf8)
+                buffer += Array("]}".utf8)
             } else {
                 buffer += Array(#","patch":[{"op":"replace","path":"/counter","value":"#.utf8)
                 append(index, &buffer)

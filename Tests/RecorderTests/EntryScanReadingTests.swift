@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+import CJSONScan
 import RewindJSON
 
 /// `LogReader.scanEntries` (one read per run of records, light parsing) must
@@ -145,7 +146,58 @@ import RewindJSON
     /// that differs anywhere (a byte changed, a member added where the recorder
     /// puts optional ones, or anywhere else) must still read exactly as
     /// `entry(at:)` reads it, or not at all when that fails.
-    @Test func recordsAsARecorderWritesThemAndAnyChangeToThemReadAsTheParserReadsThem() throws {
+    @Test(arguments: [allFields, []])
+    func recordsAsARecorderWritesThemAndAnyChangeToThemReadAsTheParserReadsThem(fields: ScannedEntry.Fields) throws {
+        var agreed = 0, rejected = 0
+        for line in try Self.recorderLinesAndChanges() {
+            var pointers = PathPointerCache()
+            let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: fields, pointers: &pointers) }
+            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
+            #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: fields) }, "\(String(decoding: line, as: UTF8.self))")
+            if parsed == nil { rejected += 1 } else { agreed += 1 }
+        }
+        #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
+    }
+
+    /// A state scan reads each record's head (up to the action) in C
+    /// (`rewind_record_read_head`); the Swift reading of the same bytes must
+    /// give the same verdict, action type and members, on the recorder's records
+    /// and on every change to them.
+    @Test func theRecordHeadReadInCReadsAsInSwift() throws {
+        var readInC = 0, compared = 0
+        for line in try Self.recorderLinesAndChanges() {
+            func read(headInC: Bool) -> (ScannedEntry?, StateMembers) {
+                var members = StateMembers()
+                var pointers = PathPointerCache()
+                let entry = line.withUnsafeBufferPointer {
+                    ScannedEntry.readLightly($0, fields: [], stateMembers: &members, pointers: &pointers, headInC: headInC)
+                }
+                return (entry, members)
+            }
+            let (inC, membersInC) = read(headInC: true), (inSwift, membersInSwift) = read(headInC: false)
+            #expect(inC == inSwift, "\(String(decoding: line, as: UTF8.self))")
+            #expect(Self.offsets(membersInC, in: line) == Self.offsets(membersInSwift, in: line))
+            #expect(membersInC.readPatch == membersInSwift.readPatch)
+            var head = rewind_record_head()
+            if line.withUnsafeBufferPointer({ rewind_record_read_head($0.baseAddress!, $0.count, &head) }) == 1 { readInC += 1 }
+            compared += 1
+        }
+        // The recorder's own records (the first 60 lines, unchanged) all take the C path.
+        #expect(readInC > 60 && readInC < compared, "\(readInC) of \(compared) heads read in C")
+    }
+
+    /// Where the members a state scan reads start and end in `line`.
+    static func offsets(_ members: StateMembers, in line: [UInt8]) -> [Range<Int>?] {
+        line.withUnsafeBufferPointer { base in
+            [members.state, members.patch, members.changed].map { member in
+                member.map { base.baseAddress!.distance(to: $0.baseAddress!) ..< base.baseAddress!.distance(to: $0.baseAddress!) + $0.count }
+            }
+        }
+    }
+
+    /// A recorder's records, the same with optional members and odd values in
+    /// place, and random one-byte changes of each (replaced, inserted, deleted).
+    static func recorderLinesAndChanges() throws -> [[UInt8]] {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
         try recordTodos(randomTodoActions(count: 60, seed: 23), to: path, options: testOptions(keyframeInterval: 5))
@@ -161,11 +213,12 @@ import RewindJSON
         }
         // Values replaced where the member order still matches: each must be judged as the parser judges it.
         let replacements: [(member: String, values: [String])] = [
-            (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123"]),
-            (#""time":"#, ["tru", #""x""#, "1.5e400", "-", "[]"]),
-            (#""durationNs":"#, ["-", "{}", "1.0", "null"]),
-            (#""replayable":"#, ["tru", "null", "\"x"]),
-            (#""type":"#, ["1", #""a\u0041""#, #""\u00""#]),
+            (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123", "-01"]),
+            (#""time":"#, ["tru", #""x""#, "1.5e400", "-", "[]", "1.5e1", "1.5e10", "12345678901234567.5", "1.", "-0.0"]),
+            (#""durationNs":"#, ["-", "{}", "1.0", "null", "[1,[2,{\"a\":[]}]]", "[ 1 , 2 ]", "{\"a\" :1}"]),
+            (#""replayable":"#, ["tru", "null", "\"x", "\"\\u00e9\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\"", "\"\\ude00\"", "\"é\"",
+                                 "\"\u{1}\"", "\"\\x\""]),
+            (#""type":"#, ["1", #""a\u0041""#, #""\u00""#, #""é""#]),
         ]
         for original in lines.prefix(12) {
             let text = String(decoding: original, as: UTF8.self)
@@ -176,27 +229,22 @@ import RewindJSON
             }
         }
         var generator = SplitMix64(seed: 77)
-        let significant = Array(#"{}[],:" "#.utf8) + [UInt8(ascii: "0"), UInt8(ascii: "a"), 0x09, 0xC3, 0x80, 0xFF]
-        var agreed = 0, rejected = 0
+        let significant = Array(#"{}[],:" "#.utf8) + [UInt8(ascii: "0"), UInt8(ascii: "a"), 0x09, 0xC3, 0x80, 0xFF, 0x01, UInt8(ascii: "\\")]
+        var all: [[UInt8]] = []
         for original in lines {
-            for round in 0..<25 {
+            all.append(original)
+            for _ in 1..<25 {
                 var line = original
-                if round > 0 {
-                    let position = Int(generator.next() % UInt64(line.count))
-                    switch generator.next() % 3 {
-                    case 0: line[position] = significant[Int(generator.next() % UInt64(significant.count))]
-                    case 1: line.insert(significant[Int(generator.next() % UInt64(significant.count))], at: position)
-                    default: line.remove(at: position)
-                    }
+                let position = Int(generator.next() % UInt64(line.count))
+                switch generator.next() % 3 {
+                case 0: line[position] = significant[Int(generator.next() % UInt64(significant.count))]
+                case 1: line.insert(significant[Int(generator.next() % UInt64(significant.count))], at: position)
+                default: line.remove(at: position)
                 }
-                var pointers = PathPointerCache()
-                let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: Self.allFields, pointers: &pointers) }
-                let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
-                #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: Self.allFields) }, "\(String(decoding: line, as: UTF8.self))")
-                if parsed == nil { rejected += 1 } else { agreed += 1 }
+                all.append(line)
             }
         }
-        #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
+        return all
     }
 
     @Test func stoppingEarlyReadsNoFurther() throws {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "PlainTape.h"
+#include "CheckedSkim.h"
 
 /// Where a JSON string's plain run ends: `plain` is the offset of the first
 /// byte that is '"', '\\' or below 0x20 (the count when there is none), and

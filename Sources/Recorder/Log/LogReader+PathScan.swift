@@ -64,6 +64,7 @@ extension LogReader {
             let scanned = StateScanLine(line.assumingMemoryBound(to: UInt8.self), index: entry, lineNumber: lineNumber,
                                         flags: flags, keyframes: .lazy, pointers: &pointers)
             going = body(scan.step(scanned))
+            pointers.keepSpareOperations(of: scanned)
             return going
         }) {}
     }
@@ -132,7 +133,7 @@ private struct PathScan {
             current = nil
         }
         handedOut = previous
-        return PathScanStep(index: line.index, actionType: line.record?.actionType ?? "",
-                            isReadable: line.record != nil, values: current, previousValues: previous)
+        return PathScanStep(index: line.index, actionType: line.record.actionType,
+                            isReadable: line.isReadable, values: current, previousValues: previous)
     }
 }

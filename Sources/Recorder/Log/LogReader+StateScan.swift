@@ -87,11 +87,10 @@ extension LogReader {
             case .patch, .none:
                 state = nil
             }
-            let record = line.record
             return body(StateScanStep(
                 index: line.index, lineNumber: line.lineNumber,
-                actionType: record?.actionType ?? "", keyframeChanged: record?.keyframeChanged ?? [],
-                patch: record?.patch, state: record == nil ? nil : state, previousState: previous, isReadable: record != nil))
+                actionType: line.record.actionType, keyframeChanged: line.record.keyframeChanged,
+                patch: line.patch, state: line.isReadable ? state : nil, previousState: previous, isReadable: line.isReadable))
         }
     }
 
@@ -99,8 +98,12 @@ extension LogReader {
     struct StateScanLine: ~Copyable {
         var index: Int
         var lineNumber: Int
-        /// The entry as the scan reads it; nil when it does not read as one.
-        var record: StateRecord?
+        /// False when the line does not read as an entry (``LogReader/entry(at:)`` fails too).
+        var isReadable: Bool
+        /// The entry as the scan reads it; empty when it does not read as one. Not
+        /// optional: reading a member through an optional copied the whole record
+        /// (retains and releases on every entry of a scan).
+        var record: StateRecord
         /// What the state after the entry is rebuilt from. For a line that does not read
         /// as an entry, what `state(at:)` still takes from it (its `state` or `patch`
         /// member alone), so the states after it are the ones `state(at:)` gives.
@@ -116,24 +119,47 @@ extension LogReader {
             case none
         }
 
+        /// The record's patch (nil for a keyframe or a line that does not read), whether or not the state follows on from it.
+        var patch: JSONPatch? {
+            guard isReadable else { return nil }
+            if case .patch(let patch) = rebuild { return patch }
+            return record.patch
+        }
+
+        /// The operations array of the patch this line is rebuilt from, once the line is done
+        /// (nil for anything else): its storage is reused for a later entry's patch.
+        consuming func takeOperations() -> [JSONPatchOperation]? {
+            guard case .patch(let patch) = rebuild else { return nil }
+            return patch.operations
+        }
+
         /// Reads the entry line `bytes` (nil: it could not be read), whose index `flags` say whether its patch follows on.
         init(_ bytes: UnsafeBufferPointer<UInt8>?, index: Int, lineNumber: Int, flags: LogIndex.EntryFlags,
              keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
             self.index = index
             self.lineNumber = lineNumber
-            record = bytes.flatMap { StateRecord($0, keyframes: keyframes, pointers: &pointers) }
             rebuild = .none
-            if let lazy = record?.lazyState {
-                rebuild = .lazyKeyframe(lazy)
-                return
-            }
-            let members = record.map { (state: $0.state, patch: $0.patch) } ?? bytes.flatMap(LogReader.stateMembersAlone)
-            if let members {
+            let followsOn = flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap])
+            record = StateRecord()
+            guard let bytes, record.read(bytes, keyframes: keyframes, pointers: &pointers) else {
+                isReadable = false
+                record = StateRecord()
+                guard let members = bytes.flatMap(LogReader.stateMembersAlone) else { return }
                 if let keyframe = members.state {
                     rebuild = .keyframe(keyframe)
-                } else if let patch = members.patch, flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) {
+                } else if let patch = members.patch, followsOn {
                     rebuild = .patch(patch)
                 }
+                return
+            }
+            isReadable = true
+            if let lazy = record.lazyState {
+                rebuild = .lazyKeyframe(lazy)
+            } else if let keyframe = record.state {
+                rebuild = .keyframe(keyframe)
+            } else if followsOn, let patch = record.patch.take() {
+                // Moved, not shared: one reference to count per entry (``patch`` reads it here).
+                rebuild = .patch(patch)
             }
         }
     }
@@ -166,9 +192,12 @@ extension LogReader {
                     let start = Int(line.location.offset - low)
                     // A short read: the file was cut since it was indexed (entry(at:) fails too).
                     let going = buffer.withUnsafeBufferPointer { bytes in
-                        body(StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
-                                           index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
-                                           keyframes: keyframes, pointers: &pointers))
+                        let scanned = StateScanLine(start + line.location.length <= read ? UnsafeBufferPointer(rebasing: bytes[start..<(start + line.location.length)]) : nil,
+                                                    index: batchStart + position, lineNumber: line.lineNumber, flags: line.flags,
+                                                    keyframes: keyframes, pointers: &pointers)
+                        let going = body(scanned)
+                        pointers.keepSpareOperations(of: scanned)
+                        return going
                     }
                     if !going { return }
                 }
@@ -212,7 +241,7 @@ enum KeyframeReading {
 /// ``ParsedEntry`` would parse, falling back to it where it cannot judge); only
 /// then are the patch or the state parsed.
 struct StateRecord {
-    var actionType: String
+    var actionType = ""
     var patch: JSONPatch?
     var state: JSONValue?
     /// A keyframe's state read with ``KeyframeReading/lazy`` (then `state` is nil).
@@ -220,40 +249,50 @@ struct StateRecord {
     /// A keyframe's `changed` list; a patch's paths are read from the patch.
     var keyframeChanged: [JSONPointer] = []
 
+    /// An empty record: what a line that does not read holds.
+    init() {}
+
     init?(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
+        guard read(line, keyframes: keyframes, pointers: &pointers) else { return nil }
+    }
+
+    /// Reads `line` into this (empty) record; false when it is not a readable entry.
+    /// In place, not a failable init: the state scan's line holds the record, and
+    /// returning one as an optional copied it out (retains and releases per entry).
+    mutating func read(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) -> Bool {
         var members = StateMembers()
         guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members, pointers: &pointers) else {
             // What the light reading does not judge: the full reading decides, and gives everything.
-            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return false }
             actionType = parsed.entry.action.name
             patch = parsed.patch
             keyframeChanged = parsed.entry.changedPaths
             if let range = parsed.stateRange {
-                guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return nil }
+                guard let state = try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: line[range])) else { return false }
                 self.state = state
             }
-            return
+            return true
         }
         actionType = light.actionType
-        let (stateBytes, patchBytes, changedBytes) = (members.state, members.patch, members.changed)
-        if let stateBytes, keyframes == .lazy {
+        if let stateBytes = members.state, keyframes == .lazy {
             switch LazyJSONDocument.read(stateBytes) {
             case .lazy(let document)?: lazyState = document
             case .parsed(let state)?: self.state = state
-            case nil: return nil
+            case nil: return false
             }
-        } else if let stateBytes {
-            guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return nil }
+        } else if let stateBytes = members.state {
+            guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return false }
             self.state = state
-            keyframeChanged = EntryRecord.pointers(in: changedBytes.flatMap { try? JSONParser.parse(buffer: $0) })
-        } else if let patch = members.readPatch {
+            keyframeChanged = EntryRecord.pointers(in: members.changed.flatMap { try? JSONParser.parse(buffer: $0) })
+        } else if let patch = members.readPatch.take() {
             self.patch = patch
-        } else if let patchBytes, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
+        } else if let patchBytes = members.patch, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
                     ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
             self.patch = patch
         } else {
-            return nil
+            return false
         }
+        return true
     }
 }
 
@@ -298,9 +337,9 @@ enum SkimmedPatch {
         guard let base = bytes.baseAddress else { return nil }
         var cursor = AsWrittenCursor(base: base, count: bytes.count)
         guard cursor.expect("[") else { return nil }
-        var operations: [JSONPatchOperation] = []
-        if cursor.expect("]") { return (JSONPatch(operations), cursor.position) }
-        operations.reserveCapacity(4)
+        if cursor.expect("]") { return (JSONPatch([]), cursor.position) }
+        // The storage of an earlier entry's operations when the scan handed it back, else a new array.
+        var operations = pointers.takeSpareOperations()
         while true {
             guard cursor.expect("{\"op\":\""), let op = cursor.op(), cursor.expect(",\"path\":\""), let pathText = cursor.plain(),
                   let path = pointers.pointer(pathText, making: pointer) else { return nil }
@@ -482,6 +521,9 @@ struct PathPointerCache {
     private var lastActionType: (bytes: [UInt8], text: String)?
     /// Paths made since the table last grew.
     private var madeSinceGrowth = 0
+    /// An emptied operations array whose storage the next patch read reuses: one
+    /// allocation per scan instead of one per entry.
+    private var spareOperations: [JSONPatchOperation] = []
     /// Slots at most, so memory stays bounded on a log of ever new paths.
     static let capacity = 4096
     private static let initialSlots = 64
@@ -510,6 +552,26 @@ struct PathPointerCache {
         slots[set + 1] = slots[set]
         slots[set] = Slot(hash: hash, bytes: Array(text), pointer: pointer)
         return pointer
+    }
+
+    /// An empty operations array, with the storage of one handed back by ``keepSpareOperations(of:)`` when there is one.
+    mutating func takeSpareOperations() -> [JSONPatchOperation] {
+        guard spareOperations.capacity > 0 else {
+            var operations: [JSONPatchOperation] = []
+            operations.reserveCapacity(4)
+            return operations
+        }
+        let operations = spareOperations
+        spareOperations = []
+        return operations
+    }
+
+    /// Keeps the storage of `line`'s patch for the next patch read, when nothing else holds it.
+    mutating func keepSpareOperations(of line: consuming LogReader.StateScanLine) {
+        guard var operations = line.takeOperations(), operations.capacity <= 64 else { return }
+        // Emptied in place when this is the last reference (a scan that kept the patch keeps its own).
+        operations.removeAll(keepingCapacity: true)
+        spareOperations = operations
     }
 
     /// The action type whose UTF-8 bytes are `bytes` (valid UTF-8: the skim checked them).

@@ -1,4 +1,5 @@
 import Foundation
+internal import CJSONScan
 
 /// What a scan over every entry of a log needs of one entry (the inspector's
 /// `f` action types, filter, `w` path history and timeline search), read
@@ -58,9 +59,11 @@ package struct ScannedEntry: Sendable, Equatable {
     /// `stateMembers`, when given, receives where the `state`, `patch` and
     /// `changed` members' values are (a state scan parses them next).
     /// Changed paths are made through `pointers`.
+    ///
+    /// `headInC: false` reads the record's head in Swift too (for the tests that hold the two to each other).
     static func readLightly(_ line: UnsafeBufferPointer<UInt8>, fields: Fields,
                             stateMembers: UnsafeMutablePointer<StateMembers>? = nil,
-                            pointers: inout PathPointerCache) -> ScannedEntry? {
+                            pointers: inout PathPointerCache, headInC: Bool = true) -> ScannedEntry? {
         var skimmer = JSONSkimmer(line)
         // Whether the payload is compact as written matters only to a scan that copies it.
         skimmer.tracksCompactness = fields.contains(.payloadJSON)
@@ -98,6 +101,19 @@ package struct ScannedEntry: Sendable, Equatable {
             return true
         }
         func readAsWritten() -> Bool {
+            var head = rewind_record_head()
+            if headInC, !asWritten.tracksCompactness, let base = line.baseAddress, rewind_record_read_head(base, line.count, &head) == 1 {
+                // The head in C (`CheckedSkim.c`, the same checks): the part of every record that
+                // costs most to read here. (Compactness is not tracked there: only a payload copy needs it.)
+                actionType = pointers.actionType(UnsafeBufferPointer(start: base + head.type_start, count: head.type_length))
+                payload = (UnsafeBufferPointer(start: base + head.payload_start, count: head.payload_length), true)
+                asWritten.position = head.end
+            } else if !readHeadAsWritten() {
+                return false
+            }
+            return readRestAsWritten()
+        }
+        func readHeadAsWritten() -> Bool {
             // `LogLine.Kind.entry`, then what makes it `LogLine.Kind.keyframe`. (Not `a || b` anywhere
             // here: its autoclosure would capture `member`, and with it the skimmer, checked at run time.)
             guard member(LogLine.Kind.entry) else { return false }
@@ -114,6 +130,9 @@ package struct ScannedEntry: Sendable, Equatable {
             if member(#","effectOf":"#) {
                 guard asWritten.skimValue(depth: 0) != nil else { return false }
             }
+            return true
+        }
+        func readRestAsWritten() -> Bool {
             if member(#","values":"#) {
                 guard asWritten.skipUnchecked() else { return false }
             }
