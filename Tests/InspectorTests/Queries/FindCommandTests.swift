@@ -139,6 +139,12 @@ import Recorder
         try FileManager.default.copyItem(atPath: first, toPath: (nested as NSString).appendingPathComponent("again.jsonl"))
         try Data("not a log\n".utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("notes.txt")))
         try Data(#"{"kind":"header","format":"rewind"}"#.utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("broken.jsonl")))
+        // Hidden files and folders (a tool's own) and links are not searched.
+        let hidden = (directory as NSString).appendingPathComponent(".cache")
+        try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: first, toPath: (hidden as NSString).appendingPathComponent("kept.jsonl"))
+        try FileManager.default.copyItem(atPath: first, toPath: (directory as NSString).appendingPathComponent(".again.jsonl"))
+        try FileManager.default.createSymbolicLink(atPath: (directory as NSString).appendingPathComponent("link.jsonl"), withDestinationPath: first)
 
         let result = find([directory, "/todos/0/done == true", "--first"])
         #expect(result.status == 0)
