@@ -234,7 +234,7 @@ enum KeyframeReading {
 }
 
 /// What a state scan parses of an entry line: the action type, and the patch
-/// or the keyframe's state. Nil when the line is not a readable entry.
+/// or the keyframe's state (``read(_:keyframes:pointers:)`` says whether the line is a readable entry).
 ///
 /// Readable exactly when ``LogReader/entry(at:)`` reads it: the line is first
 /// skimmed as the batched scans skim it (``ScannedEntry``, which checks what
@@ -251,10 +251,6 @@ struct StateRecord {
 
     /// An empty record: what a line that does not read holds.
     init() {}
-
-    init?(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
-        guard read(line, keyframes: keyframes, pointers: &pointers) else { return nil }
-    }
 
     /// Reads `line` into this (empty) record; false when it is not a readable entry.
     /// In place, not a failable init: the state scan's line holds the record, and
