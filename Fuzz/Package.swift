@@ -10,7 +10,8 @@ let package = Package(
     targets: [
         .executableTarget(name: "fuzz-json-parser", dependencies: [.product(name: "Recorder", package: "Rewind")]),
         .executableTarget(name: "fuzz-patch-apply", dependencies: [.product(name: "Recorder", package: "Rewind")]),
-        .executableTarget(name: "fuzz-log-reader", dependencies: [.product(name: "Recorder", package: "Rewind")]),
+        .executableTarget(name: "fuzz-log-reader", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                          .product(name: "Inspector", package: "Rewind")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,11 @@
 import Foundation
+import Inspector
 import Recorder
 
 /// Any bytes as a log file: opening, reading every entry and rebuilding every
-/// state either works or throws a LogReadError; never a crash or a hang.
+/// state either works or throws a LogReadError; never a crash or a hang. The
+/// same bytes searched as `rewind find` searches them (the state scan, whose
+/// record heads are read in C) end with a status, never a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLogReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let path = scratchPath
@@ -22,6 +25,8 @@ public func fuzzLogReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = reader.damage
     _ = reader.tornTail
     _ = reader.refresh()
+    // `--count` writes a line only for a match; the query reads paths, `changed` and the action.
+    _ = RewindCommandLine.run(["find", path, "exists /a or /b/0 > 1 or changed /c or action == x", "--count"])
     return 0
 }
 
