@@ -164,11 +164,14 @@ static bool skip_number(cursor *c) {
     return p - start - (negative ? 1 : 0) <= 19;
 }
 
-static bool skip_literal(cursor *c, const char *literal, size_t length) {
+// Passes `literal` (a literal value, or a record's member prefix) if the bytes at the position are it.
+static inline bool expect(cursor *c, const char *literal, size_t length) {
     if (c->position + length > c->count || memcmp(c->bytes + c->position, literal, length) != 0) return false;
     c->position += length;
     return true;
 }
+
+#define EXPECT(c, literal) expect(c, literal, sizeof(literal) - 1)
 
 static bool skip_value(cursor *c, int depth);
 
@@ -205,9 +208,9 @@ static bool skip_value(cursor *c, int depth) {
     case '{': return skip_container(c, depth + 1, '}');
     case '[': return skip_container(c, depth + 1, ']');
     case '"': return skip_string(c);
-    case 't': return skip_literal(c, "true", 4);
-    case 'f': return skip_literal(c, "false", 5);
-    case 'n': return skip_literal(c, "null", 4);
+    case 't': return EXPECT(c, "true");
+    case 'f': return EXPECT(c, "false");
+    case 'n': return EXPECT(c, "null");
     case '-': case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9':
         return skip_number(c);
@@ -223,14 +226,6 @@ ptrdiff_t rewind_json_skip_checked(const uint8_t *bytes, size_t count, size_t po
 }
 
 // The record head.
-
-#define EXPECT(c, literal) expect(c, literal, sizeof(literal) - 1)
-
-static inline bool expect(cursor *c, const char *literal, size_t length) {
-    if (c->position + length > c->count || memcmp(c->bytes + c->position, literal, length) != 0) return false;
-    c->position += length;
-    return true;
-}
 
 // A checked value at the position (passed); its start in `start`.
 static inline bool value(cursor *c, int depth, size_t *start) {

@@ -82,7 +82,7 @@ enum FindInDirectory {
         return result
     }
 
-    /// The regular files under `directory` (recursively, hidden folders skipped), sorted by path.
+    /// The regular files under `directory` (recursively; hidden files and folders, and links, skipped), sorted by path.
     static func files(under directory: String) -> [String] {
         // `readdir`, whose entries carry their type: FileManager's enumerator looked up
         // each file's owner and group by name (reading /etc/passwd and /etc/group per
