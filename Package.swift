@@ -21,9 +21,11 @@ let package = Package(
         // Where a JSON string's plain run ends, with SSE2/AVX2 compares (C for the intrinsics).
         .target(name: "CJSONScan"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
-        .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware"]),
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware", "CReadAhead"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
         .target(name: "CRC32Hardware"),
+        // Files read past the page cache, a few blocks ahead on threads of their own (Linux), for Recorder's cold searches.
+        .target(name: "CReadAhead"),
         // The reference store, apart so its names never clash with an app's architecture.
         .target(name: "RewindStore", dependencies: ["Recorder"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
@@ -45,7 +47,7 @@ let package = Package(
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "RewindStore", "SampleDomains"]),
         // The inspector linked with the sample reducers: replay keys and `verify <log>`.
         .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
-        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "Inspector"]),
+        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "Inspector", "CReadAhead"]),
         // Kills a recording process at random moments and verifies the log (scripts/test runs it).
         .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder", "RewindJSON"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.

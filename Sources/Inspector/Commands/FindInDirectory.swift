@@ -28,13 +28,18 @@ enum FindInDirectory {
         var output = BufferedOutput()
         var total = 0, matchingRecordings = 0, recordings = 0
         let workers = ProcessInfo.processInfo.activeProcessorCount
-        // Recordings are asked of the disk two per worker ahead of the search, so a
-        // cold disk reads while the CPUs search.
+        // Recordings are opened and asked of the disk two per worker ahead of the
+        // search, so a cold disk reads while the CPUs search.
         let readAhead = 2 * workers
-        for path in paths.prefix(readAhead) { LogReader.prefetch(path: path) }
+        let prefetched = Locked<[Int: PrefetchedFile]>([:])
+        @Sendable func prefetch(_ item: Int) {
+            guard item < paths.count, let file = LogReader.prefetch(path: paths[item]) else { return }
+            prefetched.withLock { $0[item] = file }
+        }
+        for item in 0..<readAhead { prefetch(item) }
         ParallelInOrder.run(count: paths.count, workers: workers, work: { item in
-            if item + readAhead < paths.count { LogReader.prefetch(path: paths[item + readAhead]) }
-            return search(paths[item], query: query, options: options)
+            prefetch(item + readAhead)
+            return search(paths[item], prefetched: prefetched.withLock { $0.removeValue(forKey: item) }, query: query, options: options)
         }) { result in
             guard result.isRecording else { return true }
             recordings += 1
@@ -65,12 +70,12 @@ enum FindInDirectory {
 
     /// One recording, on a worker thread (its chunks are not split further: the
     /// recordings are), indexed as it is searched: each byte is read from the file once.
-    static func search(_ path: String, query: Query, options: FindCommand.Options) -> Result {
+    static func search(_ path: String, prefetched: PrefetchedFile? = nil, query: Query, options: FindCommand.Options) -> Result {
         var result = Result(path: path)
         let timeline: LogTimeline
         do {
             // The header and the first entries; the search indexes the rest.
-            timeline = try LogTimeline(path: path, indexingFirst: 4096)
+            timeline = try LogTimeline(path: path, indexingFirst: 4096, prefetched: prefetched)
         } catch {
             if error.isNotARecording { result.isRecording = false } else { result.error = error.description }
             return result

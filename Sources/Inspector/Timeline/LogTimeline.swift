@@ -38,13 +38,15 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     /// Opens `path` with only its first `bytes` indexed, for a caller that
     /// indexes the rest itself while it scans (``QueryScan/runIndexing()``).
-    convenience init(path: String, indexingFirst bytes: Int) throws(LogReadError) {
-        try self.init(path: path, indexing: .prefix(bytes: bytes), indexInBackground: false, keepsDamagedRows: false)
+    /// `prefetched` is the file ``LogReader/prefetch(path:bytes:)`` opened for it, if any.
+    convenience init(path: String, indexingFirst bytes: Int, prefetched: PrefetchedFile? = nil) throws(LogReadError) {
+        try self.init(path: path, indexing: .prefix(bytes: bytes), indexInBackground: false, keepsDamagedRows: false, prefetched: prefetched)
     }
 
-    private init(path: String, indexing: LogReader.Indexing, indexInBackground: Bool, keepsDamagedRows: Bool) throws(LogReadError) {
+    private init(path: String, indexing: LogReader.Indexing, indexInBackground: Bool, keepsDamagedRows: Bool,
+                 prefetched: PrefetchedFile? = nil) throws(LogReadError) {
         self.keepsDamagedRows = keepsDamagedRows
-        reader = try LogReader(path: path, indexing: indexing)
+        reader = try LogReader(path: path, indexing: indexing, prefetched: prefetched)
         self.path = path
         name = (path as NSString).lastPathComponent
         indexer = indexInBackground && !reader.isFullyIndexed ? BackgroundIndexer(reader: reader) : nil

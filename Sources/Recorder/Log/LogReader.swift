@@ -71,24 +71,36 @@ public final class LogReader: @unchecked Sendable {
     /// One scan at a time (background indexing and follow-mode refreshes); guards `scanBuffer`.
     private let scanLock = NSLock()
     private var scanBuffer = ReadBufferPool.take()
+    /// The read-ahead of a prefetched cold file, until an indexing scan takes it (guarded by `lock`).
+    private var prefetchedReadAhead: DirectReadAhead?
 
     /// Opens a log and reads its header.
     ///
     /// Throws a ``LogReadError`` for a missing file, a directory, an empty or
     /// binary file, JSON that is not a log, or a log from a newer format version.
-    public init(path: String, indexing: Indexing = .all) throws(LogReadError) {
+    public convenience init(path: String, indexing: Indexing = .all) throws(LogReadError) {
+        try self.init(path: path, indexing: indexing, prefetched: nil)
+    }
+
+    /// The same for a file ``prefetch(path:)`` opened (nil: open `path`): its
+    /// header is read from what the prefetch has read, and so is the rest by
+    /// ``indexingScanPathValues(paths:_:)`` when the prefetch reads past the cache.
+    package init(path: String, indexing: Indexing = .all, prefetched: PrefetchedFile?) throws(LogReadError) {
         self.path = path
-        let file = try ReadOnlyFile(path: path)
+        let file: ReadOnlyFile
+        if let prefetched { file = prefetched.file } else { file = try ReadOnlyFile(path: path) }
+        let readAhead = prefetched?.readAhead
         self.file = file
+        prefetchedReadAhead = readAhead
         fileSize = file.size
         guard fileSize > 0 else { throw LogReadError(.empty, path: path) }
 
         var first: [UInt8] = []
-        let read = file.read(into: &first, at: 0, count: LogLine.headerPrefix.count)
+        let read = file.read(into: &first, at: 0, count: LogLine.headerPrefix.count, through: readAhead)
         guard read == LogLine.headerPrefix.count, first.starts(with: LogLine.headerPrefix) else {
             throw LogReadError(.notALog, path: path)
         }
-        index.scan(file, fileSize: fileSize, maxBytes: indexing.initialBytes, buffer: &scanBuffer)
+        index.scan(file, fileSize: fileSize, maxBytes: indexing.initialBytes, buffer: &scanBuffer, readAhead: readAhead) { _, _, _, _ in true }
         guard let line = index.headerLine else {
             if index.tornTail != nil && index.damage.isEmpty { throw LogReadError(.tornHeader, path: path) }
             throw LogReadError(.damagedHeader("its checksum does not match" + (index.carriageReturnLines == 0 && Self.firstLineEndsWithCarriageReturn(file) ? " (its line ends with a carriage return, and the record does not verify without it either)" : "")), path: path)
@@ -163,16 +175,37 @@ public final class LogReader: @unchecked Sendable {
     /// ``indexMore(maxBytes:)``, handing each entry line to `observer` as it is indexed.
     /// With `prefetching`, those bytes and the `maxBytes` after them are asked
     /// of the disk first (``ReadOnlyFile/prefetch(offset:count:)``), so the next call finds them read.
-    func indexMore(maxBytes: Int, prefetching: Bool = false, observer: LogIndex.EntryObserver) -> Bool {
+    /// With `readAhead` (of this reader's file), the bytes are taken from it instead, and nothing is prefetched.
+    func indexMore(maxBytes: Int, prefetching: Bool = false, readAhead: DirectReadAhead? = nil, observer: LogIndex.EntryObserver) -> Bool {
         scanLock.withLock {
             var (more, size, file) = lock.withLock { (index.continuation(), fileSize, self.file) }
-            if prefetching { file.prefetch(offset: more.scannedOffset, count: 2 * Int64(maxBytes)) }
-            more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer, observer: observer)
+            let readAhead = readAhead?.file === file ? readAhead : nil
+            if prefetching && readAhead == nil { file.prefetch(offset: more.scannedOffset, count: 2 * Int64(maxBytes)) }
+            more.scan(file, fileSize: size, maxBytes: maxBytes, buffer: &scanBuffer, readAhead: readAhead, observer: observer)
             return lock.withLock {
                 index.append(more)
                 return index.tornTail == nil && index.scannedOffset < fileSize
             }
         }
+    }
+
+    /// The prefetch's read-ahead when there is one (taken: the reader lets it go
+    /// with the scan). Else a read-ahead of the rest of the file past the page cache, when most of it
+    /// is not in the cache and there is at least `minimumBytes` left to index
+    /// (``DirectReadAhead``); nil otherwise, and where the system cannot read so.
+    func coldReadAhead(minimumBytes: Int64) -> DirectReadAhead? {
+        let (scanned, size, file, prefetched) = lock.withLock { (index.scannedOffset, fileSize, self.file, prefetchedReadAhead.take()) }
+        if let prefetched { return prefetched }
+        guard Self.readsPastCache(file, remaining: size - scanned, minimumBytes: minimumBytes) else { return nil }
+        return DirectReadAhead(file: file, from: scanned, to: size)
+    }
+
+    /// Whether `remaining` bytes of `file` are better read past the page cache: at least
+    /// `minimumBytes` of them, and most of the file not in the cache (a system that
+    /// cannot tell reads through the cache).
+    static func readsPastCache(_ file: ReadOnlyFile, remaining: Int64, minimumBytes: Int64) -> Bool {
+        guard remaining >= minimumBytes, let share = file.pageCacheShare else { return false }
+        return share < 0.5
     }
 
     /// Picks up what changed in the file since the last look (following a log
