@@ -31,15 +31,21 @@ enum FindInDirectory {
         // Recordings are opened and asked of the disk two per worker ahead of the
         // search, so a cold disk reads while the CPUs search.
         let readAhead = 2 * workers
-        let prefetched = Locked<[Int: PrefetchedFile]>([:])
+        // The files opened ahead, by item, and the items workers have taken so far (in order).
+        let prefetched = Locked<(files: [Int: PrefetchedFile], taken: Int)>(([:], 0))
         @Sendable func prefetch(_ item: Int) {
             guard item < paths.count, let file = LogReader.prefetch(path: paths[item]) else { return }
-            prefetched.withLock { $0[item] = file }
+            // A worker that took the item meanwhile opened it itself: this one is let go (here, unlocked).
+            prefetched.withLock { if item >= $0.taken { $0.files[item] = file } }
         }
         for item in 0..<readAhead { prefetch(item) }
         ParallelInOrder.run(count: paths.count, workers: workers, work: { item in
             prefetch(item + readAhead)
-            return search(paths[item], prefetched: prefetched.withLock { $0.removeValue(forKey: item) }, query: query, options: options)
+            let file = prefetched.withLock { state in
+                state.taken = max(state.taken, item + 1)
+                return state.files.removeValue(forKey: item)
+            }
+            return search(paths[item], prefetched: file, query: query, options: options)
         }) { result in
             guard result.isRecording else { return true }
             recordings += 1

@@ -59,14 +59,11 @@ final class ReadOnlyFile {
     func read(into buffer: inout [UInt8], at offset: Int64, count: Int, through readAhead: DirectReadAhead?) -> Int {
         guard let readAhead, readAhead.file === self else { return read(into: &buffer, at: offset, count: count) }
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
-        let copied = buffer.withUnsafeMutableBytes { readAhead.copy(at: offset, into: $0.baseAddress!, count: count) }
-        guard copied < count else { return copied }
-        var rest: [UInt8] = []
-        let read = self.read(into: &rest, at: offset + Int64(copied), count: count - copied)
-        buffer.withUnsafeMutableBytes { bytes in
-            rest.withUnsafeBytes { (bytes.baseAddress! + copied).copyMemory(from: $0.baseAddress!, byteCount: read) }
+        return buffer.withUnsafeMutableBytes { bytes in
+            let copied = readAhead.copy(at: offset, into: bytes.baseAddress!, count: count)
+            guard copied < count else { return copied }
+            return copied + PositionalReader(descriptor: descriptor).read(intoBytes: bytes.baseAddress! + copied, at: offset + Int64(copied), count: count - copied)
         }
-        return copied + read
     }
 
     /// The share of the file's pages in the page cache (0...1); nil when the system cannot tell.
@@ -126,17 +123,20 @@ struct PositionalReader {
     @discardableResult
     func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+        return buffer.withUnsafeMutableBytes { read(intoBytes: $0.baseAddress!, at: offset, count: count) }
+    }
+
+    /// The same into `bytes`, which has room for `count`.
+    func read(intoBytes bytes: UnsafeMutableRawPointer, at offset: Int64, count: Int) -> Int {
         var total = 0
-        buffer.withUnsafeMutableBytes { bytes in
-            while total < count {
-                let result = pread(descriptor, bytes.baseAddress! + total, count - total, off_t(offset) + off_t(total))
-                if result > 0 {
-                    total += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
+        while total < count {
+            let result = pread(descriptor, bytes + total, count - total, off_t(offset) + off_t(total))
+            if result > 0 {
+                total += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                break
             }
         }
         return total
