@@ -156,6 +156,8 @@ func runQueryBenchmarks() {
     Benchmark.report("find DIR, recordings on a cold disk, wall, best of \(rounds.count)", Benchmark.format(seconds: fastest.seconds),
                      baseline: "reading them: " + Benchmark.format(seconds: fastestRead), ratio: fastestRead / fastest.seconds)
     if let cpu = fastest.cpuSeconds { Benchmark.report("  CPU (user + system, all threads)", Benchmark.format(seconds: cpu)) }
+    // More than warm: the blocks of the recordings read past the cache, the ones being searched and those opened ahead.
+    Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(fastest.peakResidentBytes) / 1e6) + " MB")
     // On a line of its own: the report's columns are too narrow for five figures.
     print("  each round, reading ÷ searching (sorted): " + ratios.map { String(format: "%.2f×", $0) }.joined(separator: " ")
           + "; median " + String(format: "%.2f×", median))
