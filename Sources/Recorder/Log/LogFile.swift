@@ -87,7 +87,7 @@ final class DirectReadAhead {
     let file: ReadOnlyFile
     private let reader: OpaquePointer
 
-    /// Blocks of 1 MB, four ahead of the one being read, two threads reading.
+    /// Blocks of 1 MB in a ring of six (the one being read and up to five ahead), two threads reading.
     static let blockBytes = 1 << 20
     static let depth = 6
     static let readers = 2
