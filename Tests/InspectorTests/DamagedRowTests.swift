@@ -60,4 +60,17 @@ import Recorder
         #expect(model.screenText.contains("│ The diff cannot be rebuilt: entry 3's"))
         #expect(model.view.diffError == "The diff cannot be rebuilt: entry 3's record is damaged (line 4: checksum mismatch or not a complete record)")
     }
+
+    @Test func anExportAfterTheDamageGivesEachEntryItsOwnRecordedAction() throws {
+        let log = try LogTimeline(path: try LogFixture.todoLog(keyframeInterval: 3, damageLine: 4), keepsDamagedRows: true)
+        var request = ExportRequest(format: .markdown)
+        request.firstEntry = 5      // after entry 4, a keyframe: the state before 5 rebuilds
+        request.lastEntry = 6
+        let report = String(decoding: try LogExporter.export(from: log, request), as: UTF8.self)
+        #expect(report.contains("""
+            1. `filter/set` `{"filter":"active"}` — entry 5, +3.500 s
+            2. `sync/loaded` `{"count":3}` — entry 6, +4.125 s, from an effect
+
+            """), "\(report)")
+    }
 }

@@ -7,7 +7,8 @@ struct ExportSlice {
     struct Entry {
         /// Position in the log, numbered from 1.
         var number: Int
-        /// Wall-clock time, when the log has it (an in-memory timeline only has offsets).
+        /// Wall-clock time, when the log file holds the entry (an in-memory timeline's entries
+        /// and a replay branch's only have offsets, and no duration or sequence number either).
         var time: Date?
         /// Seconds since the log's first entry.
         var timeOffset: Double
@@ -23,6 +24,8 @@ struct ExportSlice {
     var logName: String
     /// The log's header, when the source is a log file.
     var header: LogHeader?
+    /// When the log's first entry was recorded (what `timeOffset`s count from), when the source is a log file.
+    var firstEntryTime: Date?
     /// Entries in the whole log.
     var totalCount: Int
     /// The state before the first entry of the slice (`nil` at the start of a log without an initial state).
@@ -41,10 +44,9 @@ struct ExportSlice {
         logName = source.name
         header = reader?.header
         totalCount = source.count
-        var firstTime: Date?
         do {
             startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
-            if let reader, reader.entryCount > 0 { firstTime = try reader.entry(at: 0).time }
+            if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
         } catch {
             throw ExportError("the state before entry \(range.lowerBound + 1) cannot be rebuilt: \(error)")
         }
@@ -60,10 +62,12 @@ struct ExportSlice {
                 action: RecordedAction(type: summary.actionType, payload: summary.payload),
                 state: .null)
             do {
-                if let reader {
-                    let full = try reader.entry(at: index)
+                // Positions are not always the file's entries: damaged records keep rows of their
+                // own, and a replay branch follows the log's last entry.
+                if let reader, let recordedIndex = source.recordedLogIndex(ofEntry: index) {
+                    let full = try reader.entry(at: recordedIndex)
                     entry.time = full.time
-                    entry.timeOffset = firstTime.map { full.time.timeIntervalSince($0) } ?? summary.timeOffset
+                    entry.timeOffset = firstEntryTime.map { full.time.timeIntervalSince($0) } ?? summary.timeOffset
                     entry.duration = full.duration
                     entry.sequence = full.sequence
                     entry.effectOf = full.effectOf

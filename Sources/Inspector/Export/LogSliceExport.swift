@@ -20,10 +20,15 @@ enum LogSliceExport {
             keyframeInterval: original?.keyframeInterval ?? 32, options: .object(options), metadata: metadata,
             initialState: slice.startState, isStateReplayable: original?.isStateReplayable ?? false)
         var builder = LogBuilder(header: header)
+        // An entry the log file does not hold (a replay branch's, after the recorded ones) is
+        // numbered and timed after those before it, so the slice keeps their order.
+        var previousSequence: Int64?
         for entry in slice.entries {
+            let sequence = entry.sequence ?? previousSequence.map { $0 + 1 } ?? Int64(entry.number - 1)
+            previousSequence = sequence
             builder.append(LogBuilder.Entry(
-                sequence: entry.sequence ?? Int64(entry.number - 1),
-                time: entry.time ?? created.addingTimeInterval(entry.timeOffset),
+                sequence: sequence,
+                time: entry.time ?? (slice.firstEntryTime ?? created).addingTimeInterval(entry.timeOffset),
                 durationNanoseconds: Int64(((entry.duration ?? 0) * 1e9).rounded()),
                 action: entry.action, effectOf: entry.effectOf ?? (entry.fromEffect ? Int64(entry.number - 2) : nil),
                 state: entry.state))

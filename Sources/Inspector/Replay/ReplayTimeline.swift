@@ -23,6 +23,7 @@ final class ReplayTimeline: TimelineSource {
     var initialState: JSONValue? { base.initialState }
     var datePaths: [String] { base.datePaths }
     var replayTimeline: ReplayTimeline? { self }
+    var recordedLog: LogReader? { base.recordedLog }
     func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.
@@ -30,6 +31,11 @@ final class ReplayTimeline: TimelineSource {
 
     /// Position of the first branch entry (the entry after the log's last).
     var branchStart: Int { base.count }
+
+    /// Branch entries were never recorded: the log file holds only the entries before them.
+    func recordedLogIndex(ofEntry index: Int) -> Int? {
+        index < branchStart ? base.recordedLogIndex(ofEntry: index) : nil
+    }
 
     /// The branch entry at timeline position `index`, if it is one.
     func branchEntry(at index: Int) -> ReplayBranch.Entry? {

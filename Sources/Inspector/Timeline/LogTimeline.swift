@@ -89,6 +89,11 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     var datePaths: [String] { reader.header.datePaths }
     var recordedLog: LogReader? { reader }
 
+    func recordedLogIndex(ofEntry index: Int) -> Int? {
+        guard let readerIndex = rows.readerIndex(ofRow: index), (0..<reader.entryCount).contains(readerIndex) else { return nil }
+        return readerIndex
+    }
+
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
         guard let readerIndex = rows.readerIndex(ofRow: index), let entry = try? reader.entry(at: readerIndex) else { return nil }

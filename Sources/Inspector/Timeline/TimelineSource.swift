@@ -95,6 +95,9 @@ protocol TimelineSource: AnyObject {
     /// The log file's header and whole entries (times, sequence numbers, the recorded
     /// action), for exports; nil for a timeline that is not read from a log file.
     var recordedLog: LogReader? { get }
+    /// Which of ``recordedLog``'s entries is at position `index`; nil for a position the
+    /// log file holds no entry for (a damaged record's placeholder, a replay branch entry).
+    func recordedLogIndex(ofEntry index: Int) -> Int?
 }
 
 extension TimelineSource {
@@ -130,4 +133,10 @@ extension TimelineSource {
     var replayTimeline: ReplayTimeline? { nil }
 
     var recordedLog: LogReader? { nil }
+
+    /// Positions are the log's entries, for a source that keeps no rows of its own.
+    func recordedLogIndex(ofEntry index: Int) -> Int? {
+        guard let log = recordedLog, (0..<log.entryCount).contains(index) else { return nil }
+        return index
+    }
 }
