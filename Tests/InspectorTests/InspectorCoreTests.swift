@@ -119,6 +119,7 @@ import Testing
         var damage: [DamagedRecord] { [] }
         var tornTail: DamagedRecord? { nil }
         var initialState: JSONValue? { base.initialState }
+        var recordedLog: LogReader? { base.recordedLog }
         func entry(at index: Int) -> TimelineEntry? { index < count ? base.entry(at: index) : nil }
         func state(at index: Int) throws -> JSONValue { try base.state(at: index) }
         func refresh() -> FollowNotice? { nil }

@@ -102,6 +102,17 @@ enum ReplayLogs {
         try record(initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
     }
 
+    /// The todo log with line `damagedLine` (1-based; line 1 is the header) damaged:
+    /// one byte in the middle of it flipped, so its checksum no longer matches.
+    static func todo(damagedLine: Int) throws -> Log {
+        let log = try todo()
+        var lines = try Data(contentsOf: URL(fileURLWithPath: log.path)).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+        let middle = lines[damagedLine - 1].count / 2
+        lines[damagedLine - 1][middle] = lines[damagedLine - 1][middle] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+        try Data(lines.joined(separator: [UInt8(ascii: "\n")])).write(to: URL(fileURLWithPath: log.path))
+        return log
+    }
+
     static func record<State, Action, Result>(
         initial: State, script: [Action], reducer: @escaping (inout State, Action) -> Result
     ) throws -> Log {

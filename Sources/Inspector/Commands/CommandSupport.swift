@@ -18,11 +18,12 @@ enum CommandSupport {
     /// Opens `path` for the full-screen inspector, indexing in the background, and
     /// takes the terminal; or writes one line, `<command>: <why>` (for a terminal it
     /// cannot drive, followed by `hint`), and returns nil. Shared by `rewind <log>` and `listen`.
-    static func openForInspector(_ path: String, keepsDamagedRows: Bool = true, command: String, hint: String,
+    /// Each damaged record keeps a row, so entry numbers are the file's (with a reducer linked too).
+    static func openForInspector(_ path: String, command: String, hint: String,
                                  streams: inout some TextStreams) -> (timeline: LogTimeline, terminal: CursesTerminal)? {
         let timeline: LogTimeline
         do {
-            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: keepsDamagedRows)
+            timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: true)
         } catch {
             streams.error("\(command): \(error.description)")
             return nil

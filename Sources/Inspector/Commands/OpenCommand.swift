@@ -11,10 +11,9 @@ enum OpenCommand: CommandRunner {
             LogCommand.printEntries(of: timeline, program: invocation.program.name, streams: &streams)
             return 0
         }
-        // With a reducer linked, replay counts the reader's entries: no placeholder rows then.
         let name = invocation.program.name
         guard let opened = CommandSupport.openForInspector(
-            path, keepsDamagedRows: replay == nil, command: name, hint: "'\(name) log \(path)' prints the entries as text", streams: &streams)
+            path, command: name, hint: "'\(name) log \(path)' prints the entries as text", streams: &streams)
         else { return 2 }
         let timeline = opened.timeline
         var terminal = opened.terminal

@@ -20,28 +20,34 @@ extension InspectorModel {
     /// The entry whose state entry `index`'s diff starts from: the previous one,
     /// or for a branch's first entry the entry it forks from; -1 for the initial state.
     func diffBase(of index: Int) -> Int {
-        if let replay, let branch = replay.engine.branch, index == replay.branchStart { return branch.forkIndex }
+        if let replay, let fork = replay.forkPosition, index == replay.branchStart { return fork }
         return index - 1
     }
 
     /// The entry the branch forks from, when there is a branch.
-    var forkIndex: Int? { replay?.engine.branch?.forkIndex }
+    var forkIndex: Int? { replay?.forkPosition }
 
     func replayMarker(for index: Int) -> ReplayMarker? {
         guard let replay else { return nil }
         if index >= replay.branchStart { return .branch }
-        if replay.engine.skipped.contains(index) { return .skipped }
-        switch replayRun?.check(at: index) {
+        if replay.isSkipped(index) { return .skipped }
+        switch replayCheck(at: index) {
         case .diverges?: return .divergent
         case .cannotReplay?: return .cannotReplay
-        default: return index == replay.engine.branch?.forkIndex ? .forkPoint : nil
+        default: return index == replay.forkPosition ? .forkPoint : nil
         }
     }
 
     /// The divergence at `index` from the last `r`, if that entry diverged.
     func replayDivergence(at index: Int) -> ReplayDivergence? {
-        if case .diverges(let divergence)? = replayRun?.check(at: index) { return divergence }
+        if case .diverges(let divergence)? = replayCheck(at: index) { return divergence }
         return nil
+    }
+
+    /// What the last `r` found for the entry at `index`.
+    private func replayCheck(at index: Int) -> ReplayRun.Check? {
+        guard let replay, let replayRun else { return nil }
+        return replay.check(at: index, in: replayRun)
     }
 
     // MARK: r
@@ -52,12 +58,14 @@ extension InspectorModel {
     mutating func replayFromSelection(effects: inout [InspectorEffect]) {
         guard let replay else { explainUnavailable(.replayFromSelection); return }
         guard selection < replay.branchStart else { message = "Replay runs on the log's entries; select one of them"; return }
+        let start: Int
+        do { start = try replay.engineIndex(ofPosition: selection, toDo: "replay from") } catch { message = error.description; return }
         if let running = replaying { effects.append(.cancelReplay(job: running.job)) }
         let job = (replaying?.job ?? lastReplayJob) + 1
         lastReplayJob = job
         replaying = ReplayProgress(job: job, start: selection, fraction: 0)
         message = "Replaying from entry \(selection + 1) in the background (Esc cancels)"
-        effects.append(.replay(from: selection, job: job))
+        effects.append(.replay(from: start, job: job))
     }
 
     /// The background replay got through `fraction` of its entries.
@@ -72,12 +80,13 @@ extension InspectorModel {
         guard replaying?.job == job else { return }
         replaying = nil
         replayRun = run
-        if let first = run.firstDivergence {
-            if let filter, !filter.entries.contains(first.entryIndex) { self.filter = nil }
-            select(entry: first.entryIndex)
+        guard let replay else { return }
+        if let first = run.firstDivergence.map({ replay.position(ofEngineIndex: $0.entryIndex) }) {
+            if let filter, !filter.entries.contains(first) { self.filter = nil }
+            select(entry: first)
             focus = .timeline
         }
-        message = run.summary
+        message = replay.summary(of: run)
         invalidateView()
     }
 
@@ -97,7 +106,8 @@ extension InspectorModel {
     /// its start is checked from its start.
     mutating func scheduleCompatibilityCheck(effects: inout [InspectorEffect]) {
         guard let replay, compatibilityChecking == nil else { return }
-        let logEntries = replay.branchStart
+        // The engine's count: the timeline's rows also hold the damaged records, which have nothing to check.
+        let logEntries = replay.logEntryCount
         var check = compatibility ?? CompatibilityCheck()
         if check.checkedEntries > logEntries { check = CompatibilityCheck() }
         guard compatibility == nil || check.checkedEntries < logEntries else { return }
@@ -127,8 +137,8 @@ extension InspectorModel {
     mutating func toggleSkipAtSelection() {
         guard let replay else { explainUnavailable(.toggleSkip); return }
         guard selection < replay.branchStart else { message = "Branch entries cannot be skipped"; return }
-        replay.engine.toggleSkip(selection)
-        let skipped = replay.engine.skipped.contains(selection)
+        do { try replay.toggleSkip(at: selection) } catch { message = error.description; return }
+        let skipped = replay.isSkipped(selection)
         // States after the skip changed; the last replay's marks no longer hold.
         replayRun = nil
         message = skipped
@@ -141,7 +151,8 @@ extension InspectorModel {
 
     /// Opens the action editor with the selected action's JSON.
     mutating func openActionEditor() {
-        guard replay != nil else { explainUnavailable(.editAction); return }
+        guard let replay else { explainUnavailable(.editAction); return }
+        do { _ = try replay.engineIndex(ofPosition: selection, toDo: "edit") } catch { message = error.description; return }
         guard let entry = source.entry(at: selection) else { message = "Nothing to edit: no entry is selected"; return }
         editError = nil
         prompt = .editAction(entry.payload.description)
@@ -152,7 +163,7 @@ extension InspectorModel {
     mutating func submitEditedAction(_ text: String) {
         guard let replay else { return }
         do {
-            let position = try replay.engine.dispatch(actionJSON: text, at: selection)
+            let position = try replay.dispatch(actionJSON: text, at: selection)
             // A new branch replaces the old one: the previous replay marks still hold for the log.
             editError = nil
             count = source.count

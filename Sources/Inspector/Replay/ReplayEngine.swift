@@ -4,8 +4,10 @@ import Recorder
 /// hold one without becoming generic over the user's State and Action.
 /// ``ReplayWorkbench`` is the implementation, over Recorder's `ReplaySession`.
 ///
-/// Positions are the inspector's timeline positions: `0..<entryCount` are the
-/// log's entries, `entryCount...` the entries of the branch (if any).
+/// Entries are numbered as the log reader numbers them: `0..<entryCount` are the
+/// log's readable entries, `entryCount...` the entries of the branch (if any).
+/// The timeline also has a row for each damaged record; ``ReplayTimeline`` maps its
+/// positions to these numbers and back.
 protocol ReplayEngine: AnyObject {
     /// Entries in the log (not counting the branch).
     var entryCount: Int { get }

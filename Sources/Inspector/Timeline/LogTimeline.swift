@@ -94,6 +94,8 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         return readerIndex
     }
 
+    func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { rows.row(ofReaderIndex: logIndex) }
+
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
         guard let readerIndex = rows.readerIndex(ofRow: index), let entry = try? reader.entry(at: readerIndex) else { return nil }

@@ -98,6 +98,8 @@ protocol TimelineSource: AnyObject {
     /// Which of ``recordedLog``'s entries is at position `index`; nil for a position the
     /// log file holds no entry for (a damaged record's placeholder, a replay branch entry).
     func recordedLogIndex(ofEntry index: Int) -> Int?
+    /// The position of ``recordedLog``'s entry `logIndex`: the inverse of ``recordedLogIndex(ofEntry:)``.
+    func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int
 }
 
 extension TimelineSource {
@@ -139,4 +141,6 @@ extension TimelineSource {
         guard let log = recordedLog, (0..<log.entryCount).contains(index) else { return nil }
         return index
     }
+
+    func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { logIndex }
 }

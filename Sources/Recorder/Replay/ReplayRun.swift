@@ -61,7 +61,11 @@ package struct ReplayRun: Sendable, Equatable {
         }
     }
 
-    package var summary: String {
+    package var summary: String { summary { $0 + 1 } }
+
+    /// ``summary`` with entry `index` called `entryNumber(index)` (the inspector
+    /// numbers a damaged record's row too, so its numbers run ahead after one).
+    package func summary(entryNumber: (Int) -> Int) -> String {
         var matching = 0, divergent = 0, failed = 0
         for check in checks {
             switch check {
@@ -71,14 +75,14 @@ package struct ReplayRun: Sendable, Equatable {
             case .restarted, .restored: break
             }
         }
-        var text = "Replayed \(checks.count) entr\(checks.count == 1 ? "y" : "ies") from \(start + 1): "
+        var text = "Replayed \(checks.count) entr\(checks.count == 1 ? "y" : "ies") from \(entryNumber(start)): "
         let restored = restoredFromLog.count
         if divergent == 0 && failed == 0 {
             if restored == 0 { return text + "all match the recording" }
             return text + "\(matching) match the recording, \(restored) restored from the log"
         }
         text += "\(divergent) diverge"
-        if let first = firstDivergence { text += " (first at \(first.entryIndex + 1))" }
+        if let first = firstDivergence { text += " (first at \(entryNumber(first.entryIndex)))" }
         if failed > 0 { text += ", \(failed) cannot be replayed" }
         return text
     }
