@@ -14,16 +14,10 @@ import Testing
     static func model(
         reducer: @escaping (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void = TodoDomain.reduce
     ) throws -> (model: InspectorModel, log: ReplayLogs.Log, runner: EffectRunner) {
-        let log = try ReplayLogs.todo(damagedLine: 4)
-        let timeline = try LogTimeline(path: log.path, keepsDamagedRows: true)
-        let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(reader: timeline.reader, reducer: reducer))
-        let runner = EffectRunner(source: replay, directory: log.directory)
-        var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
-        model.settle(with: runner)
-        return (model, log, runner)
+        try ReplayKeysTests.model(damagedLine: 4, reducer: reducer)
     }
 
-    static func lines(_ model: InspectorModel) -> [String] { model.screenText.components(separatedBy: "\n") }
+    static func lines(_ model: InspectorModel) -> [String] { ReplayKeysTests.lines(model) }
 
     /// The todo state after the script's actions at `indices` (0-based), in order.
     static func state(after indices: some Sequence<Int>) throws -> JSONValue {

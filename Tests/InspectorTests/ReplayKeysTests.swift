@@ -7,13 +7,15 @@ import Testing
 /// The replay keys in the inspector of a debug executable: `r` replays and marks
 /// divergences, `a` dispatches an edited action as a branch, `s` saves it, `x` skips.
 @Suite struct ReplayKeysTests {
-    /// The inspector over a recorded todo log, linked with `reducer`, and the effect
-    /// runner a session would give it (saving next to the log); the compatibility check has run.
+    /// The inspector over a recorded todo log (with line `damagedLine` damaged, if given, and
+    /// a row for it as `debug <log>` opens it), linked with `reducer`, and the effect runner a
+    /// session would give it (saving next to the log); the compatibility check has run.
     static func model(
+        damagedLine: Int? = nil,
         reducer: @escaping (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void = TodoDomain.reduce
     ) throws -> (model: InspectorModel, log: ReplayLogs.Log, runner: EffectRunner) {
-        let log = try ReplayLogs.todo()
-        let timeline = try LogTimeline(path: log.path)
+        let log = try damagedLine.map { try ReplayLogs.todo(damagedLine: $0) } ?? ReplayLogs.todo()
+        let timeline = try LogTimeline(path: log.path, keepsDamagedRows: true)
         let replay = ReplayTimeline(base: timeline, engine: ReplayWorkbench(reader: timeline.reader, reducer: reducer))
         let runner = EffectRunner(source: replay, directory: log.directory)
         var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
