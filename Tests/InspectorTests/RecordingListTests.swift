@@ -107,6 +107,75 @@ import Testing
         #expect(verified.standardOutput.contains("  4 entries") && verified.standardOutput.hasSuffix("app.jsonl  (1 damaged record)\n"))
     }
 
+    /// A header's `created` is whatever number was written: one no calendar
+    /// date stands for reads as "?", and the rest of the list is unaffected.
+    @Test func lsShowsACreatedTimePastAnyDateAsAQuestionMarkAndListsTheRest() throws {
+        let directory = TemporaryDirectory()
+        let files = ["far-future.jsonl": 1e308, "past-time_t.jsonl": 9.3e18, "past-the-year-2^31.jsonl": 9e18, "normal.jsonl": Self.start, "far-past.jsonl": -1e308]
+        for (name, created) in files {
+            _ = FileManager.default.createFile(atPath: directory.path + "/" + name, contents: Data(Self.log(process: "app", created: created, entries: 2)))
+        }
+        var streams = CapturedStreams()
+        #expect(RewindCommandLine.run(["ls", directory.path], streams: &streams) == 0)
+        #expect(streams.standardError == "")
+        func size(_ name: String) -> String {
+            ValueFormatting.shortBytes(Int64(Self.log(process: "app", created: files[name]!, entries: 2).count)).leftPadded(toWidth: 8)
+        }
+        #expect(Array(streams.standardOutput.split(separator: "\n").dropFirst()) == [
+            "        ?                        2 entries  \(size("far-future.jsonl"))  app  far-future.jsonl",
+            "        ?                        2 entries  \(size("past-time_t.jsonl"))  app  past-time_t.jsonl",
+            "        ?                        2 entries  \(size("past-the-year-2^31.jsonl"))  app  past-the-year-2^31.jsonl",
+            "        2026-01-01 09:00:00      2 entries  \(size("normal.jsonl"))  app  normal.jsonl",
+            "        ?                        2 entries  \(size("far-past.jsonl"))  app  far-past.jsonl",
+        ])
+    }
+
+    /// A log whose line endings were converted (`unix2dos`, a Windows checkout)
+    /// reads as every other command reads it: each record without its carriage return.
+    @Test func lsReadsALogWithCRLFLineEndingsAsItsEntriesWithoutDamage() throws {
+        let directory = TemporaryDirectory()
+        let bytes = Array(String(decoding: Self.log(process: "app", created: Self.start, entries: 3), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        _ = FileManager.default.createFile(atPath: directory.path + "/crlf.jsonl", contents: Data(bytes))
+        var streams = CapturedStreams()
+        #expect(RewindCommandLine.run(["ls", directory.path], streams: &streams) == 0)
+        let size = ValueFormatting.shortBytes(Int64(bytes.count)).leftPadded(toWidth: 8)
+        #expect(streams.standardOutput.split(separator: "\n").last == "        2026-01-01 09:00:00      3 entries  \(size)  app  crlf.jsonl")
+        var verified = CapturedStreams()
+        #expect(RewindCommandLine.run(["ls", directory.path, "--verify"], streams: &verified) == 0)
+        #expect(verified.standardOutput.split(separator: "\n").last == "        2026-01-01 09:00:00      3 entries  \(size)  app  crlf.jsonl")
+    }
+
+    /// Sequence numbers are checksummed but nothing else checks them: one that
+    /// counts no entries (the last Int64, a gap running past it) leaves "? entries".
+    @Test func lsShowsUnknownEntriesForASequenceNumberPastInt64() throws {
+        let directory = TemporaryDirectory()
+        func record(_ text: String) -> [UInt8] {
+            var bytes = Array(text.utf8)
+            LogLine.seal(&bytes, recordStart: 0)
+            return bytes
+        }
+        let log = Self.log(process: "app", created: Self.start, entries: 2)
+        let lastEntry = record(#"{"kind":"entry","durationNs":1,"seq":9223372036854775807,"time":0,"action":{"type":"tick","payload":{},"replayable":true},"changed":[],"patch":[]"#)
+        let gap = record(#"{"kind":"gap","dropped":5,"firstSeq":9223372036854775807"#)
+        _ = FileManager.default.createFile(atPath: directory.path + "/entry.jsonl", contents: Data(log + lastEntry))
+        _ = FileManager.default.createFile(atPath: directory.path + "/gap.jsonl", contents: Data(log + gap))
+        var streams = CapturedStreams()
+        #expect(RewindCommandLine.run(["ls", directory.path], streams: &streams) == 0)
+        let rows = streams.standardOutput.split(separator: "\n").dropFirst()
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.contains("      ? entries  ") })
+    }
+
+    @Test func timesNoClockOrCalendarCanShowReadAsQuestionMarks() {
+        #expect(RecordingListFormat.date(Date(timeIntervalSince1970: Self.start)) == "2026-01-01 09:00:00")
+        #expect(RecordingListFormat.date(Date(timeIntervalSince1970: 1e308)) == "?".padded(toWidth: 19))
+        #expect(RecordingListFormat.date(Date(timeIntervalSince1970: .nan)) == "?".padded(toWidth: 19))
+        #expect(RecordingListFormat.date(Date(timeIntervalSince1970: -.infinity)) == "?".padded(toWidth: 19))
+        #expect(ValueFormatting.timeOffset(7_500) == "+2h05m")
+        #expect(ValueFormatting.timeOffset(1e300) == "+?")
+    }
+
     @Test(arguments: [
         (["ls"], "rewind ls: missing <directory>\nusage: rewind ls <directory> [--format text|json] [--verify]\nSee 'rewind ls --help'."),
         (["ls", "/no/such/place"], "rewind ls: /no/such/place: no such directory"),

@@ -53,23 +53,25 @@ package enum RecordingCatalog {
         #else
         summary.created = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
         #endif
-        guard let header = firstLine(descriptor, size: summary.bytes) else {
+        guard let line = firstLine(descriptor, size: summary.bytes) else {
             summary.damage = summary.bytes == 0 ? "empty file" : "not a Rewind log"
             return summary
         }
-        let verified = header.withUnsafeBytes { LogLine.hasPrefix($0, LogLine.headerPrefix) && LogLine.verify($0) }
-        guard verified, let fields = try? JSONParser.parse(header), fields["format"]?.stringValue == "rewind" else {
-            summary.damage = header.starts(with: LogLine.headerPrefix) ? "damaged header" : "not a Rewind log"
+        guard let header = verifiedRecord(line[...]), header.withUnsafeBytes({ LogLine.hasPrefix($0, LogLine.headerPrefix) }),
+              let fields = try? JSONParser.parse(Array(header)), fields["format"]?.stringValue == "rewind" else {
+            summary.damage = line.starts(with: LogLine.headerPrefix) ? "damaged header" : "not a Rewind log"
             return summary
         }
         summary.isLog = true
-        if let created = fields["created"]?.doubleValue { summary.created = Date(timeIntervalSince1970: created) }
+        // Not a time a date can show: the list says "?" for it; scripts still get the number.
+        if let created = fields["created"]?.doubleValue, created.isFinite { summary.created = Date(timeIntervalSince1970: created) }
         summary.processName = fields["process"]?.stringValue
         let metadata = fields["metadata"]?.objectValue
         summary.testName = metadata?["test"]?.stringValue
         summary.failed = metadata?["outcome"]?.stringValue == "failed"
         let tail = lastRecords(descriptor, size: summary.bytes)
-        summary.entries = tail.lastSequence.map { Int($0) + 1 } ?? (tail.sawHeaderOnly ? 0 : nil)
+        // Sequence numbers are checksummed, not checked: one that counts no entries leaves "? entries".
+        summary.entries = tail.lastSequence.flatMap { (0..<Int64.max).contains($0) ? Int($0) + 1 : nil } ?? (tail.sawHeaderOnly ? 0 : nil)
         if tail.torn { summary.damage = "torn last line" }
         return summary
     }
@@ -118,17 +120,16 @@ package enum RecordingCatalog {
             for (offset, line) in lines.enumerated().reversed() {
                 if offset == 0 && !firstIsWhole { break }
                 let isLast = offset == lines.count - 1
-                let kind: LiveBacklog.Kind? = line.withUnsafeBytes { raw in
-                    guard LogLine.verify(raw) else { return nil }
-                    return LiveBacklog.kind(of: raw)
-                }
+                let kind = verifiedRecord(line).map { record in record.withUnsafeBytes { LiveBacklog.kind(of: $0) } }
                 guard let kind else {
                     if isLast { torn = true }
                     continue
                 }
                 switch kind {
                 case .entry(let sequence, _): return (sequence, torn, false)
-                case .gap(let first, let count): return (first + count - 1, torn, false)
+                case .gap(let first, let count):
+                    guard count > 0, case (let last, false) = first.addingReportingOverflow(count - 1) else { return (nil, torn, false) }
+                    return (last, torn, false)
                 case .header: sawHeader = true
                 case .other: continue
                 }
@@ -137,6 +138,15 @@ package enum RecordingCatalog {
             if start == 0 || length >= Int64(maximumEdgeBytes) { return (nil, torn, false) }
             length *= 4
         }
+    }
+
+    /// The record a line holds when its checksum verifies. A log whose line endings
+    /// were converted to CRLF verifies without the carriage return, and is read
+    /// so, as ``LogReader`` reads it.
+    private static func verifiedRecord(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        if line.withUnsafeBytes(LogLine.verify) { return line }
+        if line.last == 0x0D, line.dropLast().withUnsafeBytes(LogLine.verify) { return line.dropLast() }
+        return nil
     }
 
     private static func read(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8] {

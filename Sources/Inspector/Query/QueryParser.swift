@@ -12,9 +12,24 @@ import Recorder
 ///          | operand ("==" | "!=" | "<" | "<=" | ">" | ">=" | "contains") operand
 /// operand := POINTER ["length"] | STRING | NUMBER | true | false | null
 /// ```
+///
+/// A query is capped in depth and size (docs/QUERIES.md, "Limits"): the parser
+/// recurses once per `(` and `not`, and compiling, evaluating, comparing and
+/// freeing the tree recurse once per level of it, where a chain of `or` is a
+/// level per condition. Checking here keeps all of those within the stack of a
+/// worker thread, and keeps any per-entry check out of the scan.
 struct QueryParser {
+    /// The most `(` and `not` (or `!`) that may enclose one another.
+    static let maximumNesting = 256
+    /// The most conditions (`exists`, `changed`, `action ==`, comparisons) in one query.
+    static let maximumConditions = 1_000
+
     private let tokens: [QueryToken]
     private var position = 0
+    /// How many `(` and `not` enclose the current token.
+    private var nesting = 0
+    /// How many conditions were parsed so far.
+    private var conditions = 0
 
     static func parse(_ text: String) throws(QueryError) -> QueryNode {
         var parser = QueryParser(tokens: try QueryLexer.tokens(text))
@@ -56,6 +71,8 @@ struct QueryParser {
 
     private mutating func parseUnary() throws(QueryError) -> QueryNode {
         if isWord("not") || isSymbol("!") {
+            try enterNesting()
+            defer { nesting -= 1 }
             advance()
             return .not(try parseUnary())
         }
@@ -64,13 +81,21 @@ struct QueryParser {
 
     private mutating func parsePrimary() throws(QueryError) -> QueryNode {
         let token = current
-        switch token.kind {
-        case .symbol("("):
+        if token.kind == .symbol("(") {
+            try enterNesting()
+            defer { nesting -= 1 }
             advance()
             let node = try parseOr()
             guard isSymbol(")") else { throw unexpected("where ')' should close the '(' at column \(token.column)") }
             advance()
             return node
+        }
+        conditions += 1
+        guard conditions <= Self.maximumConditions else {
+            throw QueryError(column: token.column,
+                             reason: "more than \(Self.maximumConditions) conditions in one query; split it into several queries")
+        }
+        switch token.kind {
         case .word("exists"):
             advance()
             return .exists(try pointer(after: "exists"))
@@ -131,6 +156,15 @@ struct QueryParser {
                              reason: "'\(word)' is neither a path nor a value; paths start with '/', text goes in quotes (\"\(word)\")")
         default:
             throw unexpected("where a path or a value should be")
+        }
+    }
+
+    /// Counts a `(` or `not` at the current token, which must not nest past the limit.
+    private mutating func enterNesting() throws(QueryError) {
+        nesting += 1
+        guard nesting <= Self.maximumNesting else {
+            throw QueryError(column: current.column,
+                             reason: "more than \(Self.maximumNesting) levels of '(' and 'not' inside one another; nest less deeply")
         }
     }
 

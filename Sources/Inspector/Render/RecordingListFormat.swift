@@ -21,11 +21,14 @@ enum RecordingListFormat {
         return count == 1 ? "1 entry" : "\(count) entries"
     }
 
-    /// `2026-03-01 10:15:00`, UTC, so lists read the same on every machine.
+    /// `2026-03-01 10:15:00`, UTC, so lists read the same on every machine; `?`
+    /// (as wide) for a time no calendar date stands for, which a header can hold.
     static func date(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let unknown = "?".padded(toWidth: 19)
+        guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return unknown }
         var parts = tm()
-        gmtime_r(&seconds, &parts)
+        // Fails for a year past Int32's range.
+        guard gmtime_r(&seconds, &parts) != nil else { return unknown }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }

@@ -10,7 +10,8 @@ enum ValueFormatting {
             let fraction = String(milliseconds % 1000)
             return "+\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
         }
-        let whole = Int(seconds)
+        // A damaged or hand-edited time can be past any Int.
+        guard let whole = Int(exactly: seconds.rounded(.towardZero)) else { return "+?" }
         if whole < 3600 { return "+\(whole / 60)m\(twoDigits(whole % 60))s" }
         return "+\(whole / 3600)h\(twoDigits(whole / 60 % 60))m"
     }

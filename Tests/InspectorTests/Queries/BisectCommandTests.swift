@@ -57,6 +57,27 @@ import Recorder
         }
     }
 
+    @Test func invariantsAtTheLimitsAreCheckedAndPastThemAreBadInvariants() throws {
+        let log = try LogFixture.todoLog()
+        let invariant = "/todos length < 2"
+        for text in [QueriesAtTheLimits.parenthesized(invariant, levels: 256), QueriesAtTheLimits.negated(invariant, times: 256),
+                     QueriesAtTheLimits.orChain(endingWith: invariant, count: 1_000), QueriesAtTheLimits.deepest(invariant)] {
+            let result = bisect([log, text])
+            #expect(result.status == 1)
+            #expect(result.output.contains(" stops holding at entry 3 of todo.jsonl (it held for entries 1–2)\n  3   +1.250s  todo/add"))
+        }
+        let refused: [(String, String)] = [
+            (QueriesAtTheLimits.parenthesized(invariant, levels: 4_000), "column 257: \(QueriesAtTheLimits.tooDeep)"),
+            (QueriesAtTheLimits.negated(invariant, times: 5_000), "column 1025: \(QueriesAtTheLimits.tooDeep)"),
+            (QueriesAtTheLimits.orChain(endingWith: invariant, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+        ]
+        for (text, message) in refused {
+            let result = bisect([log, text])
+            #expect(result.status == 2)
+            #expect(result.error == "rewind bisect: bad invariant at \(message)\n")
+        }
+    }
+
     struct FixtureState: Codable {
         struct Todo: Codable {
             var title: String

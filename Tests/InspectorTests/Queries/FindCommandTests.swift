@@ -75,6 +75,32 @@ import Recorder
         #expect(find(["--help"]).output.hasPrefix("usage: rewind find <log|dir> '<query>'"))
     }
 
+    /// A query as deep or as long as the language allows is searched like any
+    /// other (compiled for the scan, on worker threads); one past a limit is a
+    /// bad query, where it used to overflow the stack (docs/QUERIES.md, "Limits").
+    @Test func queriesAtTheLimitsAreSearchedAndPastThemAreBadQueries() throws {
+        let log = try LogFixture.todoLog()
+        let condition = "/todos length >= 2"
+        for text in [QueriesAtTheLimits.parenthesized(condition, levels: 256), QueriesAtTheLimits.negated(condition, times: 256),
+                     QueriesAtTheLimits.orChain(endingWith: condition, count: 1_000), QueriesAtTheLimits.deepest(condition)] {
+            let result = find([log, text])
+            #expect(result.status == 0)
+            #expect(numbers(result.output) == [3, 4, 5, 6])
+            #expect(find([URL(fileURLWithPath: log).deletingLastPathComponent().path, text, "--count"]).output.hasSuffix("todo.jsonl: 4\n"))
+        }
+        let refused: [(String, String)] = [
+            (QueriesAtTheLimits.parenthesized(condition, levels: 4_000), "column 257: \(QueriesAtTheLimits.tooDeep)"),
+            (QueriesAtTheLimits.negated(condition, times: 257), "column 1025: \(QueriesAtTheLimits.tooDeep)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+        ]
+        for (text, message) in refused {
+            let result = find([log, text])
+            #expect(result.status == 2)
+            #expect(result.error == "rewind find: bad query at \(message)\n")
+            #expect(result.output.isEmpty)
+        }
+    }
+
     /// Chunks scanned on several threads (each starting from a rebuilt state)
     /// find exactly what reading every state with `state(at:)` finds, damage included.
     @Test func parallelChunksAgreeWithStateAtEveryEntry() throws {

@@ -77,6 +77,18 @@ import Recorder
         #expect(model.selection == 3)
     }
 
+    @Test func findAtTheLimitsSearchesAndPastThemIsABadQuery() {
+        var model = InspectorFixtures.model()
+        model.type(":find \(QueriesAtTheLimits.deepest("/todos length >= 2"))\n")
+        #expect(model.selection == 2)
+        #expect(model.message?.hasPrefix("4 entries match ") == true)
+        model.type(":find \(QueriesAtTheLimits.negated("/todos length >= 2", times: 257))\n")
+        #expect(model.message == "Bad query: column 1025: \(QueriesAtTheLimits.tooDeep)")
+        model.type(":bisect \(QueriesAtTheLimits.orChain(endingWith: "/todos length < 2", count: 1_001))\n")
+        #expect(model.message == "Bad query: column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)")
+        #expect(model.selection == 2)
+    }
+
     @Test func aLogFileIsScannedThroughTheReader() throws {
         let timeline = try LogTimeline(path: LogFixture.todoLog(keyframeInterval: 2))
         var model = InspectorFixtures.model(timeline)
