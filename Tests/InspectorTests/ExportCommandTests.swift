@@ -207,8 +207,8 @@ import Testing
         let log = try LogFixture.todoLog(keyframeInterval: 3, damageLine: 3)
         let damaged = run(["export", log, "--format", "patch"])
         #expect(damaged.status == 2)
-        #expect(damaged.error.hasPrefix("rewind export: the state after entry 2 cannot be rebuilt: "), "\(damaged.error)")
-        #expect(damaged.error.split(separator: "\n").count == 1)
+        #expect(damaged.error == "rewind export: the state after entry 2 cannot be rebuilt: "
+            + "it depends on line 3, which is damaged; states are available again from the next keyframe\n")
         let intact = run(["export", log, "--from", "4", "--format", "patch"])
         #expect(intact.status == 0, "\(intact.error)")
     }

@@ -86,6 +86,26 @@ import Recorder
         #expect(noInitial.error == "rewind show: todo.jsonl has no initial state (entries are 1–6)\n")
     }
 
+    @Test func showOfAStateLostToDamageNamesTheCommandTheEntryAndWhyOnce() throws {
+        // Line 3 (the second entry) is damaged: the states after it are unavailable until the next keyframe.
+        let path = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
+        let result = run(["show", path, "--at", "2"])
+        #expect(result.status == 2)
+        #expect(result.error == "rewind show: the state after entry 2 of todo.jsonl cannot be rebuilt: "
+            + "it depends on line 3, which is damaged; states are available again from the next keyframe\n")
+    }
+
+    @Test func aLogWithOnlyItsHeaderHasNoEntriesToShowOrBlame() throws {
+        let path = try LogFixture.write([])
+        let show = run(["show", path, "--at", "1"])
+        #expect(show.status == 2)
+        #expect(show.error == "rewind show: no entry 1 (todo.jsonl has no entries)\n")
+        let blame = run(["blame", path, "/todos"])
+        #expect(blame.status == 0)
+        #expect(blame.output == "No entry in todo.jsonl changed /todos\n")
+        #expect(blame.error == "")
+    }
+
     @Test func showAtZeroIsTheInitialStateWhenRecorded() throws {
         let path = try LogFixture.write([.init(type: "inc", payload: .null, state: ["count": 1])], initialState: ["count": 0])
         #expect(run(["show", path, "--at", "0"]).output == "{\n  \"count\": 0\n}\n")

@@ -39,6 +39,18 @@ import Recorder
             """)
     }
 
+    @Test func blameShowsAStateLostToDamageAsUnavailableNotAsAbsent() throws {
+        // Line 3 (the second entry) is damaged: the states of entries 2–4 cannot be rebuilt, entry 5 is a keyframe.
+        let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
+        // Entry 5 (sync, a keyframe) appended to /todos: with no state before it, that is not a creation of /todos/0.
+        #expect(blame(log, "/todos/0/done") == """
+              2   +1.250s  todo/add title: "Write tests"  (absent) → (state unavailable)
+              3   +2.000s  todo/toggle index: 0  (state unavailable) → (state unavailable)
+              5   +4.125s  sync/loaded count: 3  (state unavailable) → true
+
+            """)
+    }
+
     /// Five items; item 4 is edited, then `remove /items/1` moves it to index 3.
     static func shiftingTimeline() -> InMemoryTimeline {
         func items(_ values: [String]) -> JSONValue { ["items": .array(values.map { .string($0) })] }

@@ -47,6 +47,17 @@ import RewindJSON
         #expect(changed.sorted() == ["/nextID", "/stats/added", "/todos/-"])
     }
 
+    @Test func aStateOutsideTheLogIsAnErrorNotATrap() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try recordTodos([.add(title: "milk")], to: path)
+        let reader = try LogReader(path: path)
+        for outside in [-1, 1] {
+            #expect(throws: LogReadError.self, "entry \(outside)") { try reader.state(at: outside) }
+        }
+        #expect(try reader.stateBefore(0) == reader.header.initialState)
+    }
+
     @Test func ignoresAndReportsATornTail() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("torn.jsonl")

@@ -3,7 +3,8 @@ import Recorder
 
 /// `rewind bisect <log> '<invariant>'`: the first entry whose state breaks an
 /// invariant, with the action that broke it and that step's diff (exit 1),
-/// or a line saying it always holds (exit 0).
+/// or a line saying it always holds (exit 0), or holds wherever a state could
+/// be rebuilt to check (exit 3, naming the entries it could not check).
 ///
 /// Not a binary search: an invariant that breaks can hold again later (an
 /// action repairs it), so halving would land on *a* break, not the first.
@@ -22,41 +23,59 @@ enum BisectCommand: CommandRunner {
             }
         }
         guard let timeline = FindCommand.openIndexingInBackground(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
-        let (breaking, unavailable) = firstBreak(in: timeline, query: query, invariants: invariants)
-        if unavailable > 0 {
-            streams.error("\(invocation.displayName): \(timeline.name): \(unavailable) entries not checked: their state cannot be rebuilt (a damaged record or a gap before them)")
-        }
+        let (breaking, unchecked) = firstBreak(in: timeline, query: query, invariants: invariants)
         let described = ([query?.text].compactMap { $0 } + invariants.map(\.name)).joined(separator: "; ")
+        // Entries whose state cannot be rebuilt are not checked: the answer says which, never that it held there.
+        let notChecked = unchecked.isEmpty ? nil
+            : "\(unchecked.numbers) could not be checked (\(unchecked.count == 1 ? "its state cannot" : "their states cannot") be rebuilt: \(causes(of: unchecked, in: timeline.reader)))"
         guard let (index, broken) = breaking else {
-            streams.output("\(described) holds at every entry of \(timeline.name) (\(timeline.count) entries)")
-            return 0
+            guard let notChecked else {
+                streams.output("\(described) holds at every entry of \(timeline.name) (\(timeline.count) entries)")
+                return 0
+            }
+            let checked = timeline.count - unchecked.count
+            streams.output("\(described) holds at every entry of \(timeline.name) that could be checked (\(checked) of \(timeline.count)): \(notChecked)")
+            return Self.exitHoldsWhereChecked
         }
-        streams.output(report(timeline: timeline, index: index, broken: broken))
+        streams.output(report(timeline: timeline, index: index, broken: broken, notChecked: notChecked))
         return 1
     }
 
+    /// Held at every entry checked, but some could not be: not the success of 0, since it may
+    /// break at one of those; not the 1 of a break found (docs/COMMANDS.md).
+    static let exitHoldsWhereChecked: Int32 = 3
+
     /// The first entry whose state breaks the query or an invariant (and what
-    /// it broke), and how many entries had no state to check.
-    static func firstBreak(in timeline: LogTimeline, query: Query?, invariants: [StateInvariant]) -> (found: (Int, String)?, unavailable: Int) {
+    /// it broke), and the entries before it that had no state to check.
+    static func firstBreak(in timeline: LogTimeline, query: Query?, invariants: [StateInvariant]) -> (found: (Int, String)?, unchecked: UncheckedEntries) {
         if invariants.isEmpty, let query {
             // Only the query: the parallel scan for its negation.
             var found: Int?
-            var unavailable = 0
+            var uncheckedCount = 0
             let negation = Query(negating: query)
             QueryScan(reader: timeline.reader, query: negation, mode: .first).run { report in
-                unavailable += report.unavailable
+                uncheckedCount += report.unavailable
                 found = report.hits.first?.index
                 return true
             }
-            return (found.map { ($0, query.text) }, unavailable)
+            var unchecked = UncheckedEntries()
+            if uncheckedCount > 0 {
+                // A damaged log only: the parallel scan counts the entries it skipped; one more
+                // pass over the same paths finds which they were.
+                timeline.reader.scanPathValues(0..<(found ?? timeline.reader.entryCount), paths: negation.distinctPaths) { step in
+                    if !step.isReadable || step.values == nil { unchecked.add(step.index) }
+                    return true
+                }
+            }
+            return (found.map { ($0, query.text) }, unchecked)
         }
         // Swift invariants decode each state: one pass in order, once the index is complete.
         _ = QueryScan.waitForIndex(of: timeline.reader, toReach: Int.max)
         var found: (Int, String)?
-        var unavailable = 0
+        var unchecked = UncheckedEntries()
         timeline.reader.scanStates(0..<timeline.count, keepingPrevious: query?.readsPreviousState ?? false) { step in
             guard let state = step.state else {
-                unavailable += 1
+                unchecked.add(step.index)
                 return true
             }
             if let query, !query.matches(QueryInput(state: state, previousState: step.previousState, actionType: step.actionType)) {
@@ -73,14 +92,37 @@ enum BisectCommand: CommandRunner {
             }
             return true
         }
-        return (found, unavailable)
+        return (found, unchecked)
+    }
+
+    /// Why the states of `unchecked` cannot be rebuilt: what lies just before each run
+    /// of them (a damaged line, or entries the recorder dropped), e.g. `line 3 is damaged`.
+    static func causes(of unchecked: UncheckedEntries, in reader: LogReader) -> String {
+        let damage = reader.damage, gaps = reader.gaps
+        var causes: [String] = []
+        for run in unchecked.runs {
+            let line = (try? reader.entry(at: run.lowerBound).lineNumber) ?? Int.max
+            let previousLine = run.lowerBound == 0 ? 0 : (try? reader.entry(at: run.lowerBound - 1).lineNumber) ?? 0
+            let cause: String
+            if let damaged = damage.last(where: { $0.lineNumber > previousLine && $0.lineNumber < line }) {
+                cause = "line \(damaged.lineNumber) is damaged"
+            } else if gaps.contains(where: { $0.beforeEntry == run.lowerBound }) {
+                cause = "the recorder dropped entries before entry \(run.lowerBound + 1)"
+            } else {
+                cause = "a record they depend on is missing"
+            }
+            if !causes.contains(cause) { causes.append(cause) }
+        }
+        return causes.joined(separator: "; ")
     }
 
     /// Entry number, action, diff of the step.
-    static func report(timeline: LogTimeline, index: Int, broken: String) -> String {
+    /// `notChecked` names the entries before it whose state could not be checked.
+    static func report(timeline: LogTimeline, index: Int, broken: String, notChecked: String? = nil) -> String {
         let numberWidth = FindCommand.numberWidth(for: timeline)
-        var lines = ["\(broken) stops holding at entry \(index + 1) of \(timeline.name)"
-            + (index == 0 ? " (the first entry)" : " (it held for entries 1–\(index))")]
+        let before = if let notChecked { "; \(notChecked), so it may stop holding earlier" }
+            else if index == 0 { " (the first entry)" } else if index == 1 { " (it held for entry 1)" } else { " (it held for entries 1–\(index))" }
+        var lines = ["\(broken) stops holding at entry \(index + 1) of \(timeline.name)" + before]
         if let entry = timeline.entry(at: index) {
             lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth))
         }
@@ -88,7 +130,8 @@ enum BisectCommand: CommandRunner {
         if let after, let before = timeline.stateBefore(index) {
             lines.append(JSONDiff.treeText(from: before, to: after) ?? "(No state changes)")
         } else if let after {
-            lines.append("State after it (no earlier state to diff against):")
+            lines.append(index == 0 ? "State after it (no earlier state to diff against):"
+                : "State after it (the state before it cannot be rebuilt to diff against):")
             lines.append(JSONWriter.prettyString(after))
         }
         return lines.joined(separator: "\n")

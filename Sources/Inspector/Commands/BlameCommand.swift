@@ -13,11 +13,15 @@ enum BlameCommand: CommandRunner {
         guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
         let numberWidth = max(3, String(timeline.count).count)
         // The engine behind `w`: follows the value at `pointer` in the last state back to where it was created.
-        var history = ValueHistory(path: pointer, origin: timeline.count - 1, source: timeline)
-        if timeline.count > 0 { history.runToCompletion(source: timeline) }
+        // A log with no entries has no last state to start from, and nothing changed anything.
+        var changes: [ValueChange] = []
+        if timeline.count > 0 {
+            var history = ValueHistory(path: pointer, origin: timeline.count - 1, source: timeline)
+            history.runToCompletion(source: timeline)
+            changes = history.changes
+        }
         var lines: [String] = []
-        for position in 0..<history.count {
-            let change = history[position]
+        for change in changes {
             guard let entry = timeline.entry(at: change.entry) else { continue }
             lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + ValueChangeText.describe(change, source: timeline).escapingControlCharacters)
         }

@@ -139,6 +139,8 @@ enum CommandTable {
             discussion: """
                 Names the first entry at which the invariant stops holding, with its action
                 and the diff of that step, and exits 1; exits 0 when it holds at every entry.
+                Entries whose state cannot be rebuilt (damage) are named, not counted as
+                holding; exits 3 when it holds at every entry that could be checked.
                   bisect cart.jsonl '/cart/total >= 0'
                   bisect todo.jsonl '/stats/done <= /stats/total'
                 """ + (invariants

@@ -16,7 +16,8 @@ enum ShowCommand: CommandRunner {
         let number: Int
         if let text = invocation["--at"] {
             guard let value = Int(text), value >= 0, value <= timeline.count else {
-                streams.error("\(invocation.displayName): no entry \(text) (\(timeline.name) has entries 1–\(timeline.count))")
+                let entries = timeline.count == 0 ? "has no entries" : "has entries 1–\(timeline.count)"
+                streams.error("\(invocation.displayName): no entry \(text) (\(timeline.name) \(entries))")
                 return 2
             }
             number = value
@@ -26,7 +27,8 @@ enum ShowCommand: CommandRunner {
         let state: JSONValue
         if number == 0 {
             guard let initial = timeline.initialState else {
-                streams.error("\(invocation.displayName): \(timeline.name) has no initial state (entries are 1–\(timeline.count))")
+                let entries = timeline.count == 0 ? " and no entries" : " (entries are 1–\(timeline.count))"
+                streams.error("\(invocation.displayName): \(timeline.name) has no initial state" + entries)
                 return 2
             }
             state = initial
@@ -34,7 +36,7 @@ enum ShowCommand: CommandRunner {
             do {
                 state = try timeline.state(at: number - 1)
             } catch {
-                streams.error("\(invocation.program.name): \(error)")
+                streams.error("\(invocation.displayName): the state after entry \(number) of \(timeline.name) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
                 return 2
             }
         }

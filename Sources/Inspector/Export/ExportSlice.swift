@@ -48,7 +48,7 @@ struct ExportSlice {
             startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
         } catch {
-            throw ExportError("the state before entry \(range.lowerBound + 1) cannot be rebuilt: \(error)")
+            throw ExportError("the state before entry \(range.lowerBound + 1) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
         }
         entries = []
         entries.reserveCapacity(range.count)
@@ -75,7 +75,7 @@ struct ExportSlice {
                 }
                 entry.state = try source.state(at: index)
             } catch {
-                throw ExportError("the state after entry \(index + 1) cannot be rebuilt: \(error)")
+                throw ExportError("the state after entry \(index + 1) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
             }
             entries.append(entry)
         }

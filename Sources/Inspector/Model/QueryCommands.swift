@@ -19,6 +19,8 @@ struct QueryScanProgress: Equatable, Sendable {
     var startSelection: Int
     /// `find`: true once a match at or after `startSelection` was selected.
     var selectedMatch = false
+    /// `bisect`: entries whose state cannot be rebuilt, so whether it held there is unknown.
+    var unchecked = UncheckedEntries()
 }
 
 /// The entries the last `:find` matched, for n and N.
@@ -60,9 +62,14 @@ extension InspectorModel {
         var broken: Int?
         source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
             guard allowance.take() else { return false }
+            // A damaged record's row is not handed over: it has no state to check either.
+            if scan.kind == .bisect { for skipped in scan.scanned..<step.index { scan.unchecked.add(skipped) } }
             scan.scanned = step.index + 1
-            // An entry whose state cannot be rebuilt neither matches nor breaks anything.
-            guard let state = step.state else { return true }
+            // An entry whose state cannot be rebuilt neither matches nor breaks anything; bisect says it skipped it.
+            guard let state = step.state else {
+                if scan.kind == .bisect { scan.unchecked.add(step.index) }
+                return true
+            }
             let holds = query.matches(QueryInput(state: state, previousState: step.previousState, actionType: step.actionType))
             switch scan.kind {
             case .find:
@@ -97,10 +104,13 @@ extension InspectorModel {
                 queryScan = nil
                 selectShowing(broken)
                 let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
-                message = "\(query) stops holding at entry \(broken + 1) (\(action))"
+                let unsure = scan.unchecked.isEmpty ? ""
+                    : "; \(scan.unchecked.numbers) could not be checked (no state), so it may stop holding earlier"
+                message = "\(query) stops holding at entry \(broken + 1) (\(action))" + unsure
             } else if scan.scanned >= count {
                 queryScan = nil
-                message = "\(query) holds at every entry"
+                message = scan.unchecked.isEmpty ? "\(query) holds at every entry"
+                    : "\(query) holds at every entry that could be checked; \(scan.unchecked.numbers) could not be (no state)"
             } else {
                 queryScan = scan
                 message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"

@@ -191,9 +191,12 @@ struct ValueHistory: Equatable, Sendable {
         }
     }
 
+    /// Nil when either state cannot be rebuilt: an empty state in its place would invent a creation or removal.
     private static func states(around index: Int, source: any TimelineSource) -> (before: JSONValue, after: JSONValue)? {
         guard let after = try? source.state(at: index) else { return nil }
-        return (source.stateBefore(index) ?? .null, after)
+        // Before the first entry of a log without an initial state there was nothing at all.
+        guard let before = source.stateBefore(index) else { return index == 0 ? (.null, after) : nil }
+        return (before, after)
     }
 
     // MARK: Which entries matter
@@ -299,12 +302,22 @@ struct ValueHistory: Equatable, Sendable {
 }
 
 /// How a change reads in `w` and `rewind blame`: `"old" → "new"`, `(absent)`
-/// for a value that did not exist, and where a moved value went.
+/// for a value that did not exist, `(state unavailable)` for one in a state
+/// that cannot be rebuilt, and where a moved value went.
 enum ValueChangeText {
+    static let unavailable = "(state unavailable)"
+
     static func describe(_ change: ValueChange, source: any TimelineSource) -> String {
-        let old = change.pathBefore.flatMap { source.stateBefore(change.entry)?[pointer: $0] }
-        let new = change.pathAfter.flatMap { (try? source.state(at: change.entry))?[pointer: $0] }
-        var text = value(old) + " → " + value(new)
+        let old = change.pathBefore.map { path -> String in
+            // Before the first entry of a log without an initial state there was nothing, not a lost state.
+            guard let before = source.stateBefore(change.entry) else { return change.entry == 0 ? value(nil) : unavailable }
+            return value(before[pointer: path])
+        } ?? value(nil)
+        let new = change.pathAfter.map { path -> String in
+            guard let after = try? source.state(at: change.entry) else { return unavailable }
+            return value(after[pointer: path])
+        } ?? value(nil)
+        var text = old + " → " + new
         if change.kind == .moved, let from = change.pathBefore, let to = change.pathAfter {
             text += "  (moved \(from) → \(to))"
         }

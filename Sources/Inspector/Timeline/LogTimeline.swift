@@ -164,7 +164,8 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     func state(at index: Int) throws -> JSONValue {
         guard let readerIndex = rows.readerIndex(ofRow: index) else {
             let record = rows.record(atRow: index)
-            throw StateUnavailable(description: "entry \(index + 1)'s record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))")
+            let damage = "record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))"
+            throw StateUnavailable(description: "entry \(index + 1)'s " + damage, reason: "its " + damage)
         }
         let state: JSONValue
         do {
@@ -246,14 +247,32 @@ final class BackgroundIndexer: @unchecked Sendable {
 /// message without the file path (already in the status bar) and without its
 /// 0-based entry number (the inspector counts from 1).
 struct StateUnavailable: Error, CustomStringConvertible {
+    /// The state pane's wording: `it cannot be rebuilt: it depends on line 3, …`.
     let description: String
+    /// Only the why, worded to follow a command's own subject and "cannot be rebuilt: "
+    /// (`it depends on line 3, which is damaged; …`), so no message says it twice.
+    let reason: String
 
-    init(description: String) { self.description = description }
+    init(description: String, reason: String) {
+        self.description = description
+        self.reason = reason
+    }
 
     init(readerError: LogReadError) {
         var text = readerError.description
         if text.hasPrefix(readerError.path + ": ") { text.removeFirst(readerError.path.count + 2) }
-        if let range = text.range(of: "cannot be rebuilt: ") { text = "it cannot be rebuilt: " + text[range.upperBound...] }
-        description = text
+        if let range = text.range(of: "cannot be rebuilt: ") {
+            reason = String(text[range.upperBound...])
+            description = "it cannot be rebuilt: " + reason
+        } else {
+            reason = text
+            description = text
+        }
+    }
+
+    /// Why the state behind `error` (from ``TimelineSource/state(at:)``) cannot be had,
+    /// to follow "… cannot be rebuilt: ".
+    static func reason(of error: any Error) -> String {
+        (error as? StateUnavailable)?.reason ?? "\(error)"
     }
 }

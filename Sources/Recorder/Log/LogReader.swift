@@ -320,8 +320,8 @@ public final class LogReader: @unchecked Sendable {
 
     /// The state after the entry at `index`, rebuilt from the nearest keyframe.
     ///
-    /// Throws when a damaged line lies between that keyframe and the entry;
-    /// states are available again from the next keyframe.
+    /// Throws when a damaged line lies between that keyframe and the entry
+    /// (states are available again from the next keyframe), or when there is no entry `index`.
     public func state(at index: Int) throws(LogReadError) -> JSONValue {
         try rebuildState(at: index)
     }
@@ -397,11 +397,16 @@ public final class LogReader: @unchecked Sendable {
     // Parsing happens outside the lock; a thread asking for a state another
     // thread is rebuilding (the inspector's read-ahead) waits for that result.
     private func rebuildState(at target: Int) throws(LogReadError) -> JSONValue {
-        let (cachedTarget, startGeneration) = lock.withLock { () -> (JSONValue?, Int) in
+        // Checked under the lock this takes anyway: an index past the end would trap in the index's arrays.
+        let lookup = lock.withLock { () -> (cached: JSONValue?, generation: Int)? in
+            guard target >= 0 && target < index.entryCount else { return nil }
             while rebuilding.contains(target) { lock.wait() }
             if let cached = stateCache[target] { return (cached, generation) }
             rebuilding.insert(target)
             return (nil, generation)
+        }
+        guard let (cachedTarget, startGeneration) = lookup else {
+            throw LogReadError(.entryOutOfRange(index: target, count: entryCount), path: path)
         }
         if let cachedTarget { return cachedTarget }
         defer {

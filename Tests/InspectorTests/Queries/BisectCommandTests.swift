@@ -43,6 +43,22 @@ import Recorder
         #expect(result.output == #"/user/name == "Ada" holds at every entry of todo.jsonl (6 entries)"# + "\n")
     }
 
+    @Test func aDamagedLogNamesTheEntriesItCouldNotCheckInsteadOfSayingTheyHeld() throws {
+        // Line 3 (the second entry) is damaged and the next keyframe is the sixth record:
+        // of the five entries left, the states of 2–4 cannot be rebuilt.
+        let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
+        let breaks = bisect([log, #"/filter == "all""#])
+        #expect(breaks.status == 1)
+        #expect(breaks.output.hasPrefix(#"/filter == "all" stops holding at entry 5 of todo.jsonl; "#
+            + "entries 2–4 could not be checked (their states cannot be rebuilt: line 3 is damaged), so it may stop holding earlier\n"), "\(breaks.output)")
+        #expect(breaks.error == "")
+
+        let holds = bisect([log, #"/user/name == "Ada""#])
+        #expect(holds.status == 3, "it held where it was checked, but that is not every entry")
+        #expect(holds.output == #"/user/name == "Ada" holds at every entry of todo.jsonl that could be checked (2 of 5): "#
+            + "entries 2–4 could not be checked (their states cannot be rebuilt: line 3 is damaged)\n")
+    }
+
     @Test func badInputExitsTwoWithOneLineOrTheUsageError() throws {
         let log = try LogFixture.todoLog()
         let cases: [([String], String)] = [
@@ -112,5 +128,16 @@ import Recorder
         let wrongReducer: (inout [String], NoAction) -> Void = { _, _ in }
         #expect(Inspector.run(["bisect", log], replay: Inspector.link(wrongReducer), invariants: wrong.map(\.erased), streams: &streams) == 1)
         #expect(streams.standardOutput.hasPrefix("decodes (the state does not decode as Array<String>: "))
+    }
+
+    @Test func swiftInvariantsOnADamagedLogNameTheEntriesNotChecked() throws {
+        let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
+        let invariants = [Invariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) }]
+        var streams = CapturedStreams()
+        let reducer: (inout FixtureState, NoAction) -> Void = { _, _ in }
+        let status = Inspector.run(["bisect", log], replay: Inspector.link(reducer), invariants: invariants.map(\.erased), streams: &streams)
+        #expect(status == 1)
+        #expect(streams.standardOutput.hasPrefix("no todo is done stops holding at entry 5 of todo.jsonl; entries 2–4 could not be checked"
+            + " (their states cannot be rebuilt: line 3 is damaged), so it may stop holding earlier\n"), "\(streams.standardOutput)")
     }
 }

@@ -66,6 +66,17 @@ import Recorder
         #expect(model.message == "/user/name == \"Ada\" holds at every entry")
     }
 
+    @Test func bisectOnADamagedLogSaysWhichEntriesItCouldNotCheck() throws {
+        // Line 3 is damaged (its row is entry 2); entries 3–5 follow on from it until the keyframe at entry 6.
+        let timeline = try LogTimeline(path: LogFixture.todoLog(keyframeInterval: 5, damageLine: 3), keepsDamagedRows: true)
+        var model = InspectorFixtures.model(timeline)
+        model.type(":bisect /filter == \"all\"\n")
+        #expect(model.selection == 5)
+        #expect(model.message == "/filter == \"all\" stops holding at entry 6 (sync/loaded); entries 2–5 could not be checked (no state), so it may stop holding earlier")
+        model.type(":bisect /user/name == \"Ada\"\n")
+        #expect(model.message == "/user/name == \"Ada\" holds at every entry that could be checked; entries 2–5 could not be (no state)")
+    }
+
     @Test func aBadQueryNamesTheColumnAndAJumpStillJumps() {
         var model = InspectorFixtures.model()
         model.type(":find /todos length >\n")
