@@ -53,7 +53,7 @@ import Recorder
                                                     │
                                                     │
              shop.jsonl  │  entry 2/2  │  state
-            ? help  q quit  Tab pane  / search  w history  v view  y copy  p action
+            ? help  q quit  Tab pane  / search  v view  y copy  p action  z zoom
             """)
 
         model.type("j\n")                                   // Enter opens /items/0

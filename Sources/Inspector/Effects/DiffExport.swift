@@ -3,8 +3,9 @@ import Recorder
 /// What `e` exports, as the model asks for it; the effect runner turns it into
 /// Markdown (``markdown(from:)``), so the model never runs the exporter itself.
 enum DiffExport: Equatable, Sendable {
-    /// After `m` and `d`: the mark-against-selection diff exactly as the diff pane shows it.
-    case markedDiff(logName: String, from: Int, to: Int, lines: [DiffLine])
+    /// After `m` and `d`: the mark-against-selection diff exactly as the diff pane shows it;
+    /// `to` nil: against the initial state (`:0`).
+    case markedDiff(logName: String, from: Int, to: Int?, lines: [DiffLine])
     /// The exporter's report of one entry (`rewind export --format markdown --from N --to N`), 0-based.
     case entry(Int)
 
@@ -21,9 +22,11 @@ enum DiffExport: Equatable, Sendable {
     }
 
     /// The mark-against-selection diff as the diff pane shows it, in Markdown.
-    static func markdown(logName: String, from mark: Int, to selection: Int, lines: [DiffLine]) -> String {
-        var text = "# Diff: \(logName), entry \(mark + 1) → entry \(selection + 1)\n\n"
-        text += "The state after entry \(mark + 1) (`-`) against the state after entry \(selection + 1) (`+`), "
+    /// `selection` nil: the initial state, before entry 1.
+    static func markdown(logName: String, from mark: Int, to selection: Int?, lines: [DiffLine]) -> String {
+        var text = "# Diff: \(logName), entry \(mark + 1) → " + (selection.map { "entry \($0 + 1)" } ?? "the initial state") + "\n\n"
+        let after = selection.map { "the state after entry \($0 + 1)" } ?? "the initial state, before entry 1,"
+        text += "The state after entry \(mark + 1) (`-`) against \(after) (`+`), "
         text += "as the inspector's diff pane shows it.\n\n"
         if lines.isEmpty { return text + "No differences.\n" }
         text += "```diff\n"

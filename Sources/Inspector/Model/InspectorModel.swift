@@ -64,18 +64,22 @@ struct InspectorModel {
         }
 
         /// The text broken into rows of at most `width` columns, at spaces where it can be.
+        /// A line's leading spaces (pretty JSON's indentation) start each of its rows.
         func lines(width: Int) -> [String] {
             var lines: [String] = []
             let width = max(1, width)
             for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                var line = ""
-                for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                    let candidate = line.isEmpty ? String(word) : line + " " + word
+                let leading = paragraph.prefix { $0 == " " }
+                // At most a row less one column, so every row has room for text.
+                let indent = String(leading.prefix(width - 1))
+                var line = indent
+                for word in paragraph.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
+                    let candidate = line == indent ? indent + word : line + " " + word
                     if TerminalWidth.of(candidate) <= width { line = candidate; continue }
-                    if !line.isEmpty { lines.append(line); line = "" }
+                    if line != indent { lines.append(line); line = indent }
                     // A word longer than a row is cut where the row ends.
                     for character in word {
-                        if TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = "" }
+                        if line != indent, TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = indent }
                         line.append(character)
                     }
                 }
@@ -166,6 +170,18 @@ struct InspectorModel {
         var diffLines: [DiffLine] = []
         /// Why there is no diff to show (a damaged record on the way), instead of "(no changes)".
         var diffError: String?
+
+        /// The state after `mark` (`-`) against this view's state (`+`), in the style of an
+        /// action's diff: a `@ path` per changed path, then its old and new value.
+        mutating func compare(withMark mark: Int, in source: any TimelineSource) {
+            var base: JSONValue?
+            do { base = try source.state(at: mark) } catch { diffError = "The diff cannot be rebuilt: \(error)" }
+            var paths = [JSONPointer()]
+            if let base, let state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
+            changedPaths = ChangedPaths.resolvingAppends(paths, in: state)
+            if let base, let state { diffLines = DiffLines.lines(from: base, to: state, changedPaths: changedPaths) }
+            if let stateError { diffError = "The diff cannot be rebuilt: " + stateError }
+        }
     }
 
     let source: any TimelineSource
@@ -340,6 +356,8 @@ struct InspectorModel {
                 next.entry = source.entry(at: 0)
                 next.state = source.initialState
                 if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
+                // `d` at `:0`: the mark against the initial state, as against any entry.
+                if let compared { next.compare(withMark: compared, in: source) }
             } else if count > 0, let entry = source.entry(at: selection) {
                 next.entry = entry
                 do {
@@ -351,14 +369,7 @@ struct InspectorModel {
                     // The mark against itself: nothing differs (not the action's own diff).
                     next.changedPaths = []
                 } else if let compared {
-                    let base = try? source.state(at: compared)
-                    var paths = [JSONPointer()]
-                    if let base, let state = next.state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
-                    next.changedPaths = ChangedPaths.resolvingAppends(paths, in: next.state)
-                    // The same style as an action's diff: a `@ path` per changed path, then its old and new value.
-                    if let base, let state = next.state {
-                        next.diffLines = DiffLines.lines(from: base, to: state, changedPaths: next.changedPaths)
-                    }
+                    next.compare(withMark: compared, in: source)
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
                     next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
@@ -367,11 +378,7 @@ struct InspectorModel {
                         next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
                     }
                 }
-                if let stateError = next.stateError {
-                    next.diffError = "The diff cannot be rebuilt: " + stateError
-                } else if let compared, compared != selection {
-                    do { _ = try source.state(at: compared) } catch { next.diffError = "The diff cannot be rebuilt: \(error)" }
-                }
+                if let stateError = next.stateError { next.diffError = "The diff cannot be rebuilt: " + stateError }
             } else if count > 0, let record = source.damagedRecord(at: selection) {
                 // A damaged record keeps its row: say what is wrong with it rather than skip it.
                 next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "

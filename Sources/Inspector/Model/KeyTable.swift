@@ -19,6 +19,8 @@ struct KeyBinding: Sendable {
     var hint: String?
     /// The panes whose hint line shows it (all when nil).
     var hintPanes: Set<InspectorModel.Pane>? = nil
+    /// True for a key on the state tree's cursor: the action view (`p`) hides the tree, so its hint is left out there.
+    var needsStateTree = false
     /// What the key needs to do anything (the replay keys need a linked reducer); nil: always available.
     var requirement: KeyRequirement? = nil
 
@@ -54,7 +56,7 @@ enum KeyTable {
         KeyBinding(keys: [.character("d")], description: "diff mark against selection", command: .diffAgainstMark, hint: "diff",
                    hintPanes: [.timeline, .diff]),
         KeyBinding(keys: [.character("w")], description: "history of the state node", command: .pathHistory, hint: "history",
-                   hintPanes: [.state]),
+                   hintPanes: [.state], needsStateTree: true),
         KeyBinding(keys: [.character("v")], description: "view the whole value (Enter on a leaf too)", command: .viewValue, hint: "view",
                    hintPanes: [.state]),
         KeyBinding(keys: [.character("y")], description: "copy the value (state) or action (timeline), OSC 52", command: .copyValue,
@@ -100,11 +102,12 @@ enum KeyTable {
     /// The hints for `pane`, e.g. `? help  q quit  / search`: help and quit
     /// first so they survive a narrow terminal, then table order, then the keys
     /// that are unavailable here (greyed by the status bar), so they never push out one that works.
-    static func hints(for pane: InspectorModel.Pane, unavailable: (KeyBinding) -> KeyRequirement?)
+    /// `actionView`: the state pane shows the action (`p`), so keys on the state tree are left out.
+    static func hints(for pane: InspectorModel.Pane, actionView: Bool = false, unavailable: (KeyBinding) -> KeyRequirement?)
         -> [(key: String, label: String, unavailable: Bool)] {
         let first: [InspectorCommand] = [.showHelp, .quit]
         let ordered = bindings.filter { first.contains($0.command) } + bindings.filter { !first.contains($0.command) }
-        let hinted = ordered.filter { $0.hint != nil && ($0.hintPanes?.contains(pane) ?? true) }
+        let hinted = ordered.filter { $0.hint != nil && ($0.hintPanes?.contains(pane) ?? true) && !(actionView && $0.needsStateTree) }
         let available = hinted.filter { unavailable($0) == nil }
         let greyed = hinted.filter { unavailable($0) != nil }
         return available.map { ($0.keys[0].label, $0.hint!, false) } + greyed.map { ($0.keys[0].label, $0.hint!, true) }

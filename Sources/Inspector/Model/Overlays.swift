@@ -136,6 +136,8 @@ extension InspectorModel {
 
     mutating func toggleMark() {
         guard count > 0 else { return }
+        // A mark is an entry; the initial state is what `d` there compares it with.
+        if showingInitialState { message = "The initial state cannot be marked: mark an entry, then :0 and d diff them"; return }
         if mark == selection {
             mark = nil
             comparingWithMark = false
@@ -149,12 +151,20 @@ extension InspectorModel {
     mutating func toggleMarkComparison() {
         guard let mark else { message = "No mark: press m on an entry first"; return }
         comparingWithMark.toggle()
-        message = comparingWithMark ? "Diff: entry \(mark + 1) → entry \(selection + 1); d again for the action's own diff" : "Back to the selected action's diff"
+        guard comparingWithMark else { message = leavingMarkDiff; return }
+        message = showingInitialState
+            ? "Diff: entry \(mark + 1) → the initial state; d again turns it off"
+            : "Diff: entry \(mark + 1) → entry \(selection + 1); d again for the action's own diff"
     }
+
+    /// What the diff pane shows once the mark diff is turned off (`d`, `Esc`).
+    var leavingMarkDiff: String { showingInitialState ? "Back to the initial state alone" : "Back to the selected action's diff" }
 
     // MARK: Path history
 
     mutating func openPathHistory() {
+        // The action view hides the state tree: its cursor is on the payload, whose values have no history.
+        if actionPaneHasKeys { message = "w shows a state value's history; p returns to the state"; return }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         // Filled in by `advanceScans`, a slice per event.
         overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: selection, source: source)))
@@ -204,8 +214,9 @@ extension InspectorModel {
     /// Exports the diff on screen as Markdown: for the selected action, the
     /// exporter's report of that one entry (`rewind export --format markdown`);
     /// after `m` and `d`, the mark-against-selection diff exactly as the diff
-    /// pane shows it — not a report of every entry in between, which on a big
-    /// log takes seconds and megabytes. The session's effect runner builds the
+    /// pane shows it (at `:0`, the mark against the initial state) — not a report
+    /// of every entry in between, which on a big log takes seconds and megabytes.
+    /// The initial state alone has no diff: `e` there says so. The session's effect runner builds the
     /// Markdown, writes the file in the background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
@@ -213,15 +224,21 @@ extension InspectorModel {
         let base = Self.baseName(of: source.name)
         let export: DiffExport
         let from: Int
+        // Numbered as `:N` is: 0 is the initial state.
+        let to = showingInitialState ? 0 : selection + 1
         if comparingWithMark, let mark {
+            guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be rebuilt"; return }
             from = mark
-            export = .markedDiff(logName: source.name, from: mark, to: selection, lines: view.diffLines)
+            export = .markedDiff(logName: source.name, from: mark, to: showingInitialState ? nil : selection, lines: view.diffLines)
+        } else if showingInitialState {
+            message = "Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"
+            return
         } else {
             from = diffBase(of: selection)
             export = .entry(selection)
         }
         exporting = 0
-        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(selection + 1).md"))
+        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(to).md"))
     }
 }
 

@@ -126,7 +126,7 @@ extension InspectorModel {
             if cancelReplay(effects: &effects) { return }
             if cancelScan() { return }
             if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
-            if comparingWithMark { comparingWithMark = false; message = "Back to the selected action's diff" }
+            if comparingWithMark { comparingWithMark = false; message = leavingMarkDiff }
         case .quit: effects.append(.quit)
         }
     }
@@ -189,8 +189,8 @@ extension InspectorModel {
     }
 
     mutating func expandNode() {
-        // In the diff pane → and ← scroll long lines sideways.
-        if focus == .diff { diffLeft += Self.sidewaysStep; return }
+        // In the diff pane → and ← scroll long lines sideways, until the longest one's end shows.
+        if focus == .diff { diffLeft = min(diffLeft + Self.sidewaysStep, diffLeftLimit); return }
         if actionPaneHasKeys { expandPayloadNode(); return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow, row.isContainer else { return }
@@ -199,7 +199,7 @@ extension InspectorModel {
 
     /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
     mutating func collapseNode() {
-        if focus == .diff { diffLeft = max(0, diffLeft - Self.sidewaysStep); return }
+        if focus == .diff { diffLeft = max(0, min(diffLeft, diffLeftLimit) - Self.sidewaysStep); return }
         if actionPaneHasKeys { collapsePayloadNode(); return }
         guard focus == .state, let row = cursorRow else { return }
         if row.isExpanded {
@@ -207,6 +207,15 @@ extension InspectorModel {
         } else if let parent = row.path.parent, !parent.isRoot, let parentRow = stateRowIndex(of: parent) {
             stateCursor = parentRow
         }
+    }
+
+    /// The most columns the diff pane scrolls sideways: where the longest line's end
+    /// shows after the `…` that marks the cut (0 when every line fits).
+    var diffLeftLimit: Int {
+        // The pane's first column holds the match marker `▶`.
+        let room = layout.diff.width - 1
+        let longest = view.diffLines.lazy.map { TerminalWidth.of(DiffFormatting.plainText($0)) }.max() ?? 0
+        return longest <= room ? 0 : longest - room + 1
     }
 
     mutating func setExpanded(_ path: JSONPointer, _ expanded: Bool) {
@@ -267,13 +276,18 @@ extension InspectorModel {
 
     /// `:N`: entry N; `:0` the initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
     mutating func jump(to text: String) {
-        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        // `:` then Enter asks for nothing: the prompt closes quietly.
+        guard !digits.isEmpty else { return }
+        // More digits than an Int holds is past any end, as 999 is.
+        let tooLong = digits.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : nil
+        guard let number = Int(digits) ?? tooLong, number >= 0 else {
             message = "No entry \(text) (entries are 1–\(count))"
             return
         }
         guard count > 0 else { message = "No entries yet"; return }
         let target = min(number, count)
-        if number > count { message = "Entry \(number) is past the end: showing the last, \(count)" }
+        if number > count { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(count)" }
         let index = max(0, target - 1)
         if let filter, !filter.entries.contains(index) {
             self.filter = nil

@@ -5,13 +5,14 @@ extension ScreenPainter {
     mutating func drawDiffPane() {
         let area = layout.diff
         var title = "Diff"
-        if model.showingInitialState {
+        let markDiff = model.comparingWithMark && model.mark != nil
+        if model.showingInitialState && !markDiff {
             drawTitle("Diff", over: area, focused: model.focus == .diff)
             screen.write(" (the initial state: before any entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
         }
-        if model.comparingWithMark, let mark = model.mark {
-            title += "  \(mark + 1) → \(model.selection + 1)"
+        if markDiff, let mark = model.mark {
+            title += "  \(mark + 1) → " + (model.showingInitialState ? "initial state" : "\(model.selection + 1)")
         } else if model.count > 0 {
             let base = model.diffBase(of: model.selection)
             title += "  \(base + 1) → \(model.selection + 1)"
@@ -27,7 +28,9 @@ extension ScreenPainter {
             return
         }
         if lines.isEmpty {
-            if model.comparingWithMark, model.mark == model.selection {
+            if markDiff, model.showingInitialState {
+                screen.write(" (no differences)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            } else if markDiff, model.mark == model.selection {
                 screen.write(" (no differences: same entry)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             } else if model.view.entry != nil {
                 screen.write(" (no changes)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)

@@ -59,7 +59,7 @@ extension ScreenPainter {
             return
         }
         var x = 0
-        for (key, label, unavailable) in KeyTable.hints(for: model.focus, unavailable: model.unavailability(of:)) {
+        for (key, label, unavailable) in KeyTable.hints(for: model.focus, actionView: model.showsAction, unavailable: model.unavailability(of:)) {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
             if x + needed > width { break }
             // An unavailable key is greyed whole (key and label), where a working key's is bold.
