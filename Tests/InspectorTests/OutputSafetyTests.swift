@@ -142,10 +142,11 @@ import Testing
         #expect(result.output.contains("damaged records:  0\nline endings:     CRLF (converted after recording; records were read without the carriage returns)\n"))
     }
 
-    @Test func importOfAnEmptyFileSaysItIsEmpty() {
-        let result = run(["import", "/dev/null", "-o", directory.file("out.jsonl")])
+    @Test func importOfAnEmptyFileSaysItIsEmpty() throws {
+        let empty = try #require(directory.write(["empty.json": ""])["empty.json"])
+        let result = run(["import", empty, "-o", directory.file("out.jsonl")])
         #expect(result.status == 2)
-        #expect(result.error == "rewind import: /dev/null: empty file, not a Redux DevTools export\n")
+        #expect(result.error == "rewind import: \(empty): empty file, not a Redux DevTools export\n")
     }
 
     // MARK: 6. A failing standard output

@@ -22,10 +22,30 @@ enum OutputFile {
     /// must not be overwritten (compared by device and inode, so hard links and
     /// other spellings of the same path count).
     static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(Failure) {
+        guard let target = try existingTarget(of: path, inputs: inputs) else { return try createNew(bytes, at: path) }
+        if (target.st_mode & S_IFMT) == S_IFREG {
+            try replace(at: path, with: bytes)
+        } else {
+            try writeThrough(bytes, to: path)
+        }
+    }
+
+    /// Refuses `path` as ``write(_:to:inputs:)`` would, writing nothing; for a new
+    /// file, also a folder that does not exist or cannot be written. A command that
+    /// writes two files checks both first, so a refusal never leaves one of them written.
+    static func check(_ path: String, inputs: [String]) throws(Failure) {
+        guard try existingTarget(of: path, inputs: inputs) == nil else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        if access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 { throw failure(path, code: errno) }
+    }
+
+    /// What `path` leads to (following a link to a device or FIFO), or nil when
+    /// nothing has the name; throws for everything ``write(_:to:inputs:)`` refuses.
+    private static func existingTarget(of path: String, inputs: [String]) throws(Failure) -> stat? {
         var link = stat()
         guard lstat(path, &link) == 0 else {
             guard errno == ENOENT else { throw failure(path, code: errno) }
-            return try createNew(bytes, at: path)
+            return nil
         }
         var target = link
         if (link.st_mode & S_IFMT) == S_IFLNK {
@@ -44,8 +64,7 @@ enum OutputFile {
             }
         }
         switch target.st_mode & S_IFMT {
-        case S_IFREG: try replace(at: path, with: bytes)
-        case S_IFCHR, S_IFIFO: try writeThrough(bytes, to: path)
+        case S_IFREG, S_IFCHR, S_IFIFO: return target
         case S_IFDIR: throw Failure(description: "\(path) is a directory")
         case S_IFBLK: throw Failure(description: "\(path) is a block device; refusing to write over it")
         default: throw Failure(description: "\(path) is not a regular file; refusing to write over it")

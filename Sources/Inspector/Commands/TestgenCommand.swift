@@ -33,23 +33,34 @@ enum TestgenCommand: CommandRunner {
         }
 
         let testPath = invocation["-o"]
+        if testPath == "" { return fail("-o takes the name of the test file to write, not ''", streams: &streams) }
         let typeName = GeneratedTest.typeName(from: testPath.map { ($0 as NSString).lastPathComponent }
             ?? (timeline.name as NSString).deletingPathExtension + "RecordingTests")
         let fixtureName = ((testPath.map { ($0 as NSString).lastPathComponent } ?? typeName + ".swift") as NSString)
             .deletingPathExtension + ".fixture.jsonl"
         let fixturePath = testPath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fixtureName) } ?? fixtureName
-        let fixture: [UInt8]
+        // Both files are checked before either is written: a refusal (the input
+        // log under either name, a directory, a missing folder) leaves nothing behind.
         do {
-            fixture = try LogExporter.export(from: timeline, request)
-            try Data(fixture).write(to: URL(fileURLWithPath: fixturePath))
-        } catch let error as ExportError {
-            return fail(error.description, streams: &streams)
+            if let testPath { try OutputFile.check(testPath, inputs: [logPath]) }
+            try OutputFile.check(fixturePath, inputs: [logPath])
         } catch {
-            return fail("cannot write \(fixturePath): \(error.localizedDescription)", streams: &streams)
+            return fail(error.description, streams: &streams)
         }
-        // The test is generated from the fixture as written, so it checks exactly what it holds (redacted or not).
+        let fixture: [UInt8]
+        do { fixture = try LogExporter.export(from: timeline, request) } catch { return fail(error.description, streams: &streams) }
+        // The test is generated from the fixture as it will be written, so it
+        // checks exactly what the fixture holds (redacted or not); a private copy
+        // is read for that, so nothing is written under the user's names until both files are ready.
+        let fixtureCopy = NSTemporaryDirectory() + "rewind-testgen-\(getpid())-\(UInt32.random(in: .min ... .max)).fixture.jsonl"
+        defer { unlink(fixtureCopy) }
         let fixtureLog: LogReader
-        do { fixtureLog = try LogReader(path: fixturePath) } catch { return fail(error.description, streams: &streams) }
+        do {
+            try OutputFile.write(fixture, to: fixtureCopy, inputs: [])
+            fixtureLog = try LogReader(path: fixtureCopy)
+        } catch {
+            return fail(String(describing: error), streams: &streams)
+        }
         var steps: [GeneratedTest.Step] = []
         fixtureLog.scanStates(0..<fixtureLog.entryCount, keepingPrevious: false) { step in
             if let entry = try? fixtureLog.entry(at: step.index) {
@@ -65,11 +76,19 @@ enum TestgenCommand: CommandRunner {
             typeName: typeName, imports: invocation.values(of: "--module"), reducer: invocation["--reducer"],
             stateTypeName: timeline.reader.header.stateTypeName, actionTypeName: timeline.reader.header.actionTypeName,
             fixtureName: fixtureName, command: command, logName: timeline.name, steps: steps)
+        let fixtureWasNew = !OutputFile.nameIsTaken(fixturePath)
+        do {
+            try OutputFile.write(fixture, to: fixturePath, inputs: [logPath])
+        } catch {
+            return fail(error.description, streams: &streams)
+        }
         if let testPath {
             do {
-                try Data(test.source.utf8).write(to: URL(fileURLWithPath: testPath))
+                try OutputFile.write(Array(test.source.utf8), to: testPath, inputs: [logPath])
             } catch {
-                return fail("cannot write \(testPath): \(error.localizedDescription)", streams: &streams)
+                // A fixture without its test is a stray file; one that replaced an older fixture stays.
+                if fixtureWasNew { unlink(fixturePath) }
+                return fail(error.description, streams: &streams)
             }
             streams.output("Wrote \(testPath) (\(steps.count) steps) and \(fixturePath)")
         } else {

@@ -8,16 +8,30 @@ final class ReadOnlyFile {
 
     /// Opens `path`, turning every failure into the one-line error a user sees.
     init(path: String) throws(LogReadError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
             throw LogReadError(code == ENOENT ? .notFound : .unreadable(String(cString: strerror(code))), path: path)
         }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw LogReadError(.unreadable(String(cString: strerror(code))), path: path)
+        }
+        // Only a regular file can be read at offsets and followed as it grows;
+        // a FIFO or a device would block a reader or never end.
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR:
             close(descriptor)
             throw LogReadError(.isDirectory, path: path)
+        default:
+            close(descriptor)
+            throw LogReadError(.notRegularFile(FileKind.name(of: status.st_mode)), path: path)
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         // Set last: a class whose init throws after setting every property runs
         // its deinit, which would close the descriptor a second time (and, with
         // threads, someone else's file that reused the number).
@@ -140,6 +154,23 @@ struct PositionalReader {
             }
         }
         return total
+    }
+}
+
+/// What kind of thing a path names, in words for an error message.
+package enum FileKind {
+    /// The file type in `mode` (a `stat`'s `st_mode`): "a FIFO", "a character device"…
+    package static func name(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
     }
 }
 

@@ -4,6 +4,8 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
     enum Reason: Sendable, Equatable {
         case notFound
         case isDirectory
+        /// A FIFO, a device, a socket: named ("a FIFO").
+        case notRegularFile(String)
         case unreadable(String)
         case empty
         case notALog
@@ -35,6 +37,7 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
             switch reason {
             case .notFound: "no such file"
             case .isDirectory: "is a directory, not a log file"
+            case .notRegularFile(let kind): "is \(kind), not a log file"
             case .unreadable(let why): "cannot read: \(why)"
             case .empty: "empty file, not a Rewind log"
             case .notALog: "not a Rewind log (the first line is not a Rewind header)"
