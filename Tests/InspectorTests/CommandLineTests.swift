@@ -14,7 +14,7 @@ struct CapturedStreams: TextStreams {
 /// The command line as a user meets it: help, usage errors and the version,
 /// all generated from ``CommandTable``.
 @Suite struct CommandLineTests {
-    struct Run {
+    struct Run: Equatable {
         var status: Int32
         var output: String
         var error: String
@@ -120,6 +120,21 @@ struct CapturedStreams: TextStreams {
         let literal = rewind("log", "--", "-h")
         #expect(literal.status == 2)
         #expect(literal.error == "rewind: -h: no such file\n")
+    }
+
+    @Test func afterADoubleDashComesALogOrADirectoryWhateverItsName() throws {
+        let log = try LogFixture.todoLog()
+        #expect(rewind("--", log) == rewind(log))
+        #expect(rewind("--", log).status == 0)
+        let directory = (log as NSString).deletingLastPathComponent
+        #expect(rewind("--", directory) == rewind(directory))
+        // A name that starts with `-` is a file here, not an option.
+        let dashed = rewind("--", "-odd-name.jsonl")
+        #expect(dashed.status == 2)
+        #expect(dashed.error == "rewind: -odd-name.jsonl: no such file\n")
+        let alone = rewind("--")
+        #expect(alone.status == 2)
+        #expect(alone.error.hasPrefix("rewind: '--' wants a log or a directory after it\n"))
     }
 
     @Test func helpForACommandIsThatCommandsHelp() {

@@ -61,6 +61,15 @@ import SampleDomains
         #expect(streams.standardError.split(separator: "\n").count == 1)
     }
 
+    @Test func aBadTokenCreatesNoDirectory() {
+        let parent = TemporaryDirectory()
+        let directory = parent.file("live")
+        var streams = CapturedStreams()
+        #expect(RewindCommandLine.run(["listen", "--no-ui", "--token", "", "-o", directory], streams: &streams) == 2)
+        #expect(streams.standardError == "rewind listen: --token wants 1 to 256 characters\n")
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
     @Test(arguments: [
         (["--port"], "rewind listen: option '--port' needs a value"),
         (["extra"], "rewind listen: unexpected argument 'extra'"),

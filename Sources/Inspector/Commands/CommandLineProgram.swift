@@ -53,13 +53,20 @@ struct CommandLineProgram {
         if let command = command(named: first) {
             return run(command, Array(arguments.dropFirst()), streams: &streams)
         }
+        // `rewind -- -odd.jsonl`: after `--` comes a log or a directory, whatever its name
+        // (the chosen command's parser reads the `--` too).
+        let endsOptions = first == "--"
+        guard let target = endsOptions ? arguments.dropFirst().first : first else {
+            streams.error(usageError("'--' wants a log or a directory after it", command: nil))
+            return 2
+        }
         // `rewind DIR`: the recordings under it (the list view in a terminal).
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), isDirectory.boolValue, let list = command(named: "ls") {
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue, let list = command(named: "ls") {
             return run(list, arguments, chosenByPath: true, streams: &streams)
         }
         // `rewind app.jsonl`: anything that looks like a path is a log to open.
-        if Self.looksLikePath(first), let open = command(named: "open") {
+        if endsOptions || Self.looksLikePath(target), let open = command(named: "open") {
             return run(open, arguments, chosenByPath: true, streams: &streams)
         }
         return unknownCommand(first, streams: &streams)

@@ -39,6 +39,8 @@ enum ListenCommand: CommandRunner {
         let host = invocation["--bind"] ?? "127.0.0.1"
         guard !host.isEmpty else { return fail("--bind wants an address such as 127.0.0.1 or 0.0.0.0") }
         let directory = invocation["-o"] ?? defaultDirectory
+        // A token given wrong is refused before anything is created on disk.
+        if let given = invocation["--token"], case .failure(let error) = checked(token: given) { return fail(error.description) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -102,10 +104,7 @@ enum ListenCommand: CommandRunner {
 
     /// The given token, else the directory's saved one, else a new random one (then saved).
     static func token(given: String?, directory: String) -> Result<String, UsageError> {
-        if let given {
-            guard !given.isEmpty, given.utf8.count <= 256 else { return .failure(UsageError("--token wants 1 to 256 characters")) }
-            return .success(given)
-        }
+        if let given { return checked(token: given) }
         let path = (directory as NSString).appendingPathComponent(tokenFileName)
         if let saved = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !saved.isEmpty {
             return .success(saved)
@@ -114,6 +113,12 @@ enum ListenCommand: CommandRunner {
         guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
             return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(errno)))"))
         }
+        return .success(token)
+    }
+
+    /// A token given with `--token`, if it is one an app can send.
+    static func checked(token: String) -> Result<String, UsageError> {
+        guard !token.isEmpty, token.utf8.count <= 256 else { return .failure(UsageError("--token wants 1 to 256 characters")) }
         return .success(token)
     }
 
