@@ -61,6 +61,72 @@ import Recorder
         #expect(model.view.diffError == "The diff cannot be rebuilt: entry 3's record is damaged (line 4: checksum mismatch or not a complete record)")
     }
 
+    @Test func theDiffAfterTheDamageSaysTheStateBeforeItCannotBeRebuiltRatherThanShowAdditions() throws {
+        var model = try Self.damagedLog()
+        model.type("jjj")                                   // entry 4, a keyframe: its state reads, the one before does not
+        #expect(model.screenText == """
+             Timeline  6 entries             ▄▅▁▇▇█ │ State after 4
+               1  +0.000s   app/launch            · │●▾ todos [2]
+               2  +0.500s   todo/add title: "Bu… ±1 │●  ▾ 0 {2}
+               3 ⚠ damaged: line 4, checksum mismat…│       title: "Buy milk"
+               4  +2.000s   todo/toggle index: 0 ±1 │●      done: true
+               5  +3.500s   filter/set filter: … ±1 │   ▸ 1 {title, done}
+               6  +4.125s ↳ sync/loaded count: 3 ±1 │   filter: "all"
+                                                    │ ▸ user {name, email}
+                                                    │
+                                                    │
+                                                    │
+                                                    │ Diff  3 → 4
+                                                    │ The diff cannot be shown: the state
+                                                    │ before it, after entry 3, cannot be
+                                                    │ rebuilt: its record is damaged (line
+                                                    │ 4: checksum mismatch or not a complete
+                                                    │ record)
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+             todo.jsonl  │  entry 4/6  │  timeline  ⚠ 1 damaged (D lists)
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
+            """)
+        let effects = model.send(.character("e"))           // and `e` writes no invented diff
+        #expect(effects.isEmpty)
+        #expect(model.message == "Nothing to export: the diff on screen cannot be shown")
+    }
+
+    @Test func theDiffOfAnEntryWhoseStateCannotBeRebuiltSaysSoRatherThanShowBarePaths() throws {
+        let log = try LogTimeline(path: try LogFixture.todoLog(keyframeInterval: 100, damageLine: 4), keepsDamagedRows: true)
+        var model = InspectorFixtures.model(log)
+        model.type("jjj")                                   // entry 4: no keyframe after the damage
+        #expect(model.screenText == """
+             Timeline  6 entries             ▆█▁▁▁▁ │ State after 4
+               1  +0.000s   app/launch            · │ State unavailable: it cannot be
+               2  +0.500s   todo/add title: "Bu… ±1 │ rebuilt: it depends on line 4, which
+               3 ⚠ damaged: line 4, checksum mismat…│ is damaged; states are available again
+               4  +2.000s   todo/toggle index: 0 ±1 │ from the next keyframe
+               5  +3.500s   filter/set filter: … ±1 │
+               6  +4.125s ↳ sync/loaded count: 3 ±1 │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │ Diff  3 → 4
+                                                    │ The diff cannot be shown: the state
+                                                    │ after entry 4 cannot be rebuilt: it
+                                                    │ depends on line 4, which is damaged;
+                                                    │ states are available again from the
+                                                    │ next keyframe
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+                                                    │
+             todo.jsonl  │  entry 4/6  │  timeline  ⚠ 1 damaged (D lists)
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
+            """)
+    }
+
     @Test func anExportAfterTheDamageGivesEachEntryItsOwnRecordedAction() throws {
         let log = try LogTimeline(path: try LogFixture.todoLog(keyframeInterval: 3, damageLine: 4), keepsDamagedRows: true)
         var request = ExportRequest(format: .markdown)

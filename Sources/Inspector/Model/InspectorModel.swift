@@ -360,10 +360,12 @@ struct InspectorModel {
                 if let compared { next.compare(withMark: compared, in: source) }
             } else if count > 0, let entry = source.entry(at: selection) {
                 next.entry = entry
+                var stateUnavailable: (any Error)?
                 do {
                     next.state = try source.state(at: selection)
                 } catch {
                     next.stateError = "\(error)"
+                    stateUnavailable = error
                 }
                 if let compared, compared == selection {
                     // The mark against itself: nothing differs (not the action's own diff).
@@ -372,13 +374,23 @@ struct InspectorModel {
                     next.compare(withMark: compared, in: source)
                 } else {
                     next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
-                    next.diffLines = DiffLines.lines(from: source.stateBefore(selection), to: next.state, changedPaths: next.changedPaths)
                     if let divergence = replayDivergence(at: selection) {
                         // After `r`: the recorded state against the recomputed one.
                         next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
+                    } else if let stateUnavailable {
+                        next.diffError = "The diff cannot be shown: the state after entry \(selection + 1) cannot be rebuilt: "
+                            + StateUnavailable.reason(of: stateUnavailable)
+                    } else {
+                        let before = source.stateBefore(selection)
+                        if before == nil, diffBase(of: selection) >= 0 {
+                            // An unknown state is not an empty one: a diff against nothing would invent additions.
+                            next.diffError = "The diff cannot be shown: " + diffStartUnavailable(for: selection)
+                        } else {
+                            next.diffLines = DiffLines.lines(from: before, to: next.state, changedPaths: next.changedPaths)
+                        }
                     }
                 }
-                if let stateError = next.stateError { next.diffError = "The diff cannot be rebuilt: " + stateError }
+                if let stateError = next.stateError, next.diffError == nil { next.diffError = "The diff cannot be rebuilt: " + stateError }
             } else if count > 0, let record = source.damagedRecord(at: selection) {
                 // A damaged record keeps its row: say what is wrong with it rather than skip it.
                 next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "
@@ -404,6 +416,14 @@ struct InspectorModel {
         }
         refreshRows()
         refreshPayloadTree()
+    }
+
+    /// Why the state entry `index`'s diff starts from cannot be rebuilt, worded to follow "The diff cannot be shown: ".
+    private func diffStartUnavailable(for index: Int) -> String {
+        let base = diffBase(of: index)
+        var reason = "it cannot be read"
+        do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
+        return "the state before it, after entry \(base + 1), cannot be rebuilt: " + reason
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.

@@ -221,13 +221,13 @@ extension InspectorModel {
     mutating func exportDiff(effects: inout [InspectorEffect]) {
         guard view.entry != nil else { message = "Nothing to export"; return }
         guard exporting == nil else { message = "An export is still being written"; return }
+        guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be shown"; return }
         let base = Self.baseName(of: source.name)
         let export: DiffExport
         let from: Int
         // Numbered as `:N` is: 0 is the initial state.
         let to = showingInitialState ? 0 : selection + 1
         if comparingWithMark, let mark {
-            guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be rebuilt"; return }
             from = mark
             export = .markedDiff(logName: source.name, from: mark, to: showingInitialState ? nil : selection, lines: view.diffLines)
         } else if showingInitialState {

@@ -23,7 +23,7 @@ extension ScreenPainter {
         }
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
-        if lines.isEmpty, let reason = model.view.diffError {
+        if let reason = model.view.diffError {
             drawWrapped(reason, in: area, style: .colored(.warning))
             return
         }

@@ -202,9 +202,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         case .unchanged, .appended: return nil
         case .truncated: notice = FollowNotice(message: "\(name) was cut or rewritten in place: reading it again from the start", startedOver: true)
         case .replaced: notice = FollowNotice(message: "\(name) was rotated or replaced: reading the new file from the start", startedOver: true)
-        case .missing(let why):
-            // Said once, not on every tick.
+        case .missing(var why):
+            // Said once, not on every tick; the file by its name, as the other notices and the status bar name it.
             let said = lock.withLock { defer { lastMissing = why }; return lastMissing == why }
+            if why.hasPrefix(path) { why = name + why.dropFirst(path.count) }
             return said ? nil : FollowNotice(message: why, startedOver: false)
         }
         lock.withLock {

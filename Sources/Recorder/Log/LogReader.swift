@@ -234,6 +234,11 @@ public final class LogReader: @unchecked Sendable {
                 guard let reopened = try? ReadOnlyFile(path: path) else {
                     return .missing("\(path) was replaced by a file that cannot be read")
                 }
+                // Judged as opening it would judge it; what was read stays until a log is under the name again.
+                guard Self.mayBecomeALog(reopened) else {
+                    return .missing("\(path) was replaced by a file that is not a Rewind log (the first line is not a Rewind header); "
+                        + "showing what it held, waiting for a Rewind log under that name")
+                }
                 startOver(with: reopened)
                 return .replaced
             }
@@ -256,6 +261,14 @@ public final class LogReader: @unchecked Sendable {
             adoptHeaderIfNeeded()
             return added > 0 ? .appended(added) : .unchanged
         }
+    }
+
+    /// True when `file` starts as a log does: with a header, or with the start of
+    /// one or nothing yet (a recorder that has just created it).
+    private static func mayBecomeALog(_ file: ReadOnlyFile) -> Bool {
+        var first: [UInt8] = []
+        let read = file.read(into: &first, at: 0, count: LogLine.headerPrefix.count)
+        return LogLine.headerPrefix.starts(with: first.prefix(max(0, read)))
     }
 
     /// Forgets everything read and indexes `file` from its start (under `scanLock`).
