@@ -209,6 +209,18 @@ import Recorder
         #expect(model.screenText.contains("┌ History of /todos"))
     }
 
+    @Test func yAndYInTheActionViewCopyThePayloadNodeUnderTheCursor() {
+        var model = InspectorFixtures.model()
+        model.type("jjp\t")                              // the action view of entry 3, cursor on /title
+        #expect(model.screenText.contains("│ Action 3  /title"))
+        #expect(model.send(.character("y")) == [.copyToClipboard(#""Write tests""#)])
+        #expect(model.screenText.hasSuffix("Copied the action's value at /title (13 bytes) to the clipboard"))
+        #expect(model.send(.character("Y")) == [.copyToClipboard("/title")])
+        #expect(model.screenText.hasSuffix("Copied the action's path /title to the clipboard"))
+        model.type("p")                                   // the state again: the state node's value
+        #expect(model.send(.character("Y")) != [.copyToClipboard("/title")])
+    }
+
     // MARK: `:` with odd numbers
 
     @Test func aJumpPastAnyIntIsPastTheEndAndAnEmptyJumpCancelsQuietly() {

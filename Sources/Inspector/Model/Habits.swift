@@ -14,9 +14,14 @@ extension InspectorModel {
 
     // MARK: Copying (OSC 52)
 
-    /// `y`: the state node's value as compact JSON (state pane), else the selected action's payload.
+    /// `y`: the node's value as compact JSON (state pane: the state's, or in the action
+    /// view the payload's, whichever the cursor is on), else the selected action.
     mutating func copySelection(effects: inout [InspectorEffect]) {
-        if focus == .state, let row = cursorRow {
+        if actionPaneHasKeys, let row = payloadTree.cursorRow {
+            let text = JSONWriter.compactString(row.value)
+            effects.append(.copyToClipboard(text))
+            message = "Copied the action's value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+        } else if focus == .state, !actionPaneHasKeys, let row = cursorRow {
             let text = JSONWriter.compactString(row.value)
             effects.append(.copyToClipboard(text))
             message = "Copied the value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
@@ -27,8 +32,14 @@ extension InspectorModel {
         }
     }
 
-    /// `Y`: the state node's JSON Pointer.
+    /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).
     mutating func copyPath(effects: inout [InspectorEffect]) {
+        if actionPaneHasKeys {
+            guard let row = payloadTree.cursorRow else { message = "The action has no payload node to copy the path of"; return }
+            effects.append(.copyToClipboard(row.path.isRoot ? "" : row.path.description))
+            message = "Copied the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description) to the clipboard"
+            return
+        }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
         let text = row.path.isRoot ? "" : row.path.description
         effects.append(.copyToClipboard(text))
