@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Rewind",
-    platforms: [.macOS(.v13)],
+    // The oldest systems every product builds for (README, "Platforms"): the
+    // recorder uses `Duration` and other APIs of these releases; newer ones are
+    // behind `#available`. Swift 6.0 (Xcode 16) is the oldest toolchain.
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Recorder", targets: ["Recorder"]),
         // The small reference store (Store, Effect, Send) used by the demo and the tests.
@@ -19,27 +22,38 @@ let package = Package(
         // value decoder and the skimmer. Only CJSONScan; Recorder re-exports it.
         .target(name: "RewindJSON", dependencies: ["CJSONScan"]),
         // Where a JSON string's plain run ends, with SSE2/AVX2 compares (C for the intrinsics).
-        .target(name: "CJSONScan"),
+        .target(name: "CJSONScan", dependencies: ["CCPUFeatures"]),
+        // What the CPU can run (cpuid), for the C fast paths: links on every platform, Apple's included.
+        .target(name: "CCPUFeatures"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
         .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware", "CReadAhead"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
-        .target(name: "CRC32Hardware"),
+        .target(name: "CRC32Hardware", dependencies: ["CCPUFeatures"]),
         // Files read past the page cache, a few blocks ahead on threads of their own (Linux), for Recorder's cold searches.
         .target(name: "CReadAhead"),
         // The reference store, apart so its names never clash with an app's architecture.
         .target(name: "RewindStore", dependencies: ["Recorder"]),
         // backtrace(3) and dladdr(3) behind a shim header, for Recorder.Options.trace (nothing to link).
         .systemLibrary(name: "CBacktrace"),
-        // libncursesw, behind a shim header (see Sources/CNcurses/shim.h).
+        // ncurses with wide characters, behind a shim header that picks the header per
+        // platform (Sources/CNcurses/shim.h); the library is linked by Inspector below.
         .systemLibrary(
             name: "CNcurses",
-            providers: [.apt(["libncurses-dev"])]
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
         // libc's wcwidth (not in Swift's Glibc module): the cell widths ncurses uses.
         .systemLibrary(name: "CCellWidth"),
         // The terminal inspector and the `rewind` subcommands, as a library so
         // users can link it with their own reducer for replay.
-        .target(name: "Inspector", dependencies: ["Recorder", "RewindJSON", "CNcurses", "CCellWidth"]),
+        .target(
+            name: "Inspector",
+            dependencies: ["Recorder", "RewindJSON", "CNcurses", "CCellWidth"],
+            linkerSettings: [
+                // macOS ships the wide-capable ncurses 6 as libncurses; Linux names the wide build libncursesw.
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+            ]
+        ),
         .executableTarget(name: "rewind", dependencies: ["Inspector"]),
         // Realistic reducers (todo list, two cars, search with an effect, a non-Codable
         // domain) shared by the demo, the debug demo and the tests.
@@ -57,7 +71,7 @@ let package = Package(
         .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
-        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan"]),
+        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan", "CCPUFeatures"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "CJSONScan", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),

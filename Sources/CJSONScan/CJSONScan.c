@@ -5,6 +5,7 @@
 // instructions. C because Swift has no portable way to name these intrinsics.
 #include "CJSONScan.h"
 #include "StopBits.h"
+#include "CPUFeatures.h"
 
 #include <string.h>
 
@@ -100,12 +101,14 @@ rewind_json_run rewind_json_plain_run_avx2(const uint8_t *bytes, size_t count) {
     return (rewind_json_run){count, _mm256_movemask_epi8(seen) != 0};
 }
 
-int rewind_json_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+int rewind_json_has_avx2(void) { return (rewind_cpu_features() & REWIND_CPU_AVX2) != 0; }
 
 rewind_json_run rewind_json_plain_run(const uint8_t *bytes, size_t count) {
-    // `__builtin_cpu_supports` is a load and a bit test of what the C runtime found at start-up.
-    if (count >= 32 && __builtin_cpu_supports("avx2")) return rewind_json_plain_run_avx2(bytes, count);
-    return rewind_json_plain_run_sse2(bytes, count);
+    // `rewind_cpu_features` is a load and a bit test of what was found at the first call.
+    unsigned features = rewind_cpu_features();
+    if (count >= 32 && (features & REWIND_CPU_AVX2)) return rewind_json_plain_run_avx2(bytes, count);
+    if (features & REWIND_CPU_BASELINE_VECTORS) return rewind_json_plain_run_sse2(bytes, count);
+    return rewind_json_plain_run_words(bytes, count);  // as on arm64 (tests force this)
 }
 
 #else

@@ -5,6 +5,7 @@
 // the Swift builder that handles everything else costs several times as much
 // per value. C for the SSE2 intrinsics, like the plain runs beside it.
 #include "PlainTape.h"
+#include "CPUFeatures.h"
 
 #include <stdbool.h>
 #if defined(__x86_64__)
@@ -15,6 +16,7 @@ typedef struct {
     const uint8_t *bytes;
     size_t count;
     size_t position;
+    bool vectors;  // SSE2 compares (x86-64 unless tests force the portable loop arm64 runs)
 } cursor;
 
 static inline void skip_space(cursor *c) {
@@ -31,7 +33,7 @@ static inline bool pass_plain_string(cursor *c) {
     size_t index = c->position + 1;
 #if defined(__x86_64__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-    while (index + 16 <= c->count) {
+    while (c->vectors && index + 16 <= c->count) {
         __m128i chunk = _mm_loadu_si128((const __m128i *)(c->bytes + index));
         // Signed: bytes of 0x80 and more are negative, so below 0x20 too.
         __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
@@ -95,7 +97,7 @@ static inline bool read_key(cursor *c, int32_t *key_start, int32_t *key_length) 
 
 ptrdiff_t rewind_json_plain_tape(const uint8_t *bytes, size_t count, rewind_json_tape_entry *tape, size_t capacity, int max_depth) {
     if (count >= INT32_MAX || max_depth > 512) return REWIND_JSON_TAPE_UNDECIDED;
-    cursor c = {bytes, count, 0};
+    cursor c = {bytes, count, 0, (rewind_cpu_features() & REWIND_CPU_BASELINE_VECTORS) != 0};
     // Tape positions of the containers not yet closed, innermost last.
     int32_t open[512];
     int depth = 0;

@@ -11,7 +11,17 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 #include <locale.h>
+// The header per platform: macOS ships ncurses 6 as <curses.h> (wide-capable
+// with the two macros above) and links it as -lncurses; Debian and most Linux
+// distributions put the wide build at <ncursesw/curses.h>, linked as
+// -lncursesw (the library names are set in Package.swift, per platform).
+#if defined(__APPLE__)
+#include <curses.h>
+#elif __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
+#else
+#include <curses.h>
+#endif
 
 // True when the terminal started by newterm can move the cursor (terminfo `cup`):
 // `TERM=dumb` and other line terminals cannot draw a full screen.
@@ -34,12 +44,29 @@ static inline unsigned int CNcurses_A_NORMAL(void) { return A_NORMAL; }
 static inline int CNcurses_KEY_F(int n) { return KEY_F(n); }
 static inline int CNcurses_ERR(void) { return ERR; }
 static inline int CNcurses_OK(void) { return OK; }
-static inline mmask_t CNcurses_ALL_MOUSE_EVENTS(void) { return ALL_MOUSE_EVENTS; }
-static inline mmask_t CNcurses_REPORT_MOUSE_POSITION(void) { return REPORT_MOUSE_POSITION; }
+// The mouse events Rewind reads: presses, clicks and the wheel (see CNcurses_is_wheel_down).
+static inline mmask_t CNcurses_mouse_events(void) {
+#if defined(BUTTON5_PRESSED)
+    return ALL_MOUSE_EVENTS;
+#else
+    return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION;
+#endif
+}
 static inline mmask_t CNcurses_BUTTON1_PRESSED(void) { return BUTTON1_PRESSED; }
 static inline mmask_t CNcurses_BUTTON1_CLICKED(void) { return BUTTON1_CLICKED; }
 static inline mmask_t CNcurses_BUTTON4_PRESSED(void) { return BUTTON4_PRESSED; }
-static inline mmask_t CNcurses_BUTTON5_PRESSED(void) { return BUTTON5_PRESSED; }
+// Whether a mouse event is one step of the wheel down. ncurses with mouse
+// version 2 (Linux) reports it as button 5; version 1 (macOS's ncurses) has no
+// button 5 and reports the step as REPORT_MOUSE_POSITION alone (handle_wheel
+// in ncurses' lib_mouse.c). That event must be asked for (CNcurses_mouse_events);
+// in the press-and-release tracking ncurses 6.0 turns on, xterm sends no motion.
+static inline int CNcurses_is_wheel_down(mmask_t buttons) {
+#if defined(BUTTON5_PRESSED)
+    return (buttons & BUTTON5_PRESSED) != 0;
+#else
+    return buttons == REPORT_MOUSE_POSITION;
+#endif
+}
 static inline int CNcurses_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
 
 static inline int CNcurses_KEY_CODE_YES(void) { return KEY_CODE_YES; }

@@ -6,6 +6,7 @@
 // reflected and shifted left one bit (the paper's "k1".."k5", "mu", "P'").
 // Where the CPU has VPCLMULQDQ, 512-bit registers fold 256 bytes a step first.
 #include "CRC32Hardware.h"
+#include "CPUFeatures.h"
 
 // The classic byte-at-a-time table (reflected 0xEDB88320), for the tail under
 // 16 bytes the folding leaves: one call per record instead of Swift's sliced
@@ -66,12 +67,14 @@ uint32_t rewind_crc32_bytes(uint32_t crc, const void *bytes, size_t count) {
 #include <immintrin.h>
 
 int rewind_crc32_hardware_available(void) {
-    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+    unsigned needed = REWIND_CPU_PCLMUL | REWIND_CPU_SSE41;
+    return (rewind_cpu_features() & needed) == needed;
 }
 
 // Whether the CPU multiplies four lanes at once (VPCLMULQDQ on 512-bit registers).
 static int has_wide_fold(void) {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
+    unsigned needed = REWIND_CPU_AVX512F | REWIND_CPU_VPCLMULQDQ;
+    return (rewind_cpu_features() & needed) == needed;
 }
 
 // The same folding with 512-bit registers: four of them, 256 bytes a step,

@@ -2,7 +2,14 @@ import Foundation
 import Recorder
 import Testing
 
+#if compiler(>=6.1)
 /// Records the test's store and keeps the log when the test fails.
+///
+/// Toolchains: Swift 6.2 and later keep the log only when the test fails and
+/// put the report on the failure itself (and the log as an attachment);
+/// Swift 6.1 has scoping traits but no way to watch issues, so every test's
+/// log is kept (the report is printed when the test throws); on Swift 6.0,
+/// which has no scoping traits, use ``TestRecording`` directly.
 ///
 /// ```swift
 /// @Test(.recorded) func checkout() throws {
@@ -24,9 +31,10 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
         let recording = try TestRecording(
             testName: name, arguments: arguments, sourceFile: test.sourceLocation.filePath,
             environment: ProcessInfo.processInfo.environment)
+        #if compiler(>=6.2)
         let failed = FailureFlag()
         let watcher = IssueHandlingTrait.compactMapIssues { issue in
-            guard issue.isFailure else { return issue }
+            guard Self.isFailure(issue) else { return issue }
             // The first failure carries the report (what was recorded up to it), so it is
             // read with the failure, in the IDE and the console, not only on stderr.
             guard failed.set() else { return issue }
@@ -52,7 +60,29 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
         } else {
             recording.finish(failed: false)
         }
+        #else
+        // Swift 6.1: an `#expect` that fails cannot be seen from here, so the log is kept
+        // whatever happens (as with REWIND_KEEP=1), with the report printed when it throws.
+        do {
+            try await TestRecording.$current.withValue(recording) { try await function() }
+        } catch {
+            recording.finish(failed: true, printing: true)
+            throw error
+        }
+        recording.finish(failed: false, printing: false, environment: ["REWIND_KEEP": "1"])
+        #endif
     }
+
+    #if compiler(>=6.2)
+    /// Whether `issue` fails the test (a warning or a known issue does not).
+    private static func isFailure(_ issue: Issue) -> Bool {
+        #if compiler(>=6.3)
+        issue.isFailure
+        #else
+        !issue.isKnown
+        #endif
+    }
+    #endif
 
     /// `Suite.test()`, and for a parameterized case the arguments it runs with
     /// (`count: 3`), or its number when they cannot be read (cases run in parallel).
@@ -70,3 +100,4 @@ extension Trait where Self == RecordedTrait {
     /// kept, with a readable report, when the test fails.
     public static var recorded: RecordedTrait { RecordedTrait() }
 }
+#endif

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CJSONScan
+import CCPUFeatures
 @testable import RewindJSON
 
 /// The vector scan that finds where a string's plain run ends (`CJSONScan`,
@@ -12,7 +13,8 @@ import CJSONScan
 @Suite struct JSONStringScanTests {
     /// The ways `rewind_json_plain_run` can go, each tested on its own.
     enum Path: String, CaseIterable, Sendable {
-        case chosen, words, sse2, avx2
+        /// `portable`: the chosen one with vectors forced off, as arm64 runs it.
+        case chosen, portable, words, sse2, avx2
     }
 
     /// Runs `path`; nil when this CPU cannot.
@@ -20,6 +22,10 @@ import CJSONScan
         let run: rewind_json_run
         switch path {
         case .chosen: run = rewind_json_plain_run(bytes, count)
+        case .portable:
+            rewind_cpu_use_portable_paths(1)
+            defer { rewind_cpu_use_portable_paths(0) }
+            run = rewind_json_plain_run(bytes, count)
         case .words: run = rewind_json_plain_run_words(bytes, count)
         #if arch(x86_64)
         case .sse2: run = rewind_json_plain_run_sse2(bytes, count)

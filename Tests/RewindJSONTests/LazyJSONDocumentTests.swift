@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RewindJSON
 import CJSONScan
+import CCPUFeatures
 
 /// A keyframe's state kept as bytes (`LazyJSONDocument`, what `rewind find`
 /// looks values up in) against the parsed document: the same value at every
@@ -112,6 +113,26 @@ import CJSONScan
             }
         }
         #expect(plainInC > 500, "\(plainInC) of 600 taped in C")
+    }
+
+    @Test func theTapeWithoutVectorsAsOnArm64IsTheSame() {
+        var generator = SplitMix64(seed: 7160)
+        for round in 0..<300 {
+            let text = Self.write(Self.randomDocument(&generator, plain: true), &generator).replacingOccurrences(of: "\\u00", with: "")
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                var vectors = [rewind_json_tape_entry](repeating: rewind_json_tape_entry(), count: buffer.count / 2 + 2)
+                var portable = vectors
+                let withVectors = rewind_json_plain_tape(buffer.baseAddress, buffer.count, &vectors, vectors.count, 504)
+                rewind_cpu_use_portable_paths(1)
+                let withoutVectors = rewind_json_plain_tape(buffer.baseAddress, buffer.count, &portable, portable.count, 504)
+                rewind_cpu_use_portable_paths(0)
+                let same = withVectors == withoutVectors && zip(vectors, portable).allSatisfy {
+                    $0.start == $1.start && $0.end == $1.end && $0.next == $1.next && $0.key_start == $1.key_start && $0.key_length == $1.key_length
+                }
+                #expect(same, "round \(round): \(text)")
+            }
+        }
     }
 
     @Test func theLastOfRepeatedKeysWinsAsInTheParser() throws {

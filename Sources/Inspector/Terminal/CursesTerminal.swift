@@ -32,7 +32,7 @@ struct CursesTerminal: TerminalDevice {
             _ = define_key(sequence, code)
         }
         curs_set(0)
-        _ = mousemask(CNcurses_ALL_MOUSE_EVENTS(), nil)
+        _ = mousemask(CNcurses_mouse_events(), nil)
         mouseinterval(0)
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         usesColor = !noColor && has_colors()
@@ -146,7 +146,7 @@ struct CursesTerminal: TerminalDevice {
         let kind: MouseEvent.Kind
         if state & CNcurses_BUTTON4_PRESSED() != 0 {
             kind = .wheelUp
-        } else if state & CNcurses_BUTTON5_PRESSED() != 0 {
+        } else if CNcurses_is_wheel_down(state) != 0 {
             kind = .wheelDown
         } else if state & (CNcurses_BUTTON1_PRESSED() | CNcurses_BUTTON1_CLICKED()) != 0 {
             kind = .press

@@ -457,47 +457,52 @@ public final class LogReader: @unchecked Sendable {
             var patchLines: [Int] = []
             var patchRanges: [Range<Int>] = []
             var keyframeLine: Int?
-            try bytes.withUnsafeBufferPointer { (buffer) throws(LogReadError) in
-                for (step, line) in lines.enumerated() {
-                    let position = first + step
-                    let start = Int(line.offset - spanStart)
-                    let record = UnsafeBufferPointer(rebasing: buffer[start..<(start + line.length)])
-                    let parsed: StateStep
-                    do {
-                        parsed = try StateStep(line: record)
-                    } catch {
-                        throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "\(error)"), path: path)
-                    }
-                    switch parsed {
-                    case .keyframe(let range):
+            // A Result out of the buffer's closure: Swift 6.0's `withUnsafeBufferPointer`
+            // rethrows untyped, which a typed-throws closure cannot pass through.
+            let readChain: Result<Void, LogReadError> = bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(LogReadError) in
+                    for (step, line) in lines.enumerated() {
+                        let position = first + step
+                        let start = Int(line.offset - spanStart)
+                        let record = UnsafeBufferPointer(rebasing: buffer[start..<(start + line.length)])
+                        let parsed: StateStep
                         do {
-                            state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[range]))
+                            parsed = try StateStep(line: record)
                         } catch {
-                            // The state is not the record's last member: delimit it exactly.
+                            throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "\(error)"), path: path)
+                        }
+                        switch parsed {
+                        case .keyframe(let range):
                             do {
-                                guard case .keyframe(let exact) = try StateStep(line: record, exactly: true) else { throw error }
-                                state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[exact]))
+                                state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[range]))
                             } catch {
-                                throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
+                                // The state is not the record's last member: delimit it exactly.
+                                do {
+                                    guard case .keyframe(let exact) = try StateStep(line: record, exactly: true) else { throw error }
+                                    state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[exact]))
+                                } catch {
+                                    throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
+                                }
                             }
-                        }
-                        // A keyframe the index did not know (a log whose keyframes are unmarked): start over from it.
-                        patchLines.removeAll()
-                        patchRanges.removeAll()
-                        keyframeLine = position
-                    case .patch(let range):
-                        guard keyframeLine != nil || chain.cached != nil else {
-                            // The chain starts at a patch: the state it applies to is not in the log.
-                            let (afterDamage, damagedLine) = lock.withLock {
-                                (index.flags[position].contains(.afterDamage), index.damage.last { $0.offset < index.offsets[position] }?.lineNumber)
+                            // A keyframe the index did not know (a log whose keyframes are unmarked): start over from it.
+                            patchLines.removeAll()
+                            patchRanges.removeAll()
+                            keyframeLine = position
+                        case .patch(let range):
+                            guard keyframeLine != nil || chain.cached != nil else {
+                                // The chain starts at a patch: the state it applies to is not in the log.
+                                let (afterDamage, damagedLine) = lock.withLock {
+                                    (index.flags[position].contains(.afterDamage), index.damage.last { $0.offset < index.offsets[position] }?.lineNumber)
+                                }
+                                throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
                             }
-                            throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
+                            patchLines.append(position)
+                            patchRanges.append((start + range.lowerBound)..<(start + range.upperBound))
                         }
-                        patchLines.append(position)
-                        patchRanges.append((start + range.lowerBound)..<(start + range.upperBound))
                     }
                 }
             }
+            try readChain.get()
             try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
         }
         let unchanged = lock.withLock {
