@@ -16,7 +16,7 @@ final class ListeningSocket: @unchecked Sendable {
 
     init(binding requested: LiveAddress) throws(LiveListenError) {
         var hints = addrinfo()
-        hints.ai_socktype = ListeningSocket.streamType
+        hints.ai_socktype = Platform.streamSocketType
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(requested.host, String(requested.port), &hints, &list)
@@ -80,12 +80,6 @@ final class ListeningSocket: @unchecked Sendable {
     private static func cText(_ characters: [CChar]) -> String {
         String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-
-    #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
-    #else
-    private static let streamType = SOCK_STREAM
-    #endif
 
     private static func port(of address: sockaddr_storage) -> UInt16 {
         var copy = address

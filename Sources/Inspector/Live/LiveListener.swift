@@ -90,12 +90,10 @@ package final class LiveListener: @unchecked Sendable {
         self.onEvent = onEvent
         socket = try ListeningSocket(binding: configuration.address)
         threads.enter()
-        let thread = Thread { [self] in
+        Platform.startThread(named: "rewind-listen") { [self] in
             acceptConnections()
             threads.leave()
         }
-        thread.name = "rewind-listen"
-        thread.start()
     }
 
     /// Stops at once, as if killed: the listening socket and every connection are
@@ -138,14 +136,13 @@ package final class LiveListener: @unchecked Sendable {
                 break
             }
             threads.enter()
-            let thread = Thread { [self] in
+            // Its own thread, with a stack for the deepest record a log accepts.
+            Platform.startThread(named: "rewind-listen-connection") { [self] in
                 serve(connection, number: number, peer: peer)
                 condition.withLock { _ = connections.removeValue(forKey: number) }
                 connection.close()
                 threads.leave()
             }
-            thread.name = "rewind-listen-connection"
-            thread.start()
         }
     }
 

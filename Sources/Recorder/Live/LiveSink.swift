@@ -38,9 +38,7 @@ final class LiveSink: RecordSink, @unchecked Sendable {
         self.address = address
         self.token = token
         backlog = LiveBacklog(capacity: capacity)
-        let thread = Thread { [self] in run() }
-        thread.name = "rewind-live"
-        thread.start()
+        Platform.startThread(named: "rewind-live") { [self] in run() }
     }
 
     // MARK: The writer thread's side

@@ -149,10 +149,7 @@ package struct LiveSocket {
     }
 
     private static func suppressSIGPIPE(_ descriptor: Int32) {
-        #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        Platform.suppressSIGPIPE(onSocket: descriptor)
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
 }
@@ -179,17 +176,6 @@ package struct LiveAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
-/// Spellings that differ between Glibc and Darwin, in one place.
-enum Platform {
-    #if canImport(Glibc)
-    static let streamSocketType = Int32(SOCK_STREAM.rawValue)
-    static let noSignalFlag = Int32(MSG_NOSIGNAL)
-    #else
-    static let streamSocketType = SOCK_STREAM
-    static let noSignalFlag: Int32 = 0
-    #endif
 }
 
 // The C functions, named apart from LiveSocket's methods of the same name.

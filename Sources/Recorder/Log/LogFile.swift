@@ -185,8 +185,8 @@ struct FileIdentity: Hashable {
     }
 
     init(_ status: stat) {
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        device = Platform.fileNumber(status.st_dev)
+        inode = Platform.fileNumber(status.st_ino)
     }
 
     /// What `path` names now (following links); nil when nothing does.

@@ -25,6 +25,7 @@ extension ActionRecorder {
         _ action: Action, state: State, before: State? = nil, duration: Duration = .zero, effectOf: Int64? = nil,
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Int64? {
+        guard !isDisabled else { return nil }
         let trace = CapturedTrace.make(fileID: fileID, line: line, stack: tracesCallStacks)
         let end = clock.nanoseconds()
         let (seconds, attoseconds) = duration.components

@@ -24,6 +24,8 @@ public final class ActionRecorder: Sendable {
     private let callerThreadEncoding = CallerThreadEncoding()
     /// The stream to `rewind listen`, when recording live.
     let live: LiveSink?
+    /// True for ``disabled`` only: nothing is recorded, nothing is started.
+    let isDisabled: Bool
 
     private struct Status {
         var error: RecorderError?
@@ -49,9 +51,63 @@ public final class ActionRecorder: Sendable {
     ///   permission denied), exists and is not a Rewind log, is not a regular file
     ///   (FIFOs and sockets are refused; devices such as `/dev/null` are written as
     ///   they are), or another recorder, in this process or another, is writing it.
+    ///
+    /// A relative `path` is read against the working directory on Linux and in a
+    /// macOS command-line tool; on iOS, tvOS, watchOS and visionOS (and in a macOS
+    /// app started from the Finder, whose working directory is `/`) it is placed in
+    /// ``defaultDirectory`` instead, where an app can write.
     public convenience init(file path: String, options: Options = Options()) throws(RecorderError) {
+        let path = Platform.recordingPath(path)
         // Open first: once every property is set, a throwing init would run deinit.
         try self.init(path: path, sink: LogAppender(path: path), live: nil, options: options)
+    }
+
+    /// Records into `name.jsonl` in ``defaultDirectory``, which works on every
+    /// platform, a device or simulator included:
+    ///
+    /// ```swift
+    /// let recorder = try ActionRecorder(named: "checkout")   // …/Library/Caches/Rewind/checkout.jsonl on iOS
+    /// ```
+    ///
+    /// - Throws: ``RecorderError`` as ``init(file:options:)`` does.
+    public convenience init(named name: String, options: Options = Options()) throws(RecorderError) {
+        try self.init(named: name, options: options, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The same with the environment given (tests).
+    convenience init(named name: String, options: Options, environment: [String: String]) throws(RecorderError) {
+        let file = name.hasSuffix(".jsonl") ? name : name + ".jsonl"
+        try self.init(file: Platform.inRecordingsDirectory(file, environment: environment), options: options)
+    }
+
+    /// Where ``init(named:options:)`` writes: `$REWIND_RECORDINGS` when set;
+    /// otherwise the app's `Library/Caches/Rewind` on iOS, tvOS, watchOS and
+    /// visionOS (and on macOS when the working directory is `/`), the working
+    /// directory on macOS command-line tools and on Linux.
+    public static var defaultDirectory: String { Platform.recordingsDirectory() }
+
+    /// A recorder that records nothing and costs nothing, for release builds:
+    /// ``recording(_:)`` returns the reducer itself, ``middleware()`` passes each
+    /// action straight on, `record` returns nil, `flush()` and `close()` do nothing.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// let recorder = try ActionRecorder(named: "app")
+    /// #else
+    /// let recorder = ActionRecorder.disabled
+    /// #endif
+    /// let reducer = recorder.recording(appReducer)   // appReducer itself in release builds
+    /// ```
+    public static let disabled = ActionRecorder(disabled: ())
+
+    private init(disabled: ()) {
+        path = ""
+        options = Options()
+        live = nil
+        isDisabled = true
+        queue = RecordingQueue(capacity: 1, policy: .drop)
+        queue.close()
+        status.withLock { $0.closed = true }
     }
 
     /// Starts the writer thread over `sink` (a file, a live stream or both; see ActionRecorder+Live.swift).
@@ -59,14 +115,13 @@ public final class ActionRecorder: Sendable {
         self.path = path
         self.options = options
         self.live = live
+        isDisabled = false
         queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
         let writer = WriterThreadState(LogWriter(appender: sink, options: options))
-        let thread = Thread { [queue, status, writerFinished] in
+        Platform.startThread(named: "rewind-recorder") { [queue, status, writerFinished] in
             ActionRecorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
         }
-        thread.name = "rewind-recorder"
-        thread.start()
         // A listener refusing the stream stops recording at once, not at the next batch.
         live?.onRefusal { [queue, status] error in ActionRecorder.stop(with: error, queue: queue, status: status, onError: options.onError) }
     }
@@ -89,6 +144,7 @@ public final class ActionRecorder: Sendable {
     public func recording<State, Action, Result>(
         _ reducer: @escaping (inout State, Action) -> Result
     ) -> (inout State, Action) -> Result {
+        guard !isDisabled else { return reducer }
         let firstCall = FirstCall()
         let clock = options.clock
         let tracesStack = options.trace
@@ -116,6 +172,7 @@ public final class ActionRecorder: Sendable {
     public func middleware<State, Action>()
         -> (@escaping (Action) -> Void, @escaping () -> State?) -> (@escaping (Action) -> Void) -> (Action) -> Void
     {
+        guard !isDisabled else { return { _, _ in { next in next } } }
         let clock = options.clock
         let tracesStack = options.trace
         return { [self] _, getState in
@@ -143,6 +200,7 @@ public final class ActionRecorder: Sendable {
         state: State, action: Action, start: UInt64, end: UInt64, effectOf: Int64?, initialState: State?,
         values: [CapturedValue] = [], trace: CapturedTrace? = nil, actionType: Any.Type? = nil
     ) -> Int64? {
+        guard !isDisabled else { return nil }
         var entry = PendingEntry(
             endNanoseconds: end, durationNanoseconds: end &- start, action: action, state: state,
             effectOf: effectOf, initialState: initialState.map { $0 as Any },

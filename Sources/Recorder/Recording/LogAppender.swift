@@ -48,7 +48,7 @@ final class LogAppender {
                 guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
                 watched = WatchedFile(
                     absolutePath: path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path,
-                    device: UInt64(status.st_dev), inode: UInt64(status.st_ino), expectedSize: Int64(status.st_size))
+                    device: Platform.fileNumber(status.st_dev), inode: Platform.fileNumber(status.st_ino), expectedSize: Int64(status.st_size))
             case S_IFDIR:
                 throw RecorderError(path: path, reason: "is a directory", code: EISDIR)
             case S_IFCHR:
@@ -97,7 +97,7 @@ final class LogAppender {
     }
 
     func synchronize() throws(RecorderError) {
-        if fsync(descriptor) != 0 && errno != EINVAL {
+        if Platform.synchronizeToDisk(descriptor) != 0 && errno != EINVAL {
             throw RecorderError(path: path, reason: "cannot fsync", code: errno)
         }
     }
@@ -121,7 +121,7 @@ final class LogAppender {
         }
         guard includingName else { return }
         var named = stat()
-        if stat(watched.absolutePath, &named) != 0 || UInt64(named.st_dev) != watched.device || UInt64(named.st_ino) != watched.inode {
+        if stat(watched.absolutePath, &named) != 0 || Platform.fileNumber(named.st_dev) != watched.device || Platform.fileNumber(named.st_ino) != watched.inode {
             throw RecorderError(path: path, reason: "the log file was renamed or replaced while recording (rotated?); recording stopped")
         }
     }

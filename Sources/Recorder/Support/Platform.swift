@@ -1,0 +1,122 @@
+import Foundation
+
+/// What differs between the systems Rewind runs on, in one place (as
+/// swift-argument-parser's `Platform`): the rest of the code calls these and
+/// carries no `#if os(…)` of its own for them.
+package enum Platform {
+    // MARK: Sockets
+
+    #if canImport(Glibc)
+    package static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    /// Passed to every `send`: a peer gone away is an `EPIPE`, never a `SIGPIPE`.
+    package static let noSignalFlag = Int32(MSG_NOSIGNAL)
+    #else
+    package static let streamSocketType = SOCK_STREAM
+    /// Darwin has no `MSG_NOSIGNAL`: the socket itself is marked (``suppressSIGPIPE(onSocket:)``).
+    package static let noSignalFlag: Int32 = 0
+    #endif
+
+    /// Marks a socket so that writing to it after the peer left returns `EPIPE`
+    /// instead of raising `SIGPIPE` (which would end the app): `SO_NOSIGPIPE` on
+    /// Darwin; on Linux every `send` passes ``noSignalFlag`` instead.
+    package static func suppressSIGPIPE(onSocket descriptor: Int32) {
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    // MARK: Threads
+
+    /// The stack of every thread Rewind starts (the writer, the live stream, the
+    /// listener's readers): encoding and parsing recurse once per level of a
+    /// value, and a log accepts values 512 levels deep. Darwin gives secondary
+    /// threads 512 KiB, too little for that; Linux gives 8 MiB, where the depth
+    /// limits are tested, so every platform gets the same.
+    package static let threadStackSize = 8 << 20
+
+    /// Starts a thread named `name` running `body`, with ``threadStackSize``.
+    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.stackSize = threadStackSize
+        thread.start()
+    }
+
+    // MARK: Files
+
+    /// Writes the file's data to the disk itself, so that it survives a power
+    /// cut: `fsync` does that on Linux, but on Darwin it only hands the data to
+    /// the drive, whose cache may lose it; `F_FULLFSYNC` flushes the drive too
+    /// (where the file system cannot, fall back to `fsync`). 0 on success,
+    /// otherwise -1 with `errno` set, as `fsync`.
+    package static func synchronizeToDisk(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor)
+    }
+
+    /// A device or inode number as an unsigned 64-bit value, whatever its C type:
+    /// Darwin's `dev_t` is a signed `Int32` that can be negative, which `UInt64(_:)`
+    /// would trap on. Only compared for equality, so the bit pattern is what counts.
+    package static func fileNumber<Number: BinaryInteger>(_ number: Number) -> UInt64 {
+        UInt64(truncatingIfNeeded: number)
+    }
+
+    // MARK: Where recordings go
+
+    /// Where recordings go by default (``ActionRecorder/defaultDirectory``).
+    ///
+    /// - `$REWIND_RECORDINGS`, when set, everywhere;
+    /// - on iOS, tvOS, watchOS and visionOS: `Library/Caches/Rewind` in the
+    ///   app's container (an app's working directory is `/`, where nothing can be
+    ///   written; caches are not backed up and are found in the simulator's folder);
+    /// - on macOS: the working directory, or the caches folder when that is `/`
+    ///   (an app started from the Finder or the Dock);
+    /// - on Linux and elsewhere: the working directory.
+    package static func recordingsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let directory = environment["REWIND_RECORDINGS"], !directory.isEmpty { return directory }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return cachesDirectory()
+        #elseif os(macOS)
+        let current = FileManager.default.currentDirectoryPath
+        return current == "/" ? cachesDirectory() : current
+        #else
+        return FileManager.default.currentDirectoryPath
+        #endif
+    }
+
+    #if canImport(Darwin)
+    private static func cachesDirectory() -> String {
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        return caches.appendingPathComponent("Rewind", isDirectory: true).path
+    }
+    #endif
+
+    /// Where a log named by a relative `path` goes: in the directory of
+    /// ``recordingsDirectory(environment:)`` (created when missing) where the
+    /// working directory means nothing to an app (iOS and the other device
+    /// systems, a macOS app started from the Finder); elsewhere `path` as it is,
+    /// read against the working directory as the shell would.
+    package static func recordingPath(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return inRecordingsDirectory(path, environment: environment)
+        #elseif os(macOS)
+        guard FileManager.default.currentDirectoryPath == "/" else { return path }
+        return inRecordingsDirectory(path, environment: environment)
+        #else
+        return path
+        #endif
+    }
+
+    /// `directory/path` in the recordings directory, creating that directory (and
+    /// only it, with its parents) when missing; opening the log says what went wrong.
+    package static func inRecordingsDirectory(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let directory = recordingsDirectory(environment: environment)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory + "/" + path
+    }
+}
