@@ -94,3 +94,21 @@ struct Benchmark {
         print(line)
     }
 }
+
+extension Benchmark {
+    /// Resident memory of this process in bytes: Linux `/proc/self/statm`; 0
+    /// elsewhere (the memory rows then read 0: measured on Linux only).
+    static func residentBytes() -> Int {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return 0
+        #endif
+    }
+
+    /// The same in MB.
+    static func residentMegabytes() -> Double { Double(residentBytes()) / 1e6 }
+}

@@ -24,7 +24,7 @@ func runInspectorBenchmarks() {
                      baseline: Benchmark.format(bytesPerSecond: Double(hugeBytes) / writeSeconds))
 
     // First screen: open (scans only the start), build the model, render it.
-    let rssBefore = residentBytes()
+    let rssBefore = Benchmark.residentBytes()
     var probe: InspectorProbe?
     var firstScreen = ""
     let firstScreenSeconds = Benchmark.once {
@@ -38,7 +38,7 @@ func runInspectorBenchmarks() {
     let indexSeconds = Benchmark.once {
         while !timeline.isFullyIndexed { usleep(2_000) }
     }
-    let indexBytes = residentBytes() - rssBefore
+    let indexBytes = Benchmark.residentBytes() - rssBefore
     let jqSeconds = jqBaseline(hugePath)
     Benchmark.report("first screen of \(megabytes(hugeBytes)) log (open+model+render)", Benchmark.format(seconds: firstScreenSeconds),
                      baseline: jqSeconds.map { "jq " + Benchmark.format(seconds: $0) }, ratio: jqSeconds.map { $0 / firstScreenSeconds })
@@ -141,13 +141,6 @@ func runInspectorBenchmarks() {
 private func megabytes(_ bytes: Int64) -> String { Benchmark.format3(Double(bytes) / 1e6) + " MB" }
 private func kilobytes(_ bytes: Int) -> String { Benchmark.format3(Double(bytes) / 1e3) + " kB" }
 
-/// Resident memory of this process (Linux `/proc/self/statm`), 0 elsewhere.
-private func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
 
 /// Seconds for `jq -c . <file> >/dev/null`, or nil without jq.
 private func jqBaseline(_ path: String) -> Double? {

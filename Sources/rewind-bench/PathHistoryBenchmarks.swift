@@ -28,7 +28,7 @@ func runPathHistoryBenchmarks() {
     }
     while !probe.isFullyIndexed { usleep(2_000) }
     probe.tick()
-    let indexed = residentMegabytes()
+    let indexed = Benchmark.residentMegabytes()
 
     // /items/5/value changes every 24th entry (in place); /counter changes in every entry.
     let itemFive = (0..<entries).filter { ($0 * 7919) % 24 == 5 }.count   // the generator's item for each entry
@@ -40,13 +40,13 @@ func runPathHistoryBenchmarks() {
         }
         var peak = indexed
         let start = ContinuousClock.now
-        let events = probe.typeAndFinishScans("w") { peak = max(peak, residentMegabytes()) }
+        let events = probe.typeAndFinishScans("w") { peak = max(peak, Benchmark.residentMegabytes()) }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let found = probe.historyChangeCount ?? 0
         let cpu = probe.eventCPUSeconds
         _ = probe.typeAndFinishScans("\u{1b}")
-        let afterEsc = residentMegabytes()
+        let afterEsc = Benchmark.residentMegabytes()
         guard found == expected else {
             print("history: \(pointer) lists \(found) changes, expected about \(expected)")
             return
@@ -81,21 +81,14 @@ func runPathHistoryBenchmarks() {
     let bigEntries = Benchmark.quick ? 40 : 200
     _ = BenchmarkLog.write(path: bigPath, entries: bigEntries, keyframeInterval: 32, items: Benchmark.quick ? 2_000 : 20_000, noteBytes: 40)
     if let big = try? InspectorProbe(path: bigPath, columns: 120, rows: 40, indexInBackground: false) {
-        let before = residentMegabytes()
+        let before = Benchmark.residentMegabytes()
         if let export = big.exportMarkDiff(from: 1, to: bigEntries) {
             let written = Benchmark.once { _ = try? InspectorProbe.writeExport(export.markdown, directory: directory.path) }
             Benchmark.report("e, mark diff of 1 MB states: the key press", Benchmark.format(seconds: export.seconds),
                              baseline: "\(Benchmark.format3(Double(export.markdown.utf8.count) / 1e3)) kB")
             Benchmark.report("  background write / resident growth", Benchmark.format(seconds: written),
-                             baseline: Benchmark.format3(residentMegabytes() - before) + " MB")
+                             baseline: Benchmark.format3(Benchmark.residentMegabytes() - before) + " MB")
         }
     }
 }
 
-/// Resident memory of this process in MB (Linux `/proc/self/statm`), 0 elsewhere.
-private func residentMegabytes() -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return Double(pages * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1e6
-}

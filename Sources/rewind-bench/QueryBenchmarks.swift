@@ -175,9 +175,20 @@ func runQueryBenchmarks() {
 
 /// The kernel's page cache, emptied so a read comes from the disk (Linux, as root).
 enum PageCache {
+    #if os(Linux)
     static let control = "/proc/sys/vm/drop_caches"
+    #else
+    static let control = ""
+    #endif
 
-    static var canDrop: Bool { getuid() == 0 && access(control, W_OK) == 0 }
+    /// Linux only (as root): elsewhere the cold-disk rounds are skipped.
+    static var canDrop: Bool {
+        #if os(Linux)
+        getuid() == 0 && access(control, W_OK) == 0
+        #else
+        false
+        #endif
+    }
 
     /// Writes dirty pages out, then drops clean cached pages, dentries and inodes.
     static func drop() {
@@ -265,20 +276,33 @@ struct ChildRun {
 
     private static func spawn(_ executable: String, _ arguments: [String]) -> ChildRun? {
         var pid: pid_t = 0
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        // An opaque pointer on Darwin, a struct with glibc.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The environment passed explicitly: Darwin's Swift overlay has no `environ`.
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environment.forEach { free($0) } }
         let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return nil }
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else { return nil }
         var status: Int32 = 0
         var usage = rusage()
         guard wait4(pid, &status, 0, &usage) == pid else { return nil }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let exited = status & 0x7f == 0
-        return ChildRun(seconds: seconds, status: exited ? (status >> 8) & 0xff : 128, peakResidentBytes: usage.ru_maxrss * 1024)
+        #if canImport(Darwin)
+        let peak = usage.ru_maxrss          // bytes on Darwin
+        #else
+        let peak = usage.ru_maxrss * 1024   // kilobytes on Linux
+        #endif
+        return ChildRun(seconds: seconds, status: exited ? (status >> 8) & 0xff : 128, peakResidentBytes: peak)
     }
 }

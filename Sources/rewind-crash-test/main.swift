@@ -87,7 +87,7 @@ func runParent(_ arguments: [String]) -> Int32 {
     let directory = NSTemporaryDirectory() + "rewind-crash-\(getpid())"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
     var expected = ExpectedStates()
     var totals = (entries: 0, tornTails: 0, sessions: 0)
     var verifiedEntries = 0
