@@ -47,7 +47,7 @@ import SampleDomains
         (["--port", "seven"], "rewind listen: --port wants a number from 0 to 65535, not 'seven'"),
         (["--port", "70000"], "rewind listen: --port wants a number from 0 to 65535, not '70000'"),
         (["--bind", "no such host.invalid", "--port", "0"], "rewind listen: cannot listen on no such host.invalid:0: "),
-        (["-o", "/proc/rewind-cannot-be-here"], "rewind listen: cannot create the directory /proc/rewind-cannot-be-here: "),
+        (["-o", "/proc/rewind-cannot-be-here"], "rewind listen: cannot create the directory /proc/rewind-cannot-be-here: "),  // portability: a directory nobody can create, on Darwin too
         (["--token", "", "--port", "0"], "rewind listen: --token wants 1 to 256 characters"),
     ])
     func badArgumentsGiveOneLineAndStatus2(arguments: [String], message: String) {

@@ -95,12 +95,12 @@ struct GatedState: Encodable {
         #expect(reader.header.stateTypeName == nil)
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux), which Darwin lacks")) func reportsADiskFullErrorOnceWithoutBlockingTheApp() throws {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux), which Darwin lacks")) func reportsADiskFullErrorOnceWithoutBlockingTheApp() throws {  // portability: skipped at run time where /dev/full is missing (Darwin)
         let errors = Locked<[RecorderError]>([])
         var options = testOptions()
         options.queueCapacity = 2
         options.onError = { error in errors.withLock { $0.append(error) } }
-        let recorder = try ActionRecorder(file: "/dev/full", options: options)
+        let recorder = try ActionRecorder(file: "/dev/full", options: options)  // portability: skipped at run time where /dev/full is missing (Darwin)
         let reducer = recorder.recording(todoReducer)
         var state = TodoState()
         for action in randomTodoActions(count: 200, seed: 2) { reducer(&state, action) }

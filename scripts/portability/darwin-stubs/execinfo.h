@@ -1,0 +1,4 @@
+#ifndef REWIND_STUB_EXECINFO_H
+#define REWIND_STUB_EXECINFO_H
+int backtrace(void **buffer, int size);
+#endif
