@@ -9,7 +9,8 @@ import Recorder
 /// `recordTest()` (XCTest) create one per test and finish it for you.
 ///
 /// Logs go to the `REWIND_RECORDINGS` directory when that is set, otherwise to
-/// `.build/rewind-recordings/` in the package that holds the test.
+/// `.build/rewind-recordings/` in the package that holds the test (on a device,
+/// where that folder does not exist, to `rewind-recordings` in the app's caches).
 public final class TestRecording: Sendable {
     /// The recording of the Swift Testing test that is running, set by `.recorded`.
     @TaskLocal public static var current: TestRecording?
@@ -125,10 +126,17 @@ public final class TestRecording: Sendable {
         return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
-    static func recordingsDirectory(sourceFile: String, environment: [String: String]) -> String {
+    /// `$REWIND_RECORDINGS`; else `.build/rewind-recordings` in the package that holds the test
+    /// when it can be created there; else (tests on a device, where the package's folder is a
+    /// path on the Mac that built them) `rewind-recordings` in ``ActionRecorder/defaultDirectory``,
+    /// the app's caches folder.
+    static func recordingsDirectory(sourceFile: String, environment: [String: String],
+                                    workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         if let directory = environment["REWIND_RECORDINGS"], !directory.isEmpty { return directory }
-        let root = packageRoot(containing: sourceFile) ?? FileManager.default.currentDirectoryPath
-        return root + "/.build/rewind-recordings"
+        let root = packageRoot(containing: sourceFile) ?? workingDirectory
+        let beside = root + "/.build/rewind-recordings"
+        if (try? FileManager.default.createDirectory(atPath: beside, withIntermediateDirectories: true)) != nil { return beside }
+        return Platform.recordingsDirectory(environment: environment) + "/rewind-recordings"
     }
 
     /// The nearest directory above `file` that has a Package.swift.

@@ -229,8 +229,9 @@ private final class ProfileStore: ObservableObject {
     let directory = TemporaryDirectory()
 
     @Test func quickStart() throws {
+        // `ActionRecorder(named: "checkout")`, with the recordings directory set as REWIND_RECORDINGS would.
+        let recorder = try ActionRecorder(named: "checkout", options: ActionRecorder.Options(), environment: ["REWIND_RECORDINGS": directory.path])
         let path = directory.file("checkout.jsonl")
-        let recorder = try ActionRecorder(file: path)
         let reducer = recorder.recording(appReducer)   // same type as appReducer: (inout AppState, AppAction) -> R
 
         var state = AppState()

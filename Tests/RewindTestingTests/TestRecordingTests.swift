@@ -120,6 +120,18 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
         #expect(directory == packageRoot + "/.build/rewind-recordings")
     }
 
+    @Test func whereThePackageFolderCannotBeWrittenAsOnADeviceLogsGoToTheRecordingsDirectory() {
+        // On a device, #filePath names a folder of the Mac that built the tests, and the working directory is `/`.
+        let directory = TestRecording.recordingsDirectory(
+            sourceFile: "/Users/someone/App/Tests/AppTests/CartTests.swift", environment: ["REWIND_RECORDINGS": ""],
+            workingDirectory: "/proc/rewind-not-writable")  // portability: a folder nobody can create, on Darwin too
+        // The app's caches on a device; the working directory here, on Linux.
+        #expect(directory == Platform.recordingsDirectory(environment: [:]) + "/rewind-recordings")
+        #if os(Linux)
+        #expect(directory == FileManager.default.currentDirectoryPath + "/rewind-recordings")
+        #endif
+    }
+
     @Test(arguments: [
         ("CartTests/checkout()", "CartTests.checkout"),
         ("testCheckout", "testCheckout"),
