@@ -86,7 +86,9 @@ extension ActionRecorder {
         case drop
     }
 
-    /// When written records are forced to the disk.
+    /// When written records are forced to the disk. "`fsync`" below means
+    /// `fcntl(F_FULLFSYNC)` on Apple platforms, where `fsync` stops at the
+    /// drive's cache, and `fsync` elsewhere.
     public enum Durability: Sendable, Equatable {
         /// `write()` after each batch, no `fsync`: the log survives the app crashing
         /// (the default), but not necessarily a power cut.
