@@ -89,6 +89,19 @@ import Testing
         for index in 0..<16 { #expect(try reader.state(at: index) == states[index]) }
     }
 
+    // A log opened again keeps one numbering: "entry 13" means the same entry in
+    // `rewind log`, the inspector and a failure message, whichever session wrote it.
+    @Test func aSecondSessionContinuesTheEntryNumbersOfTheFirst() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("two-sessions.jsonl")
+        try recordTodos(randomTodoActions(count: 12, seed: 21), to: path)
+        try recordTodos(randomTodoActions(count: 5, seed: 22), to: path)
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 17)
+        #expect(try (0..<17).map { try reader.entry(at: $0).sequence } == Array(0..<17))
+        #expect(reader.damage.isEmpty)
+    }
+
     @Test func formatOneLogsStillOpen() throws {
         // Written by the previous Rewind: no session, no record numbers, plain checksums.
         var bytes: [UInt8] = []

@@ -69,7 +69,9 @@ package enum RecordingCatalog {
         let metadata = fields["metadata"]?.objectValue
         summary.testName = metadata?["test"]?.stringValue
         summary.failed = metadata?["outcome"]?.stringValue == "failed"
-        let tail = lastRecords(descriptor, size: summary.bytes)
+        // Format 2 chains each record's checksum to its session's header: the first session's key.
+        let firstKey = header.withUnsafeBytes { LogLine.unseal($0) }.flatMap { $0.number == 0 ? $0.stored : nil }
+        let tail = lastRecords(descriptor, size: summary.bytes, sessionKeys: firstKey.map { [$0] } ?? [])
         // Sequence numbers are checksummed, not checked: one that counts no entries leaves "? entries".
         summary.entries = tail.lastSequence.flatMap { (0..<Int64.max).contains($0) ? Int($0) + 1 : nil } ?? (tail.sawHeaderOnly ? 0 : nil)
         if tail.torn { summary.damage = "torn last line" }
@@ -106,7 +108,14 @@ package enum RecordingCatalog {
 
     /// The last entry's (or gap's) sequence number and whether the last line is torn,
     /// from the end of the file.
-    private static func lastRecords(_ descriptor: Int32, size: Int64) -> (lastSequence: Int64?, torn: Bool, sawHeaderOnly: Bool) {
+    ///
+    /// A line is a record when its checksum verifies as the reader checks it: unchained
+    /// (a header, a format 1 record) or chained to its session's key (format 2). The key
+    /// is the session header's checksum: `sessionKeys` (the first session's), a header
+    /// inside the window, or, for a later session whose header lies before the window, a
+    /// key two lines of the window share (changed bytes give a random key; two lines
+    /// agreeing on one by chance is one in four billion).
+    private static func lastRecords(_ descriptor: Int32, size: Int64, sessionKeys: Set<UInt32>) -> (lastSequence: Int64?, torn: Bool, sawHeaderOnly: Bool) {
         var length = Int64(edgeBytes)
         while true {
             let start = max(0, size - length)
@@ -116,11 +125,14 @@ package enum RecordingCatalog {
             var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
             if bytes.last == 0x0A { lines.removeLast() }
             let firstIsWhole = start == 0
+            let seals = lines.enumerated().map { offset, line in offset == 0 && !firstIsWhole ? nil : seal(of: line) }
+            let keys = sessionKeys.union(keysOfThisWindow(seals))
             var sawHeader = false
-            for (offset, line) in lines.enumerated().reversed() {
+            for offset in lines.indices.reversed() {
                 if offset == 0 && !firstIsWhole { break }
                 let isLast = offset == lines.count - 1
-                let kind = verifiedRecord(line).map { record in record.withUnsafeBytes { LiveBacklog.kind(of: $0) } }
+                let verified = seals[offset].flatMap { found in found.seal.key == 0 || keys.contains(found.seal.key) ? found.record : nil }
+                let kind = verified.map { record in record.withUnsafeBytes { LiveBacklog.kind(of: $0) } }
                 guard let kind else {
                     if isLast { torn = true }
                     continue
@@ -140,13 +152,35 @@ package enum RecordingCatalog {
         }
     }
 
-    /// The record a line holds when its checksum verifies. A log whose line endings
-    /// were converted to CRLF verifies without the carriage return, and is read
-    /// so, as ``LogReader`` reads it.
+    /// The record a line holds when its checksum verifies unchained (a header or a
+    /// format 1 record). A log whose line endings were converted to CRLF verifies
+    /// without the carriage return, and is read so, as ``LogReader`` reads it.
     private static func verifiedRecord(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        if line.withUnsafeBytes(LogLine.verify) { return line }
-        if line.last == 0x0D, line.dropLast().withUnsafeBytes(LogLine.verify) { return line.dropLast() }
+        guard let found = seal(of: line), found.seal.key == 0 else { return nil }
+        return found.record
+    }
+
+    /// A line's framing and the record it frames (without a CRLF's carriage return); nil
+    /// when it does not end with a checksum member.
+    private static func seal(of line: ArraySlice<UInt8>) -> (seal: LogLine.Seal, record: ArraySlice<UInt8>)? {
+        if let seal = line.withUnsafeBytes(LogLine.unseal) { return (seal, line) }
+        if line.last == 0x0D, let seal = line.dropLast().withUnsafeBytes(LogLine.unseal) { return (seal, line.dropLast()) }
         return nil
+    }
+
+    /// The session keys the window itself shows: each header's checksum, and any
+    /// chained key two lines share.
+    private static func keysOfThisWindow(_ seals: [(seal: LogLine.Seal, record: ArraySlice<UInt8>)?]) -> Set<UInt32> {
+        var keys = Set<UInt32>()
+        var seen = Set<UInt32>()
+        for case let (seal, record)? in seals {
+            if seal.key == 0 {
+                if seal.number == 0, record.withUnsafeBytes({ LogLine.hasPrefix($0, LogLine.headerPrefix) }) { keys.insert(seal.stored) }
+            } else if !seen.insert(seal.key).inserted {
+                keys.insert(seal.key)
+            }
+        }
+        return keys
     }
 
     private static func read(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8] {

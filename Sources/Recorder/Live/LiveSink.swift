@@ -55,6 +55,8 @@ final class LiveSink: RecordSink, @unchecked Sendable {
 
     /// The listener's address, for errors.
     var path: String { address.description }
+    /// A live stream starts a recording of its own: numbered from 0 (a file beside it, in a TeeSink, decides).
+    var nextSequence: Int64 { 0 }
 
     /// The stream is closed by ``close(patience:)``, which waits for what is queued.
     func closeFile() {}

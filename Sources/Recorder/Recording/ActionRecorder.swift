@@ -116,7 +116,7 @@ public final class ActionRecorder: Sendable {
         self.options = options
         self.live = live
         isDisabled = false
-        queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy)
+        queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy, firstSequence: sink.nextSequence)
         let writer = WriterThreadState(LogWriter(appender: sink, options: options))
         Platform.startThread(named: "rewind-recorder") { [queue, status, writerFinished] in
             ActionRecorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)

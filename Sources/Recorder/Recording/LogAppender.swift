@@ -18,6 +18,9 @@ final class LogAppender {
     let hadRecords: Bool
     /// Bytes cut from a torn tail while opening, for tests and diagnostics.
     let recoveredTornBytes: Int64
+    /// The sequence number the new session's first entry takes: one past the log's
+    /// last entry or gap, so that entries keep one numbering across sessions.
+    let nextSequence: Int64
     /// Set for regular files (devices such as /dev/null are written without checks).
     private var watched: WatchedFile?
 
@@ -46,6 +49,7 @@ final class LogAppender {
                 try LogAppender.lockForWriting(descriptor, identity: FileIdentity(status), path: path)
                 (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, size: Int64(status.st_size), path: path)
                 guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+                nextSequence = hadRecords ? TailLines(file: PositionalReader(descriptor: descriptor), size: Int64(status.st_size)).nextSequence() : 0
                 watched = WatchedFile(
                     absolutePath: path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path,
                     device: Platform.fileNumber(status.st_dev), inode: Platform.fileNumber(status.st_ino), expectedSize: Int64(status.st_size))
@@ -53,7 +57,7 @@ final class LogAppender {
                 throw RecorderError(path: path, reason: "is a directory", code: EISDIR)
             case S_IFCHR:
                 // /dev/null, /dev/full, a terminal: written as they are, nothing to recover.
-                (hadRecords, recoveredTornBytes, watched) = (false, 0, nil)
+                (hadRecords, recoveredTornBytes, watched, nextSequence) = (false, 0, nil, 0)
             default:
                 // A FIFO whose reader goes away would block the writer forever; a socket is not a file.
                 let kind = (status.st_mode & S_IFMT) == S_IFIFO ? "a FIFO (named pipe)" : "not a regular file"
@@ -238,6 +242,27 @@ private struct TailLines {
         file.read(into: &line, at: start, count: length)
         if length > 0 && line[length - 1] == 0x0D { length -= 1 }
         return line.withUnsafeBytes { LogLine.unseal(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+    }
+
+    /// One past the last entry's (or gap's) sequence number, read from the last
+    /// records backwards (past headers of sessions that recorded nothing), at most
+    /// 1,024 lines back; 0 when none is found there.
+    func nextSequence() -> Int64 {
+        var end = size - 1   // at the final newline (a torn tail was cut)
+        var line: [UInt8] = []
+        for _ in 0..<1_024 where end > 0 {
+            let start = lineStart(before: end)
+            let count = file.read(into: &line, at: start, count: Int(end - start))
+            switch line.withUnsafeBytes({ LiveBacklog.kind(of: UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
+            case .entry(let sequence, _): return sequence < .max ? sequence + 1 : sequence
+            case .gap(let first, let count):
+                let (last, overflow) = first.addingReportingOverflow(count)
+                return overflow ? first : last
+            case .header, .other: break
+            }
+            end = start - 1
+        }
+        return 0
     }
 
     func startsWith(_ prefix: [UInt8], at offset: Int64) -> Bool {

@@ -3,6 +3,8 @@
 protocol RecordSink: AnyObject {
     /// What errors name: the log file's path, or the listener's address.
     var path: String { get }
+    /// The first entry's sequence number: where an existing log's numbering left off (0 for a new one).
+    var nextSequence: Int64 { get }
     /// Takes whole records (each ending with its newline), in order.
     func write(_ bytes: [UInt8]) throws(RecorderError)
     /// Forces what was written to durable storage (where that means something).
@@ -28,6 +30,7 @@ final class TeeSink: RecordSink {
     private let stream: any RecordSink
 
     var path: String { file.path }
+    var nextSequence: Int64 { file.nextSequence }
 
     init(file: any RecordSink, stream: any RecordSink) {
         self.file = file

@@ -53,7 +53,8 @@ final class RecordingQueue: @unchecked Sendable {
     let capacity: Int
     let policy: ActionRecorder.QueuePolicy
 
-    init(capacity: Int, policy: ActionRecorder.QueuePolicy) {
+    init(capacity: Int, policy: ActionRecorder.QueuePolicy, firstSequence: Int64 = 0) {
+        nextSequence = firstSequence
         self.capacity = max(1, capacity)
         self.policy = policy
         items.reserveCapacity(self.capacity)
