@@ -183,7 +183,7 @@ struct GatedState: Encodable {
         #expect(reader.damage.isEmpty)
         #expect(reader.entryCount == 9 + 5)
         #expect(readLines(path).filter { $0.hasPrefix(#"{"kind":"header""#) }.count == 2)
-        #expect(try reader.entry(at: 9).sequence == 0)
+        #expect(try reader.entry(at: 9).sequence == 9, "the new session continues the numbering")
         #expect(try reader.entry(at: 9).isKeyframe)
         for index in 0..<9 { #expect(try reader.state(at: index) == (try JSONEncoding.value(of: first[index]))) }
         for index in 0..<5 { #expect(try reader.state(at: 9 + index) == (try JSONEncoding.value(of: second[index]))) }
@@ -209,7 +209,7 @@ struct GatedState: Encodable {
         try recorder.close()
 
         let reader = try LogReader(path: path)
-        #expect(reader.gaps == [LogGap(beforeEntry: 3, lineNumber: 5, firstSequence: 3, droppedCount: 7)])
+        #expect(reader.gaps == [LogGap(beforeEntry: 3, lineNumber: 5, firstSequence: 3, droppedCount: 7, reason: "the recording queue was full (queue policy .drop)")])
         #expect(try (0..<reader.entryCount).map { try reader.entry(at: $0).sequence } == [0, 1, 2, 10, 11, 12])
         #expect(try reader.entry(at: 3).isKeyframe)
         #expect(try reader.state(at: 5) == 12)

@@ -313,7 +313,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         #expect(try reader.state(at: 2)["count"] == 5)
         #expect(reader.isKeyframe(at: 1) && reader.isKeyframe(at: 2))
         let lines = readLines(path)
-        #expect(lines[2].contains(#""reason":"entry 1 (Int) was not recorded: it is nested"#))
+        #expect(lines[2].contains(#""reason":"entry 2 (Int) was not recorded: it is nested"#), "numbered from 1, as rewind log numbers it")
         #expect(reports.withLock { $0.count } == 1, "reported once")
         #expect(reports.withLock { $0.first?.contains("recording goes on") } == true)
     }

@@ -42,6 +42,19 @@ final class ReplayTimeline: TimelineSource {
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { base.entryIndex(ofRecordedLogIndex: logIndex) }
 
+    func gap(at index: Int) -> LogGap? { index < branchStart ? base.gap(at: index) : nil }
+
+    /// Branch entries continue the numbers after the last recorded one.
+    func entryNumber(at index: Int) -> Int {
+        index < branchStart ? base.entryNumber(at: index) : (branchStart > 0 ? base.entryNumber(at: branchStart - 1) : 0) + index - branchStart + 1
+    }
+
+    func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup {
+        let lastRecorded = branchStart > 0 ? base.entryNumber(at: branchStart - 1) : 0
+        if number > lastRecorded { return number - lastRecorded + branchStart - 1 < count ? .row(number - lastRecorded + branchStart - 1) : .pastTheEnd }
+        return base.lookUp(entryNumber: number)
+    }
+
     func damagedRecord(at index: Int) -> DamagedRecord? {
         index < branchStart ? base.damagedRecord(at: index) : nil
     }

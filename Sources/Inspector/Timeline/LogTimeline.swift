@@ -22,15 +22,16 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// The last "missing" notice given, so follow mode says it once.
     private var lastMissing: String?
     private let readAheadQueue = DispatchQueue(label: "rewind.inspector.read-ahead", qos: .userInitiated)
-    /// Keep a placeholder row per damaged record (the interactive inspector), so entry numbers stay the file's.
+    /// Keep a placeholder row per damaged record and per gap (the interactive inspector).
     private let keepsDamagedRows: Bool
-    /// Where the placeholders are, for the damage found so far (guarded by `lock`; rebuilt when more is found).
-    private var damagedRows = DamagedRows()
-    private var damagedRowsFor = 0
+    /// Where the placeholders are, for the damage and gaps found so far (guarded by `lock`; rebuilt when more is found).
+    private var placeholderRows = PlaceholderRows()
+    private var placeholdersFor = (0, 0)
 
     /// Opens `path`; with `indexInBackground` only the start of the file is
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
-    /// `keepsDamagedRows` gives each damaged record a row of its own (entry numbers stay those of the file).
+    /// `keepsDamagedRows` gives each damaged record and each gap a row of its own; either way
+    /// entries are numbered as recorded (``entryNumber(at:)``).
     convenience init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
         try self.init(path: path, indexing: indexInBackground ? .lazily : .all, indexInBackground: indexInBackground,
                       keepsDamagedRows: keepsDamagedRows)
@@ -57,27 +58,32 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     var count: Int { rows.rowCount(entries: reader.entryCount) }
 
-    /// The placeholders for the damage found so far.
-    private var rows: DamagedRows {
-        guard keepsDamagedRows else { return DamagedRows() }
-        let damage = reader.damage
-        if let known = lock.withLock({ damagedRowsFor == damage.count ? damagedRows : nil }) { return known }
+    /// The placeholders for the damage and gaps found so far (rows of their own when
+    /// `keepsDamagedRows`; numbers only otherwise).
+    private var rows: PlaceholderRows {
+        let (damage, gaps) = (reader.damage, reader.gaps)
+        if damage.isEmpty && gaps.isEmpty { return PlaceholderRows() }
+        if let known = lock.withLock({ placeholdersFor == (damage.count, gaps.count) ? placeholderRows : nil }) { return known }
         // How many readable entries come before each damaged line: a binary search by line number.
         let entries = reader.entryCount
-        let before = damage.map { record in
+        let damaged = damage.map { record in
             var low = 0, high = entries
             while low < high {
                 let middle = (low + high) / 2
                 if let line = try? reader.entry(at: middle).lineNumber, line < record.lineNumber { low = middle + 1 } else { high = middle }
             }
-            return low
+            return PlaceholderRows.Placeholder(kind: .damaged(DamagedRecord(line: record.lineNumber, reason: record.reason)), entriesBefore: low)
         }
-        let built = DamagedRows(records: damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) }, entriesBefore: before)
-        lock.withLock { damagedRows = built; damagedRowsFor = damage.count }
+        let missing = gaps.map { PlaceholderRows.Placeholder(kind: .gap($0), entriesBefore: $0.beforeEntry) }
+        let built = PlaceholderRows(damaged + missing, rowsForPlaceholders: keepsDamagedRows)
+        lock.withLock { placeholderRows = built; placeholdersFor = (damage.count, gaps.count) }
         return built
     }
 
     func damagedRecord(at index: Int) -> DamagedRecord? { rows.record(atRow: index) }
+    func gap(at index: Int) -> LogGap? { rows.gap(atRow: index) }
+    func entryNumber(at index: Int) -> Int { rows.number(ofRow: index) }
+    func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup { rows.lookUp(number: number, entries: reader.entryCount) }
 
     var indexing: IndexingProgress {
         reader.isFullyIndexed ? .complete : .scanning(fraction: reader.indexProgress)
@@ -163,6 +169,11 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     func state(at index: Int) throws -> JSONValue {
         guard let readerIndex = rows.readerIndex(ofRow: index) else {
+            if let gap = rows.gap(atRow: index) {
+                let what = GapDescription.entries(numbered: rows.number(ofRow: index), gap: gap)
+                throw StateUnavailable(description: what + " not recorded" + GapDescription.because(gap),
+                                       reason: "it was not recorded" + GapDescription.because(gap))
+            }
             let record = rows.record(atRow: index)
             let damage = "record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))"
             throw StateUnavailable(description: "entry \(index + 1)'s " + damage, reason: "its " + damage)
@@ -211,7 +222,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         lock.withLock {
             // Entries are re-read from scratch.
             summaries.removeAll()
-            damagedRowsFor = -1
+            placeholdersFor = (-1, -1)
             firstEntryTime = nil
             lastMissing = nil
         }

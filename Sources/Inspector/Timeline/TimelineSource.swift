@@ -69,6 +69,14 @@ protocol TimelineSource: AnyObject {
     /// The damaged record whose placeholder row is at `index`, for a source that keeps
     /// one for each (the inspector's LogTimeline), so entry numbers stay those of the file.
     func damagedRecord(at index: Int) -> DamagedRecord?
+    /// The gap whose placeholder row is at `index` (entries the recorder could not
+    /// write), for a source that keeps rows for them.
+    func gap(at index: Int) -> LogGap?
+    /// The number position `index` shows: entries keep the numbers they were recorded
+    /// with, counting what gaps and damaged records before them stand for.
+    func entryNumber(at index: Int) -> Int
+    /// The position of the entry numbered `number` (what `:N` and `--at N` mean).
+    func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup
     /// Scans over every entry (EntryScans) read through this: hands `body` the
     /// action type and `fields` of the entries at `indices`, in order, until it
     /// returns false; nil where ``entry(at:)`` is nil. Finds what ``entry(at:)``
@@ -104,6 +112,11 @@ protocol TimelineSource: AnyObject {
 
 extension TimelineSource {
     func damagedRecord(at index: Int) -> DamagedRecord? { nil }
+    func gap(at index: Int) -> LogGap? { nil }
+    func entryNumber(at index: Int) -> Int { index + 1 }
+    func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup {
+        number >= 1 && number <= count ? .row(number - 1) : .pastTheEnd
+    }
 
     func scanEntries(_ indices: [Int], fields: ScannedEntry.Fields, _ body: (Int, ScannedEntry?) -> Bool) {
         for index in indices {

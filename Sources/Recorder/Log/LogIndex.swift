@@ -273,7 +273,8 @@ struct LogIndex {
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
                 firstSequence: record?[RecordField.firstSequence.name]?.int64Value ?? -1,
-                droppedCount: Int(record?[RecordField.dropped.name]?.int64Value ?? 0)))
+                droppedCount: Int(clamping: max(0, record?[RecordField.dropped.name]?.int64Value ?? 0)),
+                reason: record?[RecordField.reason.name]?.stringValue))
             pendingFlags.insert(.afterGap)
         }
         // Any other kind with a valid checksum comes from a later minor version: skipped.
@@ -295,4 +296,14 @@ public struct LogGap: Sendable, Equatable {
     public var firstSequence: Int64
     /// How many entries were dropped.
     public var droppedCount: Int
+    /// Why, as the recorder wrote it ("entry 2 is 70 MB encoded; …"); nil when it gave none.
+    public var reason: String?
+
+    public init(beforeEntry: Int, lineNumber: Int, firstSequence: Int64, droppedCount: Int, reason: String? = nil) {
+        self.beforeEntry = beforeEntry
+        self.lineNumber = lineNumber
+        self.firstSequence = firstSequence
+        self.droppedCount = droppedCount
+        self.reason = reason
+    }
 }

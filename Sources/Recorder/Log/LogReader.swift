@@ -311,6 +311,12 @@ public final class LogReader: @unchecked Sendable {
         lock.withLock { index.flags.indices.contains(position) && index.flags[position].contains(.keyframe) }
     }
 
+    /// Whether a new recording session (a header: the log was opened again) starts
+    /// right before the entry at `index`, from the index alone (false out of range).
+    public func startsSession(at position: Int) -> Bool {
+        lock.withLock { index.flags.indices.contains(position) && index.flags[position].contains(.sessionStart) }
+    }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 

@@ -65,7 +65,7 @@ final class LogWriter {
                 appendEntry(entry)
             case .gap(let first, let count):
                 if !headerWritten { continue }
-                appendGap(firstSequence: first, count: count, reason: "queue full")
+                appendGap(firstSequence: first, count: count, reason: "the recording queue was full (queue policy .drop)")
             }
             if options.durability == .fsyncEachRecord {
                 try appender.write(buffer)
@@ -238,7 +238,7 @@ final class LogWriter {
     /// A state or payload over a log limit: recorded as a one-entry gap that
     /// says why, reported once; the next entry is a keyframe.
     private func skip(_ entry: PendingEntry, actionName: String, because problem: String) {
-        let reason = "entry \(entry.sequence) (\(actionName)) was not recorded: \(problem)"
+        let reason = "entry \(entry.sequence &+ 1) (\(actionName)) was not recorded: \(problem)"
         appendGap(firstSequence: entry.sequence, count: 1, reason: reason)
         report(RecorderError(path: appender.path, reason: reason + " (recording goes on)"))
         spare.resetAfterFailure()

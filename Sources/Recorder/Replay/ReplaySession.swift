@@ -143,7 +143,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                 continue
             }
             defer { previous = entry }
-            if let previous, let reason = Self.chainBreak(between: previous, and: entry, gaps: reader.gaps) {
+            if let previous, let reason = Self.chainBreak(between: previous, and: entry, startsSession: reader.startsSession(at: index), gaps: reader.gaps) {
                 current = nil
                 restartReason = reason
             }
@@ -209,8 +209,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
 
     /// Why the state before `entry` is not the state after `previous`: a new
     /// recording session, entries dropped in between, or damaged lines skipped.
-    static func chainBreak(between previous: LogEntry, and entry: LogEntry, gaps: [LogGap]) -> String? {
-        if entry.sequence == 0 { return "a new recording session starts at entry \(entry.index + 1)" }
+    static func chainBreak(between previous: LogEntry, and entry: LogEntry, startsSession: Bool, gaps: [LogGap]) -> String? {
+        if startsSession || entry.sequence == 0 { return "a new recording session starts at entry \(entry.index + 1)" }
         if gaps.contains(where: { $0.beforeEntry == entry.index }) { return "the recorder dropped entries before entry \(entry.index + 1)" }
         if entry.lineNumber != previous.lineNumber + 1 { return "records before entry \(entry.index + 1) are damaged or missing" }
         return nil
