@@ -125,6 +125,7 @@ import Recorder
             from effects:     1
             time span:        4.125s
             damaged records:  0
+            gaps:             0
             actions by type:
               todo/add           2
               app/launch         1
@@ -188,7 +189,7 @@ import Recorder
         }
         #expect(run(["blame", missing, "/a"]).error == "rewind: \(missing): no such file\n")
         #expect(run(["log"]).status == 2)
-        #expect(run(["log"]).error == "rewind log: missing <log>\nusage: rewind log <log> [--trace]\nSee 'rewind log --help'.\n")
+        #expect(run(["log"]).error == "rewind log: missing <log>\nusage: rewind log <log> [--trace] [--full]\nSee 'rewind log --help'.\n")
         #expect(run(["stats", "a", "b"]).status == 2)
     }
 

@@ -139,7 +139,7 @@ import Testing
         try converted.write(toFile: log, atomically: false, encoding: .utf8)
         let result = run(["stats", log])
         #expect(result.status == 0)
-        #expect(result.output.contains("damaged records:  0\nline endings:     CRLF (converted after recording; records were read without the carriage returns)\n"))
+        #expect(result.output.contains("damaged records:  0\ngaps:             0\nline endings:     CRLF (converted after recording; records were read without the carriage returns)\n"))
     }
 
     @Test func importOfAnEmptyFileSaysItIsEmpty() throws {

@@ -40,13 +40,14 @@ import Recorder
     }
 
     @Test func blameShowsAStateLostToDamageAsUnavailableNotAsAbsent() throws {
-        // Line 3 (the second entry) is damaged: the states of entries 2–4 cannot be rebuilt, entry 5 is a keyframe.
+        // Line 3 (entry 2) is damaged: the states of entries 3–5 cannot be rebuilt, entry 6 is a keyframe.
+        // Entries keep the numbers they were recorded with, as in the inspector (the damaged record keeps number 2).
         let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
-        // Entry 5 (sync, a keyframe) appended to /todos: with no state before it, that is not a creation of /todos/0.
+        // Entry 6 (sync, a keyframe) appended to /todos: with no state before it, that is not a creation of /todos/0.
         #expect(blame(log, "/todos/0/done") == """
-              2   +1.250s  todo/add title: "Write tests"  (absent) → (state unavailable)
-              3   +2.000s  todo/toggle index: 0  (state unavailable) → (state unavailable)
-              5   +4.125s  sync/loaded count: 3  (state unavailable) → true
+              3   +1.250s  todo/add title: "Write tests"  (absent) → (state unavailable)
+              4   +2.000s  todo/toggle index: 0  (state unavailable) → (state unavailable)
+              6   +4.125s  sync/loaded count: 3  (state unavailable) → true
 
             """)
     }

@@ -27,8 +27,17 @@ enum BisectCommand: CommandRunner {
         let described = ([query?.text].compactMap { $0 } + invariants.map(\.name)).joined(separator: "; ")
         // Entries whose state cannot be rebuilt are not checked: the answer says which, never that it held there.
         let notChecked = unchecked.isEmpty ? nil
-            : "\(unchecked.numbers) could not be checked (\(unchecked.count == 1 ? "its state cannot" : "their states cannot") be rebuilt: \(causes(of: unchecked, in: timeline.reader)))"
+            : "\(unchecked.numbers(in: timeline)) could not be checked (\(unchecked.count == 1 ? "its state cannot" : "their states cannot") be rebuilt: \(causes(of: unchecked, in: timeline)))"
+        if let skipped = GapDescription.skipNote(timeline, doing: "checked", program: invocation.program.name) {
+            streams.error("\(invocation.displayName): " + skipped)
+        }
+        let anyGap = !timeline.reader.gaps.isEmpty
         guard let (index, broken) = breaking else {
+            if anyGap && notChecked == nil {
+                // Entries that were never recorded were not checked either: not the "every entry" of 0.
+                streams.output("\(described) holds at every recorded entry of \(timeline.name) (\(timeline.count) entries; some were not recorded)")
+                return Self.exitHoldsWhereChecked
+            }
             guard let notChecked else {
                 streams.output("\(described) holds at every entry of \(timeline.name) (\(timeline.count) entries)")
                 return 0
@@ -97,7 +106,8 @@ enum BisectCommand: CommandRunner {
 
     /// Why the states of `unchecked` cannot be rebuilt: what lies just before each run
     /// of them (a damaged line, or entries the recorder dropped), e.g. `line 3 is damaged`.
-    static func causes(of unchecked: UncheckedEntries, in reader: LogReader) -> String {
+    static func causes(of unchecked: UncheckedEntries, in timeline: LogTimeline) -> String {
+        let reader = timeline.reader
         let damage = reader.damage, gaps = reader.gaps
         var causes: [String] = []
         for run in unchecked.runs {
@@ -107,7 +117,7 @@ enum BisectCommand: CommandRunner {
             if let damaged = damage.last(where: { $0.lineNumber > previousLine && $0.lineNumber < line }) {
                 cause = "line \(damaged.lineNumber) is damaged"
             } else if gaps.contains(where: { $0.beforeEntry == run.lowerBound }) {
-                cause = "the recorder dropped entries before entry \(run.lowerBound + 1)"
+                cause = "entries before entry \(timeline.entryNumber(at: run.lowerBound)) were not recorded"
             } else {
                 cause = "a record they depend on is missing"
             }
@@ -120,11 +130,18 @@ enum BisectCommand: CommandRunner {
     /// `notChecked` names the entries before it whose state could not be checked.
     static func report(timeline: LogTimeline, index: Int, broken: String, notChecked: String? = nil) -> String {
         let numberWidth = FindCommand.numberWidth(for: timeline)
-        let before = if let notChecked { "; \(notChecked), so it may stop holding earlier" }
-            else if index == 0 { " (the first entry)" } else if index == 1 { " (it held for entry 1)" } else { " (it held for entries 1–\(index))" }
-        var lines = ["\(broken) stops holding at entry \(index + 1) of \(timeline.name)" + before]
+        let number = timeline.entryNumber(at: index)
+        let previous = index > 0 ? timeline.entryNumber(at: index - 1) : 0
+        var before = if let notChecked { "; \(notChecked), so it may stop holding earlier" }
+            else if index == 0 { " (the first entry)" } else if index == 1 { " (it held for entry \(previous))" } else { " (it held for entries 1–\(previous))" }
+        if number - previous > 1 {
+            // A gap lies right before it: the change may be in an entry that was not recorded.
+            let missing = number - previous == 2 ? "entry \(previous + 1) before it was" : "entries \(previous + 1)–\(number - 1) before it were"
+            before += "; \(missing) not recorded or damaged, so it may stop holding there"
+        }
+        var lines = ["\(broken) stops holding at entry \(number) of \(timeline.name)" + before]
         if let entry = timeline.entry(at: index) {
-            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth))
+            lines.append(CommandSupport.entryLine(entry, number: timeline.entryNumber(at: index), numberWidth: numberWidth))
         }
         let after = try? timeline.state(at: index)
         if let after, let before = timeline.stateBefore(index) {

@@ -20,15 +20,27 @@ enum BlameCommand: CommandRunner {
             history.runToCompletion(source: timeline)
             changes = history.changes
         }
+        let gaps = timeline.numberedGaps.filter { $0.gap.beforeEntry < timeline.count }
         var lines: [String] = []
         for change in changes {
             guard let entry = timeline.entry(at: change.entry) else { continue }
-            lines.append(CommandSupport.entryLine(entry, numberWidth: numberWidth) + "  " + ValueChangeText.describe(change, source: timeline).escapingControlCharacters)
+            var line = CommandSupport.entryLine(entry, number: timeline.entryNumber(at: change.entry), numberWidth: numberWidth)
+                + "  " + ValueChangeText.describe(change, source: timeline).escapingControlCharacters
+            // The value before is the last recorded one: the change may have happened in the gap.
+            if let (gap, first) = gaps.last(where: { $0.gap.beforeEntry == change.entry }) {
+                line += "  (across a gap: " + GapDescription.entries(numbered: first, gap: gap) + " not recorded)"
+            }
+            lines.append(line)
         }
         if lines.isEmpty {
-            streams.output("No entry in \(timeline.name) changed \(pointer)")
+            streams.output("No entry in \(timeline.name.escapingControlCharacters) changed \(pointer.description.escapingControlCharacters)")
         } else {
             streams.output(lines.joined(separator: "\n"))
+        }
+        if !gaps.isEmpty {
+            let covered = gaps.map { GapDescription.range(numbered: $0.firstNumber, gap: $0.gap) }.joined(separator: ", ")
+            let single = gaps.count == 1 && gaps[0].gap.droppedCount <= 1
+            streams.output("note: " + (single ? "entry \(covered) was" : "entries \(covered) were") + " not recorded; a change to \(pointer.description.escapingControlCharacters) there is not listed (rewind stats says why)")
         }
         return 0
     }

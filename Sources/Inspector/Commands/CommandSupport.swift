@@ -38,13 +38,35 @@ enum CommandSupport {
     /// A one-line description of an entry, shared by `log`, `blame` and the
     /// non-terminal `rewind <log>`: number, time offset, action, and the payload
     /// summarised as in the timeline pane (`add title: "Buy milk"`), untruncated.
-    static func entryLine(_ entry: TimelineEntry, numberWidth: Int) -> String {
-        var line = String(entry.index + 1).leftPadded(toWidth: numberWidth) + "  "
+    static func entryLine(_ entry: TimelineEntry, number: Int, numberWidth: Int) -> String {
+        var line = String(number).leftPadded(toWidth: numberWidth) + "  "
         line += ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + "  "
         line += entry.actionType
         let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
         if !payload.isEmpty { line += " " + payload }
         return line.escapingControlCharacters
+    }
+}
+
+extension CommandSupport {
+    /// `changed /todos/0/done "/notes/a b"` (at most four, then `…(+3)`): paths that need it
+    /// quoted as JSON strings so the list stays unambiguous; the whole state as `/` … `(the whole state)`;
+    /// nil when nothing changed.
+    static func changedList(_ paths: [JSONPointer]) -> String? {
+        guard !paths.isEmpty else { return nil }
+        let shown = paths.prefix(4).map(pathText).joined(separator: " ")
+        return "changed " + shown + (paths.count > 4 ? " …(+\(paths.count - 4))" : "")
+    }
+
+    /// A path as listings print it: bare when unambiguous, a JSON string when it holds
+    /// a space, a quote or nothing printable; the root as `(the whole state)`.
+    static func pathText(_ path: JSONPointer) -> String {
+        let text = path.description
+        if text.isEmpty { return "(the whole state)" }
+        if text.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0.properties.isWhitespace }) {
+            return JSONWriter.compactString(.string(text))
+        }
+        return text
     }
 }
 

@@ -27,9 +27,14 @@ enum CommandTable {
                 ]),
             CommandSpec(name: "log", runner: LogCommand.self, arguments: [.logFile],
                 abstract: "one line per entry: number, time, action, what changed",
-                options: [.flag("--trace", help: "under each entry, where its action was dispatched and the recorded call stack")]),
+                options: [
+                    .flag("--trace", help: "under each entry, where its action was dispatched and the recorded call stack"),
+                    .flag("--full", help: "whole action summaries (cut to the terminal's width, or 120 columns, without it)"),
+                ],
+                discussion: "Entries keep the numbers they were recorded with; where entries were not recorded (a gap) or the log was opened again (a new session), a line says so."),
             CommandSpec(name: "stats", runner: StatsCommand.self, arguments: [.logFile],
-                abstract: "entries, keyframes, size, damaged records, time span, actions by type"),
+                abstract: "entries, keyframes, size, gaps, damaged records, sessions, time span, actions by type",
+                options: [.choice("--format", choices: ["text", "json"], help: "text (the default) or one JSON object")]),
             CommandSpec(name: "blame", runner: BlameCommand.self,
                 arguments: [.logFile, .required("</json/pointer>", "the part of the state, e.g. /cart/total")],
                 abstract: "the entries that changed a part of the state, old → new"),
@@ -95,6 +100,8 @@ enum CommandTable {
                 options: [
                     .value("-n", valueName: "N|all", help: "how many of the last entries (default 10; all: every entry)"),
                     .flag("-f", "--follow", help: "keep following the log as it grows (and when it is replaced or cut)"),
+                    .flag("-F", help: "as -f, and wait for a log that does not exist yet"),
+                    .flag("--full", help: "whole action summaries (cut to the terminal's width, or 120 columns, without it)"),
                     .choice("--format", choices: TailCommand.Format.allCases.map(\.rawValue), help: "text (the default) or one JSON object a line: entry, time, action, changed paths, patch"),
                 ],
                 discussion: """

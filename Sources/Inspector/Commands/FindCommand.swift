@@ -43,7 +43,11 @@ enum FindCommand: CommandRunner {
         if options.countOnly {
             streams.output(String(listed))
         } else if listed == 0 {
-            streams.output("No entry of \(timeline.name) matches \(query)")
+            streams.output("No entry of \(timeline.name.escapingControlCharacters) matches \(query.description.escapingControlCharacters)")
+            for note in PathSuggestion.notes(for: query.paths, in: timeline) { streams.output(note) }
+        }
+        if let skipped = GapDescription.skipNote(timeline, doing: "searched", program: invocation.program.name) {
+            streams.error("\(invocation.displayName): " + skipped)
         }
         if unavailable > 0 {
             streams.error("\(invocation.displayName): \(timeline.name): \(unavailable) entries skipped: their state cannot be rebuilt (a damaged record or a gap before them; see \(invocation.program.name) stats)")
@@ -104,8 +108,8 @@ enum FindCommand: CommandRunner {
 
     /// `  41  +2.125s  checkout.submit  → false` (the arrow only with `--changes`).
     static func line(for hit: QueryScan.Hit, in timeline: LogTimeline, mode: QueryScan.Mode, numberWidth: Int) -> String {
-        var line = timeline.entry(at: hit.index).map { CommandSupport.entryLine($0, numberWidth: numberWidth) }
-            ?? String(hit.index + 1).leftPadded(toWidth: numberWidth) + "  (unreadable record)"
+        var line = timeline.entry(at: hit.index).map { CommandSupport.entryLine($0, number: timeline.entryNumber(at: hit.index), numberWidth: numberWidth) }
+            ?? String(timeline.entryNumber(at: hit.index)).leftPadded(toWidth: numberWidth) + "  (unreadable record)"
         if mode == .changes { line += hit.truth ? "  → true" : "  → false" }
         return line
     }

@@ -5,29 +5,38 @@ import Recorder
 enum LogCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
         guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
-        printEntries(of: timeline, trace: invocation.isSet("--trace"), program: invocation.program.name, streams: &streams)
+        printEntries(of: timeline, trace: invocation.isSet("--trace"), width: streams.listingWidth(full: invocation.isSet("--full")),
+                     program: invocation.program.name, streams: &streams)
         return 0
     }
 
     /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`; with `trace`,
     /// followed by where the action was dispatched:
     /// `        at MyApp/CartView.swift:42` and the recorded call stack, one frame a line.
+    /// Gaps and new sessions get a line where they happened; entries keep their recorded
+    /// numbers. Lines are cut to `width` columns (nil: whole).
     /// Damage is reported on stderr, each line starting with `program` (`rewind`, or a debug executable's name).
-    static func printEntries(of timeline: LogTimeline, trace: Bool = false, program: String, streams: inout some TextStreams) {
-        let numberWidth = max(3, String(timeline.count).count)
+    static func printEntries(of timeline: LogTimeline, trace: Bool = false, width: Int? = nil, program: String,
+                             streams: inout some TextStreams) {
+        let lastNumber = timeline.count > 0 ? timeline.entryNumber(at: timeline.count - 1) : 0
+        let numberWidth = max(3, String(lastNumber + (timeline.reader.gaps.last.map { $0.droppedCount } ?? 0)).count)
+        var listing = EntryListing(timeline)
         var text = ""
-        for index in 0..<timeline.count {
+        func add(_ line: String) {
+            text += (width.map { line.truncated(toWidth: $0) } ?? line) + "\n"
+        }
+        for index in 0...timeline.count {
+            for mark in listing.take(before: index) { add(EntryListing.line(mark, numberWidth: numberWidth)) }
+            guard index < timeline.count else { break }
+            let number = timeline.entryNumber(at: index)
             guard let entry = timeline.entry(at: index) else {
-                text += String(index + 1).leftPadded(toWidth: numberWidth) + "  (unreadable record)\n"
+                add(String(number).leftPadded(toWidth: numberWidth) + "  (unreadable record)")
                 continue
             }
-            var line = CommandSupport.entryLine(entry, numberWidth: numberWidth)
+            var line = CommandSupport.entryLine(entry, number: number, numberWidth: numberWidth)
             if entry.fromEffect { line += "  [effect]" }
-            if !entry.changedPaths.isEmpty {
-                let shown = entry.changedPaths.prefix(4).map(\.description).joined(separator: " ")
-                line += "  changed " + shown + (entry.changedPaths.count > 4 ? " …(+\(entry.changedPaths.count - 4))" : "")
-            }
-            text += line.escapingControlCharacters + "\n"
+            line += CommandSupport.changedList(entry.changedPaths).map { "  " + $0 } ?? ""
+            add(line.escapingControlCharacters)
             if trace { text += traceLines(entry.trace, indent: numberWidth + 2) }
             // Stream in chunks so a million entries do not sit in memory.
             if text.utf8.count > 1 << 16 {

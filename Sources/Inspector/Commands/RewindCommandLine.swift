@@ -34,10 +34,20 @@ protocol TextStreams {
     mutating func error(_ text: String)
     /// True when stdin and stdout are a terminal (the inspector can run full-screen).
     var isTerminal: Bool { get }
+    /// The width of the terminal standard output goes to; nil when it is not a terminal.
+    var outputColumns: Int? { get }
 }
 
 extension TextStreams {
     var isTerminal: Bool { false }
+    var outputColumns: Int? { nil }
+
+    /// How wide a line of listing (`log`, `tail`, `find`, `ls`) may be: the terminal's
+    /// width, or 120 columns when the output is a file or a pipe. Action summaries
+    /// are cut to it with `…`; `--full` (nil) keeps everything.
+    func listingWidth(full: Bool) -> Int? {
+        full ? nil : max(40, outputColumns ?? 120)
+    }
 }
 
 /// Standard output and error through `write(2)`: `FileHandle` traps when a write fails.
@@ -48,6 +58,15 @@ struct StandardStreams: TextStreams {
     private(set) var outputFailure: Int32?
 
     var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(outputDescriptor) == 1 }
+
+    var outputColumns: Int? {
+        guard isatty(outputDescriptor) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(outputDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+            return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
+        }
+        return Int(size.ws_col)
+    }
 
     mutating func output(_ text: String) {
         guard outputFailure == nil else { return }

@@ -1,3 +1,4 @@
+import Recorder
 /// `rewind stats <log>`: entries, keyframes, size, damaged records, time span
 /// and how often each action type occurs.
 enum StatsCommand: CommandRunner {
@@ -14,15 +15,47 @@ enum StatsCommand: CommandRunner {
             lastOffset = entry.timeOffset
         }
         let damaged = timeline.damage.count + unreadable
+        let gaps = timeline.numberedGaps
+        let notRecorded = gaps.reduce(0) { $0 + max(1, $1.gap.droppedCount) }
+        let sessions = 1 + timeline.reader.laterSessions.count
+        let byType = counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key })
+        if invocation["--format"] == "json" {
+            var object = JSONObject()
+            object["file"] = .string(timeline.path)
+            object["bytes"] = .integer(timeline.byteCount)
+            object["entries"] = .integer(Int64(timeline.count))
+            object["keyframes"] = .integer(Int64(timeline.reader.keyframeCount))
+            object["fromEffects"] = .integer(Int64(fromEffects))
+            object["timeSpanSeconds"] = .double(lastOffset)
+            object["damagedRecords"] = .integer(Int64(damaged))
+            object["tornLastLine"] = .bool(timeline.tornTail != nil)
+            object["sessions"] = .integer(Int64(sessions))
+            object["notRecorded"] = .integer(Int64(notRecorded))
+            object["gaps"] = .array(gaps.map { gap, first in
+                ["firstEntry": .integer(Int64(first)), "lastEntry": .integer(Int64(first + max(1, gap.droppedCount) - 1)),
+                 "reason": gap.reason.map(JSONValue.string) ?? .null]
+            })
+            var types = JSONObject()
+            for (type, count) in byType { types[type] = .integer(Int64(count)) }
+            object["actionsByType"] = .object(types)
+            streams.output(JSONWriter.compactString(.object(object)))
+            return 0
+        }
         var lines = [
-            "file:             \(timeline.path)",
+            "file:             \(timeline.path.escapingControlCharacters)",
             "size:             \(formatBytes(timeline.byteCount))",
-            "entries:          \(timeline.count)",
+            "entries:          \(timeline.count)" + (notRecorded > 0 ? " (and \(notRecorded.counted("entry", "entries")) not recorded)" : ""),
             "keyframes:        \(timeline.reader.keyframeCount)",
             "from effects:     \(fromEffects)",
             "time span:        \(ValueFormatting.timeOffset(lastOffset).dropFirst())",
             "damaged records:  \(damaged)" + (timeline.tornTail != nil ? " (and a torn last line)" : ""),
+            "gaps:             \(gaps.count)" + (gaps.isEmpty ? "" : " (\(notRecorded.counted("entry", "entries")) not recorded)"),
         ]
+        for (gap, first) in gaps.prefix(20) {
+            lines.append("  " + GapDescription.entries(numbered: first, gap: gap) + GapDescription.because(gap))
+        }
+        if gaps.count > 20 { lines.append("  …and \(gaps.count - 20) more (rewind stats --format json lists them all)") }
+        if sessions > 1 { lines.append("sessions:         \(sessions) (the log was opened again \((sessions - 1).counted("time", "times")))") }
         if timeline.reader.hasCarriageReturns {
             lines.append("line endings:     CRLF (converted after recording; records were read without the carriage returns)")
         }
@@ -31,7 +64,7 @@ enum StatsCommand: CommandRunner {
         ]
         // Columns, not characters: a CJK or emoji name takes two per character.
         let width = counts.keys.map { TerminalWidth.of($0.escapingControlCharacters) }.max() ?? 0
-        for (type, count) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+        for (type, count) in byType {
             let name = type.escapingControlCharacters
             lines.append("  " + name + String(repeating: " ", count: width - TerminalWidth.of(name)) + "  " + String(count).leftPadded(toWidth: 7))
         }

@@ -15,6 +15,16 @@ enum TailCommand: CommandRunner {
         var follow = false
         var format = Format.text
         var colors = false
+        /// Columns an action line may take (nil: whole, `--full` or JSON).
+        var width: Int? = 120
+        /// `-F`: wait for a log that does not exist yet.
+        var waitsForFile = false
+    }
+
+    /// Where a followed listing has got: the next entry, and the gaps and sessions already printed.
+    struct Progress {
+        var next: Int
+        var marksDone = 0
     }
 
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
@@ -46,12 +56,20 @@ enum TailCommand: CommandRunner {
         }
         // The parser accepts only the table's choices, which are the cases.
         settings.format = invocation["--format"].flatMap(Format.init(rawValue:)) ?? .text
-        settings.follow = invocation.isSet("-f")
+        settings.waitsForFile = invocation.isSet("-F")
+        settings.follow = invocation.isSet("-f") || settings.waitsForFile
         settings.colors = settings.format == .text && stdoutIsTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        settings.width = settings.format == .json ? nil : streams.listingWidth(full: invocation.isSet("--full"))
+        if settings.waitsForFile {
+            // As tail -F: a log the app has not created yet is waited for, quietly.
+            while !FileManager.default.fileExists(atPath: settings.path) {
+                guard waitForMore() else { return 0 }
+            }
+        }
         guard let timeline = CommandSupport.openLog(settings.path, program: invocation.program.name, streams: &streams) else { return 2 }
 
         let count = timeline.count
-        var printed = settings.last.map { max(0, count - $0) } ?? 0
+        var printed = Progress(next: settings.last.map { max(0, count - $0) } ?? 0)
         printed = printEntries(of: timeline, from: printed, settings: settings, streams: &streams)
         guard settings.follow else { return 0 }
         while waitForMore() {
@@ -59,45 +77,94 @@ enum TailCommand: CommandRunner {
             // from its start, as the inspector's follow mode does (LogReader.refresh()).
             if let notice = timeline.refresh() {
                 streams.error("\(invocation.displayName): \(notice.message)")
-                if notice.startedOver { printed = 0 }
+                if notice.startedOver { printed = Progress(next: 0) }
             }
-            if timeline.count < printed {
+            if timeline.count < printed.next {
                 // The recorder cut a torn tail and indexing started over: go on after what is still there.
-                printed = timeline.count
+                printed.next = timeline.count
             }
-            if timeline.count > printed {
+            if timeline.count > printed.next || EntryListing(timeline).count > printed.marksDone {
                 printed = printEntries(of: timeline, from: printed, settings: settings, streams: &streams)
             }
         }
         return 0
     }
 
-    /// Prints entries from `start` to the end; returns the index after the last one printed.
-    static func printEntries(of timeline: LogTimeline, from start: Int, settings: Settings, streams: inout some TextStreams) -> Int {
-        var next = start
+    /// Prints entries from `start` to the end, with a line for each gap and new session
+    /// among them; returns where the next call goes on.
+    static func printEntries(of timeline: LogTimeline, from start: Progress, settings: Settings, streams: inout some TextStreams) -> Progress {
+        var progress = start
         let end = timeline.count
         var output = BufferedOutput()
-        timeline.reader.scanStates(start..<end, keepingPrevious: true) { step in
+        var listing = EntryListing(timeline)
+        // Marks before the first entry shown are not this listing's (`-n 10` starts later).
+        let skipped = start.next > 0 ? listing.take(before: start.next - 1).count : 0
+        var marksDone = max(start.marksDone, skipped)
+        var seen = skipped
+        func printMarks(before index: Int) {
+            for mark in listing.take(before: index) {
+                seen += 1
+                guard seen > marksDone else { continue }
+                output.append(settings.format == .json ? jsonLine(mark) : textBlock(mark, colors: settings.colors), to: &streams)
+                marksDone = seen
+            }
+        }
+        timeline.reader.scanStates(start.next..<end, keepingPrevious: true) { step in
+            printMarks(before: step.index)
             let text = settings.format == .json
                 ? jsonLine(step, timeline: timeline)
-                : textBlock(step, timeline: timeline, colors: settings.colors)
+                : textBlock(step, timeline: timeline, colors: settings.colors, width: settings.width)
             output.append(text, to: &streams)
-            next = step.index + 1
+            progress.next = step.index + 1
             return true
         }
+        progress.next = max(progress.next, start.next)
+        if progress.next == end { printMarks(before: end) }
         output.flush(to: &streams)
-        return max(next, start)
+        progress.marksDone = marksDone
+        return progress
+    }
+
+    /// A gap or a new session, where it happened:
+    /// `not recorded: entries 2–4: the recording queue was full (queue policy .drop)`.
+    static func textBlock(_ mark: EntryListing.Mark, colors: Bool) -> String {
+        let style = TerminalStyle(enabled: colors)
+        switch mark {
+        case .gap(let gap, let first):
+            return style.bold("not recorded:") + " " + GapDescription.entries(numbered: first, gap: gap) + GapDescription.because(gap)
+        case .session(let session):
+            return style.dim("── " + EntryListing.sessionDescription(session))
+        }
+    }
+
+    /// `{"kind":"gap","firstEntry":2,"lastEntry":4,"reason":"…"}` or `{"kind":"session","created":…,"process":…}`.
+    static func jsonLine(_ mark: EntryListing.Mark) -> String {
+        var object = JSONObject()
+        switch mark {
+        case .gap(let gap, let first):
+            object["kind"] = "gap"
+            object["firstEntry"] = .integer(Int64(first))
+            object["lastEntry"] = .integer(Int64(first + max(1, gap.droppedCount) - 1))
+            object["reason"] = gap.reason.map(JSONValue.string) ?? .null
+        case .session(let session):
+            object["kind"] = "session"
+            object["created"] = session.header.map { .double($0.created.timeIntervalSince1970) } ?? .null
+            object["process"] = session.header.map { .string($0.processName) } ?? .null
+        }
+        return JSONWriter.compactString(.object(object))
     }
 
     /// The `_printChanges` form of one entry.
-    static func textBlock(_ step: StateScanStep, timeline: LogTimeline, colors: Bool) -> String {
+    static func textBlock(_ step: StateScanStep, timeline: LogTimeline, colors: Bool, width: Int? = nil) -> String {
         let style = TerminalStyle(enabled: colors)
+        let number = timeline.entryNumber(at: step.index)
         guard let entry = timeline.entry(at: step.index) else {
-            return style.bold("received action:") + "\n  (entry \(step.index + 1): unreadable record)"
+            return style.bold("received action:") + "\n  (entry \(number): unreadable record)"
         }
         var lines = [style.bold("received action:")]
         let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
-        lines.append("  " + entry.actionType + (payload.isEmpty ? "" : " " + payload))
+        let action = ("  " + entry.actionType + (payload.isEmpty ? "" : " " + payload)).escapingControlCharacters
+        lines.append(width.map { action.truncated(toWidth: $0) } ?? action)
         // The first entry of a log without an initial state: all of its state is new.
         let before = step.previousState ?? firstBefore(step)
         guard let after = step.state, let before else {
@@ -106,7 +173,7 @@ enum TailCommand: CommandRunner {
         }
         if let diff = JSONDiff.treeText(from: before, to: after) {
             // The tree diff's lines start with their marker, then two spaces of indent, as TCA's do.
-            for line in diff.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            for line in diff.split(separator: "\n", omittingEmptySubsequences: false).map({ String($0).escapingControlCharacters }) {
                 switch line.first {
                 case "-": lines.append(style.red(line))
                 case "+": lines.append(style.green(line))
@@ -122,7 +189,8 @@ enum TailCommand: CommandRunner {
     /// `{"entry":3,"time":…,"action":{"type":…,"payload":…},"changed":[…],"patch":[…]}`.
     static func jsonLine(_ step: StateScanStep, timeline: LogTimeline) -> String {
         var object = JSONObject()
-        object["entry"] = .integer(Int64(step.index + 1))
+        object["kind"] = "entry"
+        object["entry"] = .integer(Int64(timeline.entryNumber(at: step.index)))
         guard let entry = try? timeline.reader.entry(at: step.index) else {
             object["error"] = "unreadable record"
             return JSONWriter.compactString(.object(object))

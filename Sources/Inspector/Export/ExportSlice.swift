@@ -31,6 +31,9 @@ struct ExportSlice {
     /// The state before the first entry of the slice (`nil` at the start of a log without an initial state).
     var startState: JSONValue?
     var entries: [Entry]
+    /// Gaps (entries that were not recorded) before the slice's entries: position in
+    /// the slice of the entry each comes before, and how it is said ("entries 2–4 …: why").
+    var gaps: [(beforePosition: Int, description: String)] = []
     /// Rules applied to the slice's states and payloads.
     var redactionRules: [String] = []
 
@@ -43,7 +46,7 @@ struct ExportSlice {
         let reader = source.recordedLog
         logName = source.name
         header = reader?.header
-        totalCount = source.count
+        totalCount = source.count > 0 ? source.entryNumber(at: source.count - 1) : 0
         do {
             startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
@@ -57,7 +60,7 @@ struct ExportSlice {
                 throw ExportError("entry \(index + 1) of \(source.name) cannot be read")
             }
             var entry = Entry(
-                number: index + 1, time: nil, timeOffset: summary.timeOffset, duration: nil, sequence: nil,
+                number: source.entryNumber(at: index), time: nil, timeOffset: summary.timeOffset, duration: nil, sequence: nil,
                 effectOf: nil, fromEffect: summary.fromEffect,
                 action: RecordedAction(type: summary.actionType, payload: summary.payload),
                 state: .null)
@@ -78,6 +81,14 @@ struct ExportSlice {
                 throw ExportError("the state after entry \(index + 1) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
             }
             entries.append(entry)
+        }
+        if let reader {
+            for gap in reader.gaps {
+                let position = source.entryIndex(ofRecordedLogIndex: gap.beforeEntry) - range.lowerBound
+                guard position >= 0, position < entries.count else { continue }
+                let first = entries[position].number - max(1, gap.droppedCount)
+                gaps.append((position, GapDescription.entries(numbered: first, gap: gap) + " not recorded" + GapDescription.because(gap)))
+            }
         }
         if let redaction, !redaction.isEmpty { redact(with: redaction) }
     }

@@ -29,6 +29,10 @@ enum MarkdownReport {
         text += "\n## Changes\n"
         for (position, entry) in slice.entries.enumerated() {
             text += "\n### \(position + 1). \(inlineCode(entry.action.name)) (entry \(entry.number))\n\n"
+            for gap in slice.gaps where gap.beforePosition == position {
+                // The diff below is from the last recorded state: it spans what the gap lost.
+                text += "> **Not recorded before this entry:** \(gap.description.escapingControlCharacters). The changes below span them.\n\n"
+            }
             text += payloadSection(entry.action.payload)
             guard let before = slice.state(before: position) else {
                 text += "The log has no state before this entry; the state after it is:\n\n"
@@ -65,6 +69,9 @@ enum MarkdownReport {
             }
         }
         lines.append("- **Entries:** \(slice.entries.count)")
+        if !slice.gaps.isEmpty {
+            lines.append("- **Not recorded:** " + slice.gaps.map { $0.description.escapingControlCharacters }.joined(separator: "; "))
+        }
         if !slice.redactionRules.isEmpty {
             lines.append("- **Redacted:** " + slice.redactionRules.map(inlineCode).joined(separator: ", ")
                 + " (a marker's digits change when the hidden value changes)")

@@ -27,8 +27,13 @@ struct UncheckedEntries: Equatable, Sendable {
     }
 
     /// The entries as the inspector numbers them (from 1): `entry 4`, `entries 2–9`, `entries 2–9, 14 and 20–22`.
-    var numbers: String {
-        let texts = runs.map { $0.count == 1 ? "\($0.lowerBound + 1)" : "\($0.lowerBound + 1)–\($0.upperBound + 1)" }
+    var numbers: String { numbers { $0 + 1 } }
+
+    /// The entries by the numbers `source` shows (entries keep their recorded numbers across gaps and damage).
+    func numbers(in source: any TimelineSource) -> String { numbers(source.entryNumber(at:)) }
+
+    private func numbers(_ number: (Int) -> Int) -> String {
+        let texts = runs.map { $0.count == 1 ? "\(number($0.lowerBound))" : "\(number($0.lowerBound))–\(number($0.upperBound))" }
         let list = texts.count == 1 ? texts[0] : texts.dropLast().joined(separator: ", ") + " and " + texts[texts.count - 1]
         return (count == 1 ? "entry " : "entries ") + list
     }

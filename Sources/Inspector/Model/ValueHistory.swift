@@ -311,18 +311,23 @@ enum ValueChangeText {
         let old = change.pathBefore.map { path -> String in
             // Before the first entry of a log without an initial state there was nothing, not a lost state.
             guard let before = source.stateBefore(change.entry) else { return change.entry == 0 ? value(nil) : unavailable }
-            return value(before[pointer: path])
+            return whole(before[pointer: path])
         } ?? value(nil)
         let new = change.pathAfter.map { path -> String in
             guard let after = try? source.state(at: change.entry) else { return unavailable }
-            return value(after[pointer: path])
+            return whole(after[pointer: path])
         } ?? value(nil)
-        var text = old + " → " + new
+        // Both sides cut around their first difference, so what changed stays in view.
+        let (shownOld, shownNew) = DifferenceWindow.cut(old, new)
+        var text = shownOld + " → " + shownNew
         if change.kind == .moved, let from = change.pathBefore, let to = change.pathAfter {
             text += "  (moved \(from) → \(to))"
         }
         return text
     }
+
+    /// Compact JSON, whole; `(absent)` when the path did not exist.
+    private static func whole(_ value: JSONValue?) -> String { value?.description ?? "(absent)" }
 
     /// Compact JSON, long values shortened; `(absent)` when the path did not exist.
     static func value(_ value: JSONValue?) -> String {

@@ -25,4 +25,15 @@ enum GapDescription {
         range(numbered: first, gap: gap).leftPadded(toWidth: numberWidth) + "  not recorded"
             + (gap.droppedCount > 1 ? " (\(gap.droppedCount) entries)" : "") + because(gap)
     }
+
+    /// What `find` and `bisect` say when gaps kept entries from them:
+    /// `app.jsonl: 3 entries were not recorded (2–4) and could not be searched; see rewind stats`.
+    static func skipNote(_ timeline: LogTimeline, doing: String, program: String) -> String? {
+        let gaps = timeline.numberedGaps
+        guard !gaps.isEmpty else { return nil }
+        let missing = gaps.reduce(0) { $0 + max(1, $1.gap.droppedCount) }
+        let ranges = gaps.prefix(5).map { range(numbered: $0.firstNumber, gap: $0.gap) }.joined(separator: ", ") + (gaps.count > 5 ? ", …" : "")
+        return timeline.name.escapingControlCharacters + ": " + missing.counted("entry was", "entries were")
+            + " not recorded (\(ranges)) and could not be \(doing); see \(program) stats"
+    }
 }

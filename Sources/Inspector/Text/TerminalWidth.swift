@@ -89,18 +89,19 @@ private enum CellWidths {
 
 extension String {
     /// The longest prefix that fits in `width` columns, with `…` when cut.
+    /// One pass that stops at the cut: a 10 MB payload costs no more than a short one.
     func truncated(toWidth width: Int) -> String {
         guard width > 0 else { return "" }
-        if TerminalWidth.of(self) <= width { return self }
-        var result = ""
         var used = 0
-        for character in self {
-            let w = TerminalWidth.of(character)
-            if used + w > width - 1 { break }
-            result.append(character)
-            used += w
+        var cut: String.Index?
+        var position = startIndex
+        while position < endIndex {
+            used += TerminalWidth.of(self[position])
+            if cut == nil && used > width - 1 { cut = position }
+            if used > width { return String(self[..<(cut ?? position)]) + "…" }
+            position = index(after: position)
         }
-        return result + "…"
+        return self
     }
 
     /// Pads with spaces on the right to exactly `width` columns (truncating if longer).

@@ -82,6 +82,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     func damagedRecord(at index: Int) -> DamagedRecord? { rows.record(atRow: index) }
     func gap(at index: Int) -> LogGap? { rows.gap(atRow: index) }
+    /// The gaps with the first number each takes, in file order (commands print them between entries).
+    var numberedGaps: [(gap: LogGap, firstNumber: Int)] {
+        rows.numbered.compactMap { if case .gap(let gap) = $0.placeholder.kind { (gap, $0.firstNumber) } else { nil } }
+    }
     func entryNumber(at index: Int) -> Int { rows.number(ofRow: index) }
     func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup { rows.lookUp(number: number, entries: reader.entryCount) }
 

@@ -58,6 +58,11 @@ struct PlaceholderRows: Sendable {
 
     var isEmpty: Bool { placeholders.isEmpty }
 
+    /// Every placeholder with the first number it takes, in file order.
+    var numbered: [(placeholder: Placeholder, firstNumber: Int)] {
+        placeholders.enumerated().map { ($0.element, $0.element.entriesBefore + numbersBefore[$0.offset] + 1) }
+    }
+
     /// The placeholder shown at `row`, when that row is one.
     func placeholder(atRow row: Int) -> Placeholder? {
         guard rowsForPlaceholders else { return nil }

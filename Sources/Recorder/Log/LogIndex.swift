@@ -14,6 +14,8 @@ struct LogIndex {
 
     var damage: [LogDamage] = []
     var gaps: [LogGap] = []
+    /// The sessions after the first: where each header line is and the entry it comes before.
+    var laterSessions: [(beforeEntry: Int, lineNumber: Int, offset: Int64, length: Int)] = []
     var tornTail: LogDamage?
     /// Offset and length of the first line, once complete (the header).
     var headerLine: (offset: Int64, length: Int)?
@@ -69,6 +71,7 @@ struct LogIndex {
         flags += next.flags
         damage += next.damage
         gaps += next.gaps
+        laterSessions += next.laterSessions
         tornTail = next.tornTail
         headerLine = next.headerLine
         scannedOffset = next.scannedOffset
@@ -267,6 +270,7 @@ struct LogIndex {
                 headerLine = (offset, line.count)
             } else {
                 pendingFlags.insert(.sessionStart)
+                laterSessions.append((entryBase + offsets.count, lineNumber, offset, line.count))
             }
         } else if LogLine.hasPrefix(line, LogLine.Kind.gap) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
@@ -306,4 +310,14 @@ public struct LogGap: Sendable, Equatable {
         self.droppedCount = droppedCount
         self.reason = reason
     }
+}
+
+/// A recording session after the first: the log was opened again and appended to.
+public struct LogSession: Sendable {
+    /// Index of the session's first entry (== entry count when it recorded none yet).
+    public var beforeEntry: Int
+    /// One-based line number of its header in the file.
+    public var lineNumber: Int
+    /// Its header: when it started (``LogHeader/created``) and in which process; nil when unreadable.
+    public var header: LogHeader?
 }

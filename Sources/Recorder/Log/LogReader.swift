@@ -317,6 +317,20 @@ public final class LogReader: @unchecked Sendable {
         lock.withLock { index.flags.indices.contains(position) && index.flags[position].contains(.sessionStart) }
     }
 
+    /// The recording sessions after the first (each time the log was opened again):
+    /// the entry each starts before, and its header (when, which process) when that
+    /// line can be read again.
+    public var laterSessions: [LogSession] {
+        let found = lock.withLock { index.laterSessions }
+        let file = lock.withLock { self.file }
+        return found.map { session in
+            var bytes: [UInt8] = []
+            let read = file.read(into: &bytes, at: session.offset, count: session.length)
+            let record = read == session.length ? try? JSONParser.parse(bytes[..<session.length]) : nil
+            return LogSession(beforeEntry: session.beforeEntry, lineNumber: session.lineNumber, header: record.flatMap { try? LogHeader(record: $0) })
+        }
+    }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 

@@ -45,18 +45,18 @@ import Recorder
 
     @Test func aDamagedLogNamesTheEntriesItCouldNotCheckInsteadOfSayingTheyHeld() throws {
         // Line 3 (the second entry) is damaged and the next keyframe is the sixth record:
-        // of the five entries left, the states of 2–4 cannot be rebuilt.
+        // of the five entries left, the states of 3–5 cannot be rebuilt (entries keep their numbers: 2 is the damaged one).
         let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
         let breaks = bisect([log, #"/filter == "all""#])
         #expect(breaks.status == 1)
-        #expect(breaks.output.hasPrefix(#"/filter == "all" stops holding at entry 5 of todo.jsonl; "#
-            + "entries 2–4 could not be checked (their states cannot be rebuilt: line 3 is damaged), so it may stop holding earlier\n"), "\(breaks.output)")
+        #expect(breaks.output.hasPrefix(#"/filter == "all" stops holding at entry 6 of todo.jsonl; "#
+            + "entries 3–5 could not be checked (their states cannot be rebuilt: line 3 is damaged), so it may stop holding earlier\n"), "\(breaks.output)")
         #expect(breaks.error == "")
 
         let holds = bisect([log, #"/user/name == "Ada""#])
         #expect(holds.status == 3, "it held where it was checked, but that is not every entry")
         #expect(holds.output == #"/user/name == "Ada" holds at every entry of todo.jsonl that could be checked (2 of 5): "#
-            + "entries 2–4 could not be checked (their states cannot be rebuilt: line 3 is damaged)\n")
+            + "entries 3–5 could not be checked (their states cannot be rebuilt: line 3 is damaged)\n")
     }
 
     @Test func badInputExitsTwoWithOneLineOrTheUsageError() throws {
@@ -137,7 +137,7 @@ import Recorder
         let reducer: (inout FixtureState, NoAction) -> Void = { _, _ in }
         let status = Inspector.run(["bisect", log], replay: Inspector.link(reducer), invariants: invariants.map(\.erased), streams: &streams)
         #expect(status == 1)
-        #expect(streams.standardOutput.hasPrefix("no todo is done stops holding at entry 5 of todo.jsonl; entries 2–4 could not be checked"
+        #expect(streams.standardOutput.hasPrefix("no todo is done stops holding at entry 6 of todo.jsonl; entries 3–5 could not be checked"
             + " (their states cannot be rebuilt: line 3 is damaged), so it may stop holding earlier\n"), "\(streams.standardOutput)")
     }
 }

@@ -108,7 +108,7 @@ import Recorder
 
     @Test func badInputExitsTwoWithOneLineOrTheUsageError() throws {
         let log = try LogFixture.todoLog()
-        let usage = "usage: rewind tail <log> [-n N|all] [-f] [--format text|json]\nSee 'rewind tail --help'.\n"
+        let usage = "usage: rewind tail <log> [-n N|all] [-f] [-F] [--full] [--format text|json]\nSee 'rewind tail --help'.\n"
         let cases: [([String], String)] = [
             ([log, "-n", "many"], "rewind tail: -n takes a number of entries or 'all', not 'many'\n"),
             ([log, "--format", "xml"], "rewind tail: unknown format 'xml' (expected one of: text, json)\n" + usage),

@@ -1,0 +1,62 @@
+import Recorder
+
+/// Why a query matched nothing when it names a path the recording does not have:
+/// `note: /cart/totl is in neither the first nor the last state (did you mean /cart/total?)`.
+/// Only the first and the last state are read, so the answer costs two rebuilds
+/// however long the log is; the wording says exactly that much.
+enum PathSuggestion {
+    /// Paths of the last state looked at for a suggestion; a huge state is not walked whole.
+    static let maximumCandidates = 50_000
+
+    static func notes(for paths: [JSONPointer], in timeline: LogTimeline) -> [String] {
+        guard timeline.count > 0, let last = try? timeline.state(at: timeline.count - 1) else { return [] }
+        let first = timeline.initialState ?? (try? timeline.state(at: 0))
+        var notes: [String] = []
+        var candidates: [String]?
+        for path in paths where !notes.contains(where: { $0.hasPrefix("note: \(path) ") }) {
+            guard last[pointer: path] == nil, first?[pointer: path] == nil else { continue }
+            if candidates == nil { candidates = allPaths(of: last) }
+            let text = path.description
+            let closest = (candidates ?? []).min { distance(text, $0) < distance(text, $1) }
+            let hint = closest.map { " (did you mean \($0.escapingControlCharacters)?)" } ?? ""
+            notes.append("note: \(text.escapingControlCharacters) is in neither the first nor the last state" + hint)
+        }
+        return notes
+    }
+
+    /// Every path in `value` (containers and leaves), breadth first, up to ``maximumCandidates``.
+    static func allPaths(of value: JSONValue) -> [String] {
+        var found: [String] = []
+        var queue: [(JSONValue, JSONPointer)] = [(value, JSONPointer())]
+        var position = 0
+        while position < queue.count, found.count < maximumCandidates {
+            let (node, path) = queue[position]
+            position += 1
+            switch node {
+            case .object(let object):
+                for (key, child) in object.members { queue.append((child, path.appending(key))) }
+            case .array(let elements):
+                for (index, child) in elements.enumerated().prefix(3) { queue.append((child, path.appending(String(index)))) }
+            default: break
+            }
+            if !path.tokens.isEmpty { found.append(path.description) }
+        }
+        return found
+    }
+
+    /// Levenshtein distance over Unicode scalars (paths are short).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let (x, y) = (Array(a.unicodeScalars), Array(b.unicodeScalars))
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var previous = Array(0...y.count)
+        var current = previous
+        for i in 1...x.count {
+            current[0] = i
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[y.count]
+    }
+}
