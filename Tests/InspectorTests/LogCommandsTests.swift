@@ -89,9 +89,12 @@ import Recorder
     @Test func showOfAStateLostToDamageNamesTheCommandTheEntryAndWhyOnce() throws {
         // Line 3 (the second entry) is damaged: the states after it are unavailable until the next keyframe.
         let path = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
-        let result = run(["show", path, "--at", "2"])
+        let damaged = run(["show", path, "--at", "2"])
+        #expect(damaged.status == 2)
+        #expect(damaged.error == "rewind show: entry 2 of todo.jsonl is a damaged record (line 3: checksum mismatch or not a complete record)\n")
+        let result = run(["show", path, "--at", "3"])
         #expect(result.status == 2)
-        #expect(result.error == "rewind show: the state after entry 2 of todo.jsonl cannot be rebuilt: "
+        #expect(result.error == "rewind show: the state after entry 3 of todo.jsonl cannot be rebuilt: "
             + "it depends on line 3, which is damaged; states are available again from the next keyframe\n")
     }
 

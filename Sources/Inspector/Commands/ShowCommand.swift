@@ -13,28 +13,44 @@ enum ShowCommand: CommandRunner {
             }
         }
         guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
-        let number: Int
+        let lastNumber = timeline.count > 0 ? timeline.entryNumber(at: timeline.count - 1) : 0
+        var number = lastNumber
+        var index = timeline.count - 1
         if let text = invocation["--at"] {
-            guard let value = Int(text), value >= 0, value <= timeline.count else {
-                let entries = timeline.count == 0 ? "has no entries" : "has entries 1–\(timeline.count)"
-                streams.error("\(invocation.displayName): no entry \(text) (\(timeline.name) \(entries))")
+            guard let value = Int(text), value >= 0, value <= lastNumber else {
+                let entries = timeline.count == 0 ? "has no entries" : "has entries 1–\(lastNumber)"
+                streams.error("\(invocation.displayName): no entry \(text.escapingControlCharacters) (\(timeline.name) \(entries))")
                 return 2
             }
             number = value
-        } else {
-            number = timeline.count
+            if value > 0 {
+                switch timeline.lookUp(entryNumber: value) {
+                case .row(let row): index = row
+                case .notRecorded(let gap, _):
+                    let first = timeline.numberedGaps.first { $0.gap == gap }?.firstNumber ?? value
+                    streams.error("\(invocation.displayName): entry \(value) of \(timeline.name) was not recorded ("
+                                  + GapDescription.entries(numbered: first, gap: gap) + " not recorded" + GapDescription.because(gap) + ")")
+                    return 2
+                case .damaged(let record):
+                    streams.error("\(invocation.displayName): entry \(value) of \(timeline.name) is a damaged record (line \(record.line): \(record.reason))")
+                    return 2
+                case .pastTheEnd:
+                    streams.error("\(invocation.displayName): no entry \(value) (\(timeline.name) has entries 1–\(lastNumber))")
+                    return 2
+                }
+            }
         }
         let state: JSONValue
         if number == 0 {
             guard let initial = timeline.initialState else {
-                let entries = timeline.count == 0 ? " and no entries" : " (entries are 1–\(timeline.count))"
+                let entries = timeline.count == 0 ? " and no entries" : " (entries are 1–\(lastNumber))"
                 streams.error("\(invocation.displayName): \(timeline.name) has no initial state" + entries)
                 return 2
             }
             state = initial
         } else {
             do {
-                state = try timeline.state(at: number - 1)
+                state = try timeline.state(at: index)
             } catch {
                 streams.error("\(invocation.displayName): the state after entry \(number) of \(timeline.name) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
                 return 2

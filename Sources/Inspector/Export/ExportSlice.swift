@@ -51,13 +51,13 @@ struct ExportSlice {
             startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
         } catch {
-            throw ExportError("the state before entry \(range.lowerBound + 1) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
+            throw ExportError("the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
         }
         entries = []
         entries.reserveCapacity(range.count)
         for index in range {
             guard let summary = source.entry(at: index) else {
-                throw ExportError("entry \(index + 1) of \(source.name) cannot be read")
+                throw ExportError("entry \(source.entryNumber(at: index)) of \(source.name) cannot be read")
             }
             var entry = Entry(
                 number: source.entryNumber(at: index), time: nil, timeOffset: summary.timeOffset, duration: nil, sequence: nil,
@@ -78,7 +78,7 @@ struct ExportSlice {
                 }
                 entry.state = try source.state(at: index)
             } catch {
-                throw ExportError("the state after entry \(index + 1) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
+                throw ExportError("the state after entry \(source.entryNumber(at: index)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
             }
             entries.append(entry)
         }

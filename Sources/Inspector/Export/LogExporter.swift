@@ -40,16 +40,36 @@ public enum LogExporter {
         }
     }
 
-    /// The 0-based entries `request` asks for, checked against the log.
+    /// The positions of the entries `request` asks for, by the numbers entries were
+    /// recorded with (`rewind log` shows them), checked against the log. A range that
+    /// starts or ends in a gap starts after it or ends before it (the report says so).
     static func range(of request: ExportRequest, in source: any TimelineSource) throws(ExportError) -> ClosedRange<Int> {
         let count = source.count
         guard count > 0 else { throw ExportError("\(source.name) has no entries to export") }
+        let lastNumber = source.entryNumber(at: count - 1)
         let first = request.firstEntry ?? 1
-        let last = request.lastEntry ?? count
-        for number in [first, last] where number < 1 || number > count {
-            throw ExportError("there is no entry \(number) in \(source.name) (it has entries 1–\(count))")
+        let last = request.lastEntry ?? lastNumber
+        for number in [first, last] where number < 1 || number > lastNumber {
+            throw ExportError("there is no entry \(number) in \(source.name) (it has entries 1–\(lastNumber))")
         }
         guard first <= last else { throw ExportError("the first entry (\(first)) is after the last (\(last))") }
-        return (first - 1)...(last - 1)
+        let from = try position(of: first, in: source, goingForward: true)
+        let to = try position(of: last, in: source, goingForward: false)
+        guard from <= to else { throw ExportError("entries \(first)–\(last) of \(source.name) were not recorded") }
+        return from...to
+    }
+
+    private static func position(of number: Int, in source: any TimelineSource, goingForward: Bool) throws(ExportError) -> Int {
+        switch source.lookUp(entryNumber: number) {
+        case .row(let row): return row
+        case .notRecorded(let gap, let row):
+            // The first recorded entry after the gap, or the last one before it.
+            let after = row.map { $0 + 1 } ?? source.entryIndex(ofRecordedLogIndex: gap.beforeEntry)
+            return goingForward ? after : after - 1
+        case .damaged(let record):
+            throw ExportError("entry \(number) of \(source.name) is a damaged record (line \(record.line): \(record.reason))")
+        case .pastTheEnd:
+            throw ExportError("there is no entry \(number) in \(source.name)")
+        }
     }
 }
