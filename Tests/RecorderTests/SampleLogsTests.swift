@@ -36,6 +36,19 @@ import Testing
         #expect(reader.header.isStateReplayable)
     }
 
+    // The sample logs are written by today's recorder; one log of the older format
+    // stays, so that what users recorded before goes on opening with the same states.
+    @Test func theSampleLogsAreTheCurrentFormatAndTheFormatOneLogStillReadsTheSame() throws {
+        for name in ["todos", "garage", "search", "player"] {
+            #expect(try open(name + ".jsonl").header.version == 2, "\(name)")
+        }
+        let old = try open("todos-format1.jsonl")
+        #expect(old.header.version == 1)
+        let current = try open("todos.jsonl")
+        #expect(old.entryCount == current.entryCount)
+        for index in 0..<current.entryCount { #expect(try old.state(at: index) == (try current.state(at: index)), "entry \(index + 1)") }
+    }
+
     @Test func garage() throws {
         let reader = try open("garage.jsonl")
         try expectStates(reader, initial: GarageState(), script: GarageDomain.script, reduce: GarageDomain.reduce)
