@@ -147,6 +147,17 @@ struct GappedCounter: Encodable {
         #expect(run("export", log, "--format", "jsonl", "--from", "4", "--to", "6").output.contains(#""seq":5"#))
     }
 
+    @Test func changedPathsAreUnambiguous() throws {
+        let path = try LogFixture.write([
+            .init(type: "load", payload: .null, state: ["x": 1]),
+            .init(type: "name", payload: .null, state: ["x": 1, "a b": 2]),
+            .init(type: "replace", payload: .null, state: [1]),             // the whole state replaced (ReSwiftInit's first entry)
+        ], keyframeInterval: 100)
+        let lines = run("log", path).output.split(separator: "\n")
+        #expect(lines[1].hasSuffix(#"name  changed "/a b""#), "a path with a space is quoted: \(lines[1])")
+        #expect(lines[2].hasSuffix("replace  changed (the whole state)"), "not a dangling 'changed ': \(lines[2])")
+    }
+
     @Test func longActionSummariesAreCutToTheWidthUnlessFull() throws {
         let path = try LogFixture.write([.init(type: "note", payload: .string(String(repeating: "x", count: 5_000)), state: ["n": 1])])
         let cut = run("log", path).output
