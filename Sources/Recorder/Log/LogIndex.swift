@@ -290,7 +290,8 @@ struct LogIndex {
     }
 }
 
-/// Entries the recorder dropped because its queue was full (drop policy).
+/// Entries that were not recorded: the queue was full (drop policy), a state was too large or deep
+/// for a record, or a live stream lost them; `reason` says which.
 public struct LogGap: Sendable, Equatable {
     /// Index of the entry that follows the gap (== entry count when the gap is last).
     public var beforeEntry: Int
@@ -303,6 +304,7 @@ public struct LogGap: Sendable, Equatable {
     /// Why, as the recorder wrote it ("entry 2 is 70 MB encoded; …"); nil when it gave none.
     public var reason: String?
 
+    /// A gap as the index reads it from a `gap` record (tests build them to check listings).
     public init(beforeEntry: Int, lineNumber: Int, firstSequence: Int64, droppedCount: Int, reason: String? = nil) {
         self.beforeEntry = beforeEntry
         self.lineNumber = lineNumber
