@@ -72,6 +72,9 @@ protocol TimelineSource: AnyObject {
     /// The gap whose placeholder row is at `index` (entries the recorder could not
     /// write), for a source that keeps rows for them.
     func gap(at index: Int) -> LogGap?
+    /// The new recording session whose placeholder row is at `index` (the log was opened
+    /// again there), for a source that keeps rows for them.
+    func session(at index: Int) -> SessionStart?
     /// The number position `index` shows: entries keep the numbers they were recorded
     /// with, counting what gaps and damaged records before them stand for.
     func entryNumber(at index: Int) -> Int
@@ -113,6 +116,7 @@ protocol TimelineSource: AnyObject {
 extension TimelineSource {
     func damagedRecord(at index: Int) -> DamagedRecord? { nil }
     func gap(at index: Int) -> LogGap? { nil }
+    func session(at index: Int) -> SessionStart? { nil }
     func entryNumber(at index: Int) -> Int { index + 1 }
     func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup {
         number >= 1 && number <= count ? .row(number - 1) : .pastTheEnd

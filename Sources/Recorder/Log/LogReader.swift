@@ -331,6 +331,9 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// How many sessions after the first were found so far (``laterSessions`` without reading their headers).
+    public var laterSessionCount: Int { lock.withLock { index.laterSessions.count } }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 
