@@ -29,7 +29,7 @@ enum BlameCommand: CommandRunner {
             // The value before is the last recorded one: the change may have happened in the gap.
             if let (gap, first) = gaps.last(where: { $0.gap.beforeEntry == change.entry }) {
                 line += "  (across a gap: " + GapDescription.entries(numbered: first, gap: gap) + " not recorded)"
-            } else if change.entry > 0, timeline.reader.startsSession(at: change.entry) {
+            } else if timeline.startsNewSession(at: change.entry) {
                 // Not what the previous session left: the state the app started the new session with.
                 line += "  (a new recording session starts here)"
             }

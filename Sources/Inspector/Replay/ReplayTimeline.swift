@@ -44,6 +44,7 @@ final class ReplayTimeline: TimelineSource {
 
     func gap(at index: Int) -> LogGap? { index < branchStart ? base.gap(at: index) : nil }
     func session(at index: Int) -> SessionStart? { index < branchStart ? base.session(at: index) : nil }
+    func startsNewSession(at index: Int) -> Bool { index < branchStart && base.startsNewSession(at: index) }
 
     /// Branch entries continue the numbers after the last recorded one.
     func entryNumber(at index: Int) -> Int {

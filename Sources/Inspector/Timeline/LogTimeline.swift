@@ -89,6 +89,10 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     func damagedRecord(at index: Int) -> DamagedRecord? { rows.record(atRow: index) }
     func gap(at index: Int) -> LogGap? { rows.gap(atRow: index) }
     func session(at index: Int) -> SessionStart? { rows.session(atRow: index) }
+    func startsNewSession(at index: Int) -> Bool {
+        guard let readerIndex = rows.readerIndex(ofRow: index) else { return false }
+        return readerIndex > 0 && reader.startsSession(at: readerIndex)
+    }
     /// The gaps with the first number each takes, in file order (commands print them between entries).
     var numberedGaps: [(gap: LogGap, firstNumber: Int)] {
         rows.numbered.compactMap { if case .gap(let gap) = $0.placeholder.kind { (gap, $0.firstNumber) } else { nil } }
@@ -190,7 +194,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             row -= 1
         }
         // Commands keep no row for a session: the entry that starts one starts from its header's state.
-        if let readerIndex = rows.readerIndex(ofRow: index), readerIndex > 0, reader.startsSession(at: readerIndex) {
+        if startsNewSession(at: index), let readerIndex = rows.readerIndex(ofRow: index) {
             return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState
         }
         return row >= 0 ? try? state(at: row) : initialState

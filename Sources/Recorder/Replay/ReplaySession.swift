@@ -202,9 +202,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     /// Runs the reducer with the entry's recorded outside values bound; returns the
     /// reads it had no recorded value for.
     package func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
-        let context = RecordedValuesContext(replaying: values)
-        RecordedValuesContext.$current.withValue(context) { reducer(&state, action) }
-        return context.unrecordedReads
+        RecordedValuesContext.replaying(values) { reducer(&state, action) }
     }
 
     /// Why the state before `entry` is not the state after `previous`: a new
@@ -378,6 +376,10 @@ package struct LogCopyError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// How a replay session turns a recorded action (its case path or type name, and
 /// its payload) back into the reducer's Action type.
-struct ActionDecoding<Action> {
-    let decode: (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action
+package struct ActionDecoding<Action> {
+    package let decode: (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action
+
+    package init(decode: @escaping (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action) {
+        self.decode = decode
+    }
 }
