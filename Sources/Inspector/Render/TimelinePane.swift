@@ -98,7 +98,7 @@ extension ScreenPainter {
         let countText = changed == 0 ? "·" : "±\(changed)"
         let countColumn = end - TerminalWidth.of(countText) - 1
         x = screen.write(entry.actionType, row: y, column: x, style: .bold, limit: countColumn - 1)
-        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        let payload = ValueFormatting.payloadSummary(of: entry)
         if !payload.isEmpty, x < countColumn - 2 {
             screen.write(" " + payload.truncated(toWidth: countColumn - 2 - x), row: y, column: x, limit: countColumn - 1)
         }

@@ -126,7 +126,7 @@ extension GeneratedTest.Step {
     init(entry: LogEntry, entryNumber: Int, state: JSONValue?, restartReason: String? = nil) {
         self.entryNumber = entryNumber
         self.restartReason = restartReason
-        let payload = ValueFormatting.payloadSummary(entry.action.payload, actionType: entry.action.name)
+        let payload = ActionSummary.payload(of: entry.action)
         summary = entry.action.name + (payload.isEmpty ? "" : " " + payload)
         actionJSON = entry.action.isReplayable ? JSONWriter.compactString(entry.action.payload) : nil
         expectations = []

@@ -130,6 +130,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             timeOffset: max(0, entry.time.timeIntervalSince(start ?? entry.time)),
             actionType: entry.action.name,
             payload: entry.action.payload,
+            payloadDatePaths: entry.action.datePaths,
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
             isKeyframe: entry.isKeyframe,

@@ -8,6 +8,8 @@ struct TimelineEntry: Equatable, Sendable {
     var timeOffset: Double
     var actionType: String
     var payload: JSONValue
+    /// Where the payload holds `Date`s (the entry's `payloadDates`), for summaries.
+    var payloadDatePaths: [String] = []
     /// Paths the action changed; empty when it changed nothing.
     var changedPaths: [JSONPointer]
     /// True when an effect, not the user, dispatched the action.

@@ -37,7 +37,7 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
 
     public var description: String {
-        let payload = ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name))
+        let payload = ReplayText.short(ActionSummary.payload(of: action))
         var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name)\(payload.isEmpty ? "" : " " + payload)\n"
         for read in unrecordedReads { text += "reads Recorded value \(read)\n" }
         if !unrecordedReads.isEmpty && recorded == recomputed { return text + "(the recomputed state matches the recording)" }
