@@ -4,7 +4,12 @@ import Recorder
 @testable import Inspector
 
 /// A clock whose actions carry `Date`s, recorded by today's recorder.
-private struct Clock: Codable { var now = Date(timeIntervalSinceReferenceDate: 0); var ticks = 0 }
+private struct Clock: Codable {
+    enum Phase: Codable { case idle, started(at: Date) }
+    var now = Date(timeIntervalSinceReferenceDate: 0)
+    var ticks = 0
+    var phase = Phase.started(at: Date(timeIntervalSinceReferenceDate: 0))
+}
 private struct Meeting: Codable { var title: String; var starts: Date }
 private enum ClockAction: Codable {
     case tick(Date)
@@ -44,6 +49,8 @@ private enum ClockAction: Codable {
         #expect(try reader.entry(at: 0).action.datePaths == ["/tick/_0"])
         #expect(try reader.entry(at: 1).action.datePaths == ["/schedule/_0/starts"])
         #expect(try reader.entry(at: 2).action.datePaths == [])
+        // The state's dates inside an enum case's values are found too.
+        #expect(reader.header.datePaths == ["/now", "/phase/started/at"])
     }
 
     @Test func logFindAndTailShowThemAsDates() throws {
