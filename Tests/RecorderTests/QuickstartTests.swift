@@ -362,6 +362,20 @@ private final class ProfileStore: ObservableObject {
         try Replay(log: path).verify(reducer: WorkRecording<String, Int>.reduce)
     }
 
+    @Test func theReadmesPackageSnippetNamesTheProductsThisPackageHas() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Add Rewind to your package").dropFirst().first)
+        let snippet = try #require(section.components(separatedBy: "```").dropFirst().first, "a Package.swift snippet")
+        let products = snippet.components(separatedBy: ".product(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(products == ["Recorder", "RewindTesting", "Inspector"])
+        for product in products {
+            #expect(manifest.contains(".library(name: \"\(product)\""), "\(product) is a product of Package.swift")
+        }
+        #expect(snippet.components(separatedBy: "package: \"rewind\")").count == products.count + 1, "every product names the package")
+    }
+
     @Test func aDisposedRunIsRecordedAsInterruptedAndNoLongerExecutingAsTheActionSays() throws {
         let path = directory.file("interrupted.jsonl")
         let recorder = try ActionRecorder(file: path)
