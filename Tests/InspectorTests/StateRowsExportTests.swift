@@ -27,6 +27,10 @@ private struct Counter: Codable, Equatable {
         return (status, streams.standardOutput, streams.standardError)
     }
 
+    /// Every row's columns, in order.
+    static let columns = ["recording", "entry", "kind", "session", "time", "duration", "action", "payload", "fromEffect", "changed", "state",
+                          "lastEntry", "line", "reason"]
+
     func rows(_ text: String) throws -> [JSONObject] {
         try text.split(separator: "\n").map { try #require(try JSONParser.parse(String($0)).objectValue) }
     }
@@ -41,7 +45,8 @@ private struct Counter: Codable, Equatable {
         #expect(rows.count == reader.entryCount)
         for (index, row) in rows.enumerated() {
             let entry = try reader.entry(at: index)
-            #expect(row.keys == ["recording", "entry", "kind", "session", "time", "duration", "action", "payload", "fromEffect", "changed", "state"])
+            #expect(row.keys == Self.columns)
+            #expect(row["lastEntry"] == .null && row["line"] == .null && row["reason"] == .null)
             #expect(row["recording"] == .string(path))
             #expect(row["entry"] == .integer(Int64(index + 1)))
             #expect(row["kind"] == "entry")
@@ -66,7 +71,7 @@ private struct Counter: Codable, Equatable {
         for (index, row) in rows.enumerated() {
             let state = try reader.state(at: index)
             #expect(row["state"] == nil)
-            #expect(row.keys.suffix(2) == ["/stats/done", "/todos/3/title"])
+            #expect(row.keys == Self.columns.filter { $0 != "state" }.prefix(10) + ["/stats/done", "/todos/3/title", "lastEntry", "line", "reason"])
             #expect(row["/stats/done"] == state[pointer: try JSONPointer(parsing: "/stats/done")])
             #expect(row["/todos/3/title"] == state[pointer: try JSONPointer(parsing: "/todos/3/title")] ?? .null)
         }
@@ -102,7 +107,7 @@ private struct Counter: Codable, Equatable {
     @Test func gapsDamagedRecordsAndLostStatesAreRowsThatSaySo() throws {
         let path = try Self.gappedDamagedLog()
         let rows = try rows(rewind("export", path, "--format", "states").output)
-        #expect(rows.map { $0["kind"]?.stringValue ?? "?" } == ["entry", "gap", "entry", "entry", "damaged", "entry"])
+        try #require(rows.map { $0["kind"]?.stringValue ?? "?" } == ["entry", "gap", "entry", "entry", "damaged", "entry"])
         #expect(rows.map { $0["entry"]?.int64Value ?? -1 } == [1, 2, 3, 4, 5, 6])
         #expect(rows.map { $0["session"]?.int64Value ?? 0 } == [1, 0, 1, 2, 0, 2])
         #expect(rows[1]["lastEntry"] == 2)
@@ -114,7 +119,9 @@ private struct Counter: Codable, Equatable {
         #expect(rows[5]["state"] == .null)
         #expect(rows[5]["reason"]?.stringValue?.hasPrefix("the state after this entry cannot be rebuilt") == true)
         #expect(rows[2]["state"]?["count"] == 3)
-        #expect(rows[2]["reason"] == nil)
+        #expect(rows[2]["reason"] == .null)
+        #expect(rows.allSatisfy { $0.keys == Self.columns })
+        #expect(rows[1]["action"] == .null && rows[1]["state"] == .null && rows[1]["line"] == .null)
 
         let ranged = try self.rows(rewind("export", path, "--format", "states", "--from", "2", "--to", "5").output)
         #expect(ranged.map { $0["kind"]?.stringValue ?? "?" } == ["gap", "entry", "entry", "damaged"])

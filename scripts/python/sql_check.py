@@ -80,6 +80,10 @@ def main():
         shown = json.loads(rewind("show", todos, "--at", "5")[0])
         check(present(json.loads(state), shown) == shown, "the state after entry 5")
 
+        # Every row has every column: a query may name reason and line even when no row has them set.
+        healthy = db.execute("select count(*) from rows where reason is not null or line is not null").fetchone()[0]
+        check(healthy == 0, f"rows of healthy logs with a reason: {healthy}")
+
         # Times are timestamps; durations are numbers.
         kinds = db.execute("select typeof(time), typeof(duration) from rows where kind = 'entry' limit 1").fetchone()
         check(kinds[0].startswith("TIMESTAMP") and kinds[1] == "DOUBLE", f"column types {kinds}")

@@ -7,14 +7,16 @@ import Recorder
 ///
 ///     {"recording":"cart.jsonl","entry":3,"kind":"entry","session":1,"time":"2026-12-05T14:02:11.250000Z",
 ///      "duration":0.000012,"action":"cart.add","payload":{…},"fromEffect":false,"changed":["/cart/items/-"],
-///      "state":{…}}
+///      "state":{…},"lastEntry":null,"line":null,"reason":null}
 ///
 /// With paths, the chosen parts of the state are columns named by their pointers
 /// (`"/cart/total":12`, null where the state has no such part) instead of `state`. Entries that
 /// were not recorded are one row per gap (`"kind":"gap"`, `entry` to `lastEntry`, `reason`), a
 /// damaged record is a row (`"kind":"damaged"`, its `line` and `reason`), an entry whose state
-/// cannot be rebuilt has `"state":null` and a `reason`, and a file that cannot be read as a
-/// recording is a row (`"kind":"unreadable"`). Rows are streamed: a gigabyte log is never held.
+/// cannot be rebuilt has `"state":null` and a `reason`, and a file under a directory that is a
+/// damaged log is a row (`"kind":"unreadable"`). Every row has every column, in one order (null
+/// where it does not apply), so the schema an engine infers is the same for any recording.
+/// Rows are streamed: a gigabyte log is never held.
 struct StateRowsExport {
     var paths: [JSONPointer] = []
     var redaction: Redaction?
@@ -45,16 +47,23 @@ struct StateRowsExport {
         }
         let sessionStarts = timeline.reader.laterSessions.map(\.beforeEntry).filter { $0 > 0 }
         let export = self
+        // A chunk's rows hold about twice its records (each row repeats its state); buffers go round
+        // between the workers and the writer, so none is allocated, grown and faulted in anew per chunk.
+        let bytesPerEntry = Int(timeline.byteCount) / max(1, timeline.reader.entryCount)
+        let buffers = RowBuffers(capacity: min(64 << 20, Self.chunkEntries * (2 * bytesPerEntry + 256)))
         var failure: OutputFile.Failure?
         ParallelInOrder.run(count: max(1, chunks.count), workers: min(workers, chunks.count), ahead: 2 * max(1, workers), work: { item in
             let chunk = item < chunks.count ? chunks[item] : entries
             // The placeholders before a chunk's first entry are its own; the last chunk takes those after the last entry too.
             let firstRow = item == 0 ? rowRange.lowerBound : timeline.entryIndex(ofRecordedLogIndex: chunk.lowerBound - 1) + 1
             let endRow = item >= chunks.count - 1 ? rowRange.upperBound : nil
-            return export.rows(of: chunk, in: timeline, shownAs: shown, fromRow: firstRow, toRow: endRow, sessionStarts: sessionStarts)
-        }, consume: { (rows: [UInt8]) in
+            let rows = RowWriter(buffer: buffers.take(), recording: shown, paths: export.paths)
+            export.write(chunk, in: timeline, to: rows, fromRow: firstRow, toRow: endRow, sessionStarts: sessionStarts)
+            return rows
+        }, consume: { rows in
+            defer { buffers.give(rows.buffer) }
             do throws(OutputFile.Failure) {
-                try rows.withUnsafeBufferPointer { (bytes) throws(OutputFile.Failure) in try sink(bytes) }
+                try sink(rows.bytes)
             } catch {
                 failure = error
                 return false
@@ -66,9 +75,7 @@ struct StateRowsExport {
 
     /// The rows of reader entries `chunk`, and of the gaps and damaged records among them, starting at
     /// timeline row `fromRow` (placeholders before the first entry) and, when `toRow` is given, going on to it.
-    private func rows(of chunk: Range<Int>, in timeline: LogTimeline, shownAs shown: String, fromRow: Int, toRow: Int?,
-                      sessionStarts: [Int]) -> [UInt8] {
-        let rows = RowWriter(recording: shown, paths: paths)
+    private func write(_ chunk: Range<Int>, in timeline: LogTimeline, to rows: RowWriter, fromRow: Int, toRow: Int?, sessionStarts: [Int]) {
         var nextRow = fromRow
         func placeholders(before row: Int) {
             while nextRow < row {
@@ -99,12 +106,11 @@ struct StateRowsExport {
             return true
         }
         if let toRow { placeholders(before: toRow) }
-        return Array(rows.bytes)
     }
 
     /// The one row that says a file under a directory could not be read as a recording.
     static func unreadableRow(recording shown: String, reason: String) -> [UInt8] {
-        let rows = RowWriter(recording: shown, paths: [])
+        let rows = RowWriter(buffer: _ByteBuffer(capacity: 1024), recording: shown, paths: [])
         rows.unreadable(reason: reason)
         return rows.buffer.bytes
     }
@@ -136,9 +142,25 @@ struct StateRowsExport {
     }
 }
 
-/// Writes rows into a byte buffer, the columns in one order for every row.
-private struct RowWriter {
-    let buffer = _ByteBuffer(capacity: 1 << 20)
+/// The byte buffers rows are written into, handed back once written out.
+private final class RowBuffers: @unchecked Sendable {
+    private let capacity: Int
+    private let spare = Locked<[_ByteBuffer]>([])
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func take() -> _ByteBuffer { spare.withLock { $0.popLast() } ?? _ByteBuffer(capacity: capacity) }
+
+    func give(_ buffer: _ByteBuffer) {
+        buffer.removeAll(keepingCapacityUpTo: capacity * 2)
+        spare.withLock { $0.append(buffer) }
+    }
+}
+
+/// Writes rows into a byte buffer, every column in one order in every row. Sendable as a chunk's
+/// rows go from the worker that wrote them to the thread that writes them out, never shared.
+private final class RowWriter: @unchecked Sendable {
+    let buffer: _ByteBuffer
     /// `{"recording":"…","entry":` — the same for every row of a recording.
     private let head: [UInt8]
     private let paths: [JSONPointer]
@@ -148,7 +170,8 @@ private struct RowWriter {
     /// What is written so far (valid until the next write).
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: buffer.base, count: buffer.count) }
 
-    init(recording: String, paths: [JSONPointer]) {
+    init(buffer: _ByteBuffer, recording: String, paths: [JSONPointer]) {
+        self.buffer = buffer
         var head = Array(#"{"recording":"#.utf8)
         JSONWriter.appendString(recording, to: &head)
         head += Array(#","entry":"#.utf8)
@@ -162,12 +185,37 @@ private struct RowWriter {
         }
     }
 
-    private func start(number: Int, kind: StaticString) {
+    private func start(number: Int?, kind: StaticString) {
         head.withUnsafeBufferPointer { buffer.append($0) }
-        JSONWriter.writeInt64(Int64(number), to: buffer)
+        if let number { JSONWriter.writeInt64(Int64(number), to: buffer) } else { buffer.append("null") }
         buffer.append(#","kind":""#)
         buffer.append(kind)
         buffer.append("\"")
+    }
+
+    /// The entry columns of a row that is not an entry: every row has every column, so an engine
+    /// that infers the schema from the rows it sees finds the same columns in any recording.
+    private func noEntryColumns() {
+        buffer.append(#","session":null,"time":null,"duration":null,"action":null,"payload":null,"fromEffect":null,"changed":null"#)
+        if paths.isEmpty {
+            buffer.append(#","state":null"#)
+        } else {
+            for key in pathKeys {
+                key.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.append("null")
+            }
+        }
+    }
+
+    /// `lastEntry`, `line` and `reason`, the columns that say what a row that is not a plain entry stands for.
+    private func end(lastEntry: Int? = nil, line: Int? = nil, reason: String? = nil) {
+        buffer.append(#","lastEntry":"#)
+        if let lastEntry { JSONWriter.writeInt64(Int64(lastEntry), to: buffer) } else { buffer.append("null") }
+        buffer.append(#","line":"#)
+        if let line { JSONWriter.writeInt64(Int64(line), to: buffer) } else { buffer.append("null") }
+        buffer.append(#","reason":"#)
+        if let reason { JSONWriter.writeString(reason, to: buffer) } else { buffer.append("null") }
+        buffer.append("}\n")
     }
 
     func entry(number: Int, session: Int, entry: LogEntry, payload: JSONValue, state: JSONValue?) {
@@ -197,37 +245,25 @@ private struct RowWriter {
                 if let value = state?[pointer: path] { JSONWriter.write(value, to: buffer) } else { buffer.append("null") }
             }
         }
-        if state == nil {
-            buffer.append(#","reason":"the state after this entry cannot be rebuilt: a damaged record, a gap or a new session lies between it and the keyframe before it""#)
-        }
-        buffer.append("}\n")
+        end(reason: state == nil ? "the state after this entry cannot be rebuilt: a damaged record, a gap or a new session lies between it and the keyframe before it" : nil)
     }
 
     func gap(number: Int, gap: LogGap) {
         start(number: number, kind: "gap")
-        buffer.append(#","lastEntry":"#)
-        JSONWriter.writeInt64(Int64(number + max(1, gap.droppedCount) - 1), to: buffer)
-        buffer.append(#","reason":"#)
-        JSONWriter.writeString("not recorded" + (gap.reason.map { ": " + $0 } ?? ""), to: buffer)
-        buffer.append("}\n")
+        noEntryColumns()
+        end(lastEntry: number + max(1, gap.droppedCount) - 1, reason: "not recorded" + (gap.reason.map { ": " + $0 } ?? ""))
     }
 
     func damaged(number: Int, line: Int?, reason: String) {
         start(number: number, kind: "damaged")
-        if let line {
-            buffer.append(#","line":"#)
-            JSONWriter.writeInt64(Int64(line), to: buffer)
-        }
-        buffer.append(#","reason":"#)
-        JSONWriter.writeString(reason, to: buffer)
-        buffer.append("}\n")
+        noEntryColumns()
+        end(line: line, reason: reason)
     }
 
     func unreadable(reason: String) {
-        head.dropLast(#","entry":"#.utf8.count).withUnsafeBufferPointer { buffer.append($0) }
-        buffer.append(#","entry":null,"kind":"unreadable","reason":"#)
-        JSONWriter.writeString(reason, to: buffer)
-        buffer.append("}\n")
+        start(number: nil, kind: "unreadable")
+        noEntryColumns()
+        end(reason: reason)
     }
 
     /// `2026-12-05T14:02:11.250000Z`: UTC, microseconds, the form SQL engines read as a timestamp.

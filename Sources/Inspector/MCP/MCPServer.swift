@@ -217,7 +217,8 @@ final class MCPServer: @unchecked Sendable {
             return
         }
         calls.enter()
-        Thread.detachNewThread { [self] in
+        // 8 MiB of stack, as the recorder's threads have: `diff` and `testgen` work on deep states here.
+        Platform.startThread(named: "rewind.mcp.call") { [self] in
             defer { calls.leave() }
             let result = tool.run(checked, context)
             stateLock.withLock { running[key] = nil }
