@@ -47,7 +47,8 @@ func runStatesExportBenchmarks() {
                          Benchmark.format(seconds: run.seconds), baseline: Benchmark.format(seconds: baseline), ratio: run.seconds / baseline)
         Benchmark.report("  output per second of wall time", Benchmark.format(bytesPerSecond: rate))
         if let cpu = run.cpuSeconds {
-            Benchmark.report("  CPU (all threads), peak memory", Benchmark.format(seconds: cpu) + ", " + Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB")
+            Benchmark.report("  CPU (all threads)", Benchmark.format(seconds: cpu))
+            Benchmark.report("  peak memory", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB")
             Benchmark.report("  output per CPU second", Benchmark.format(bytesPerSecond: Double(run.outputBytes) / cpu))
         }
     }
