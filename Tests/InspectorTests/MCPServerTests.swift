@@ -279,6 +279,13 @@ final class MCPTestClient {
         #expect(none["structuredContent"]?["matched"] == false)
         #expect(Self.text(none) == "No entry of todos.jsonl matches /filter == \"none\"")
 
+        let counted = try #require(try client.call("find", JSONObject([("target", "."), ("query", "/todos length > 1"), ("count", true)]))["result"]?["structuredContent"]?.objectValue)
+        #expect(counted["count"] == 18)
+        #expect(counted["counts"] == [["recording": "./todos-format1.jsonl", "count": 9], ["recording": "./todos.jsonl", "count": 9]])
+        let one = try client.call("find", JSONObject([("target", "todos.jsonl"), ("query", "/todos length > 1"), ("count", true)]))
+        #expect(one["result"]?["structuredContent"]?["count"] == 9)
+        #expect(one["result"]?["structuredContent"]?["counts"] == nil)
+
         let directory = try #require(try client.call("find", JSONObject([("target", "."), ("query", "/todos length > 3"), ("first", true)]))["result"]?.objectValue)
         #expect(directory["structuredContent"]?["matches"] == [
             ["recording": "./todos-format1.jsonl", "entry": 7], ["recording": "./todos.jsonl", "entry": 7],
@@ -458,6 +465,21 @@ final class MCPTestClient {
         #expect(try client.request("tools/list")["result"] != nil)
         let (messages, status) = try client.finish()
         #expect(!messages.contains { $0["id"] == .integer(Int64(cancelled)) })
+        #expect(status == 0)
+    }
+
+    @Test func closingStandardInputCancelsTheCallsStillRunningAndEndsTheServer() throws {
+        let (folder, _) = try Self.workspace()
+        _ = try Self.hugeLog(in: folder)
+        let client = try MCPTestClient(in: folder)
+        #expect(try client.request("tools/list")["result"] != nil)
+        let running = client.issueID()
+        client.send(JSONObject([("jsonrpc", "2.0"), ("id", .integer(Int64(running))), ("method", "tools/call"), ("params", .object(JSONObject([
+            ("name", "find"), ("arguments", .object(JSONObject([("target", "huge.jsonl"), ("query", #"/2999 == "nothing""#), ("changes", true)]))),
+            ("_meta", MCPTestClient.meta),
+        ])))]))
+        let (messages, status) = try client.finish()
+        #expect(messages.isEmpty)
         #expect(status == 0)
     }
 

@@ -14,7 +14,7 @@ import Recorder
 /// is ever written there; commands' own output reaches the client only inside results).
 /// Tool calls run concurrently, each on a thread of its own; `notifications/cancelled` ends the
 /// command a call is running and no answer is sent for it. At the end of standard input the
-/// server answers the calls still running and exits.
+/// server cancels the calls still running and exits.
 final class MCPServer: @unchecked Sendable {
     static let currentVersion = "2026-07-28"
     /// The handshake-era revisions `initialize` accepts, newest first.
@@ -47,6 +47,9 @@ final class MCPServer: @unchecked Sendable {
             case .tooLong: send(JSONRPCMessage.error(JSONRPCError(.invalidRequest, "the line is longer than \(LineReader.longestLine >> 20) MB"), id: .null))
             }
         }
+        // The client closing standard input is its way to shut the server down: calls still running
+        // are cancelled (their commands ended, no answers sent) rather than waited for.
+        for call in stateLock.withLock({ Array(running.values) }) { call.cancel() }
         calls.wait()
         return 0
     }

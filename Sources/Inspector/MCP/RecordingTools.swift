@@ -252,7 +252,17 @@ enum RecordingTools {
                         ("matched", .bool(status == 0 || status == nil)),
                     ]
                     if arguments.flag("count") {
-                        fields.append(("count", .string(page.text.trimmingCharacters(in: .whitespacesAndNewlines))))
+                        // `N` for a recording; `path: N` a line for each recording of a directory that has a match.
+                        let counts = page.lines.compactMap { line -> (String?, Int)? in
+                            guard let colon = line.lastIndex(of: ":") else { return Int(line.trimmingCharacters(in: .whitespaces)).map { (nil, $0) } }
+                            guard let count = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)) else { return nil }
+                            let path = String(line[..<colon])
+                            return (path.hasPrefix(target) ? shown + path.dropFirst(target.count) : path, count)
+                        }
+                        fields.append(("count", .integer(Int64(counts.reduce(0) { $0 + $1.1 }))))
+                        if counts.contains(where: { $0.0 != nil }) {
+                            fields.append(("counts", .array(counts.map { .object(JSONObject([("recording", .string($0.0 ?? shown)), ("count", .integer(Int64($0.1)))])) })))
+                        }
                     } else {
                         fields.append(("matches", .array(page.lines.compactMap { match(in: $0, searching: target, shownAs: shown) })))
                     }
@@ -319,7 +329,7 @@ enum RecordingTools {
             description: """
                 A Swift regression test that replays entries from..to of a recording through the app's reducer \
                 and checks the values the recording saw (rewind testgen), and its fixture (the log slice it \
-                replays). Returns both and writes nothing: save the test as testFile and the fixture beside it as \
+                replays). Returns both and writes neither: save the test as testFile and the fixture beside it as \
                 fixtureFile, exclude the fixture from the target's sources, and add RewindTesting to the test \
                 target. part chooses which file this result holds.
                 """,
