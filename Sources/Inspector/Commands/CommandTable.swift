@@ -130,7 +130,7 @@ enum CommandTable {
                     and 2025-11-25 back to 2024-11-05 through initialize). Tools: list_recordings, stats, log,
                     show_state, diff, find, bisect, blame, testgen; each reads only the recordings under the
                     directories (paths leading out of them, links included, are refused) and writes nothing.
-                    Results are cut at max_bytes with an offset to read on (README, "Coding agents").
+                    Results are cut at max_bytes with an offset to read on (README, "Let a coding agent read recordings").
                     """),
             CommandSpec(name: "listen", runner: ListenCommand.self, abstract: "record apps live over TCP (ActionRecorder(streamingTo:token:)) and follow the first",
                 options: [
