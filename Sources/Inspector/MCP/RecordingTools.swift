@@ -94,13 +94,14 @@ enum RecordingTools {
                 """,
             parameters: [recording, maxBytes],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                let outcome = context.run(["stats", "--format", "json", "--", path], keeping: wholeOutputLimit)
-                guard outcome.status == 0, case .object(var object)? = try? JSONParser.parse(outcome.output) else {
-                    return failure(outcome, context)
+                inRecording(arguments, context) { path in
+                    let outcome = context.run(["stats", "--format", "json", "--", path], keeping: wholeOutputLimit)
+                    guard outcome.status == 0, case .object(var object)? = try? JSONParser.parse(outcome.output) else {
+                        return failure(outcome, context)
+                    }
+                    object["file"] = .string(arguments.string("recording") ?? path)
+                    return .json(fitted(object, within: arguments.integer("max_bytes") ?? defaultMaxBytes))
                 }
-                object["file"] = .string(arguments.string("recording") ?? path)
-                return .json(fitted(object, within: arguments.integer("max_bytes") ?? defaultMaxBytes))
             })
     }
 
@@ -122,15 +123,16 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                var command = ["log"]
-                if let from = arguments.integer("from") { command += ["--from", String(from)] }
-                if let to = arguments.integer("to") { command += ["--to", String(to)] }
-                let width = arguments.integer("width") ?? 120
-                command += width == 0 ? ["--full"] : ["--width", String(max(40, width))]
-                return paged(context, arguments, command + ["--", path]) { page, _ in
-                    [("recording", .string(arguments.string("recording") ?? path)),
-                     ("entries", .array(page.lines.compactMap(leadingNumber).map { .integer(Int64($0)) }))]
+                inRecording(arguments, context) { path in
+                    var command = ["log"]
+                    if let from = arguments.integer("from") { command += ["--from", String(from)] }
+                    if let to = arguments.integer("to") { command += ["--to", String(to)] }
+                    let width = arguments.integer("width") ?? 120
+                    command += width == 0 ? ["--full"] : ["--width", String(max(40, width))]
+                    return paged(context, arguments, command + ["--", path]) { page, _ in
+                        [("recording", .string(arguments.string("recording") ?? path)),
+                         ("entries", .array(page.lines.compactMap(leadingNumber).map { .integer(Int64($0)) }))]
+                    }
                 }
             })
     }
@@ -150,20 +152,21 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                var command = ["show"]
-                if let entry = arguments.integer("entry") { command += ["--at", String(entry)] }
-                if let pointer = arguments.string("path") { command += ["--path", pointer] }
-                return paged(context, arguments, command + ["--", path]) { page, _ in
-                    var fields: [(String, JSONValue)] = [
-                        ("recording", .string(arguments.string("recording") ?? path)),
-                        ("entry", arguments.integer("entry").map { .integer(Int64($0)) } ?? .null),
-                        ("path", .string(arguments.string("path") ?? "")),
-                    ]
-                    if page.offset == 0, page.nextOffset == nil, let value = try? JSONParser.parse(Array(page.text.utf8)) {
-                        fields.append(("value", value))
+                inRecording(arguments, context) { path in
+                    var command = ["show"]
+                    if let entry = arguments.integer("entry") { command += ["--at", String(entry)] }
+                    if let pointer = arguments.string("path") { command += ["--path", pointer] }
+                    return paged(context, arguments, command + ["--", path]) { page, _ in
+                        var fields: [(String, JSONValue)] = [
+                            ("recording", .string(arguments.string("recording") ?? path)),
+                            ("entry", arguments.integer("entry").map { .integer(Int64($0)) } ?? .null),
+                            ("path", .string(arguments.string("path") ?? "")),
+                        ]
+                        if page.offset == 0, page.nextOffset == nil, let value = try? JSONParser.parse(Array(page.text.utf8)) {
+                            fields.append(("value", value))
+                        }
+                        return fields
                     }
-                    return fields
                 }
             })
     }
@@ -186,34 +189,35 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                let pointerText = arguments.string("path")
-                var states: [JSONValue] = []
-                for side in ["from", "to"] {
-                    var command = ["show", "--at", String(arguments.integer(side) ?? 0)]
-                    if let pointerText { command += ["--path", pointerText] }
-                    let outcome = context.run(command + ["--", path], keeping: wholeOutputLimit)
-                    guard outcome.status == 0, let state = try? JSONParser.parse(outcome.output) else { return failure(outcome, context) }
-                    states.append(state)
+                inRecording(arguments, context) { path in
+                    let pointerText = arguments.string("path")
+                    var states: [JSONValue] = []
+                    for side in ["from", "to"] {
+                        var command = ["show", "--at", String(arguments.integer(side) ?? 0)]
+                        if let pointerText { command += ["--path", pointerText] }
+                        let outcome = context.run(command + ["--", path], keeping: wholeOutputLimit)
+                        guard outcome.status == 0, let state = try? JSONParser.parse(outcome.output) else { return failure(outcome, context) }
+                        states.append(state)
+                    }
+                    let format = arguments.string("format") ?? "tree"
+                    let scope = (try? JSONPointer(parsing: pointerText ?? "")) ?? JSONPointer()
+                    let patch = JSONPatch(JSONDiff.patch(from: states[0], to: states[1]).operations.map { $0.rooted(at: scope) })
+                    let text: String = if patch.operations.isEmpty { "no differences" }
+                        else if format == "patch" { JSONWriter.prettyString(patch.jsonValue) }
+                        else { JSONDiff.treeText(from: states[0], to: states[1]) ?? "no differences" }
+                    let page = page(of: Array(text.utf8), arguments)
+                    var structured = JSONObject([
+                        ("recording", .string(arguments.string("recording") ?? path)),
+                        ("from", .integer(Int64(arguments.integer("from") ?? 0))),
+                        ("to", .integer(Int64(arguments.integer("to") ?? 0))),
+                        ("format", .string(format)),
+                        ("identical", .bool(patch.operations.isEmpty)),
+                        ("operations", .integer(Int64(patch.operations.count))),
+                    ])
+                    if format == "patch", page.offset == 0, page.nextOffset == nil { structured["patch"] = patch.jsonValue }
+                    for (key, value) in page.fields { structured[key] = value }
+                    return ToolResult(text: page.shownText, structured: structured)
                 }
-                let format = arguments.string("format") ?? "tree"
-                let scope = (try? JSONPointer(parsing: pointerText ?? "")) ?? JSONPointer()
-                let patch = JSONPatch(JSONDiff.patch(from: states[0], to: states[1]).operations.map { $0.rooted(at: scope) })
-                let text: String = if patch.operations.isEmpty { "no differences" }
-                    else if format == "patch" { JSONWriter.prettyString(patch.jsonValue) }
-                    else { JSONDiff.treeText(from: states[0], to: states[1]) ?? "no differences" }
-                let page = page(of: Array(text.utf8), arguments)
-                var structured = JSONObject([
-                    ("recording", .string(arguments.string("recording") ?? path)),
-                    ("from", .integer(Int64(arguments.integer("from") ?? 0))),
-                    ("to", .integer(Int64(arguments.integer("to") ?? 0))),
-                    ("format", .string(format)),
-                    ("identical", .bool(patch.operations.isEmpty)),
-                    ("operations", .integer(Int64(patch.operations.count))),
-                ])
-                if format == "patch", page.offset == 0, page.nextOffset == nil { structured["patch"] = patch.jsonValue }
-                for (key, value) in page.fields { structured[key] = value }
-                return ToolResult(text: page.shownText, structured: structured)
             })
     }
 
@@ -285,18 +289,19 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                return paged(context, arguments, ["bisect", "--", path, arguments.string("invariant") ?? ""],
-                             succeedsWith: [0, 1, BisectCommand.exitHoldsWhereChecked]) { page, status in
-                    let first = page.offset == 0 ? page.lines.first.map(String.init) ?? "" : ""
-                    let broken = first.range(of: " stops holding at entry ").flatMap { leadingNumber(first[$0.upperBound...]) }
-                    return [
-                        ("recording", .string(arguments.string("recording") ?? path)),
-                        ("invariant", .string(arguments.string("invariant") ?? "")),
-                        ("holds", .bool(status == 0)),
-                        ("holdsWhereChecked", .bool(status == BisectCommand.exitHoldsWhereChecked)),
-                        ("brokenAt", broken.map { .integer(Int64($0)) } ?? .null),
-                    ]
+                inRecording(arguments, context) { path in
+                    return paged(context, arguments, ["bisect", "--", path, arguments.string("invariant") ?? ""],
+                                 succeedsWith: [0, 1, BisectCommand.exitHoldsWhereChecked]) { page, status in
+                        let first = page.offset == 0 ? page.lines.first.map(String.init) ?? "" : ""
+                        let broken = first.range(of: " stops holding at entry ").flatMap { leadingNumber(first[$0.upperBound...]) }
+                        return [
+                            ("recording", .string(arguments.string("recording") ?? path)),
+                            ("invariant", .string(arguments.string("invariant") ?? "")),
+                            ("holds", .bool(status == 0)),
+                            ("holdsWhereChecked", .bool(status == BisectCommand.exitHoldsWhereChecked)),
+                            ("brokenAt", broken.map { .integer(Int64($0)) } ?? .null),
+                        ]
+                    }
                 }
             })
     }
@@ -314,11 +319,12 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                return paged(context, arguments, ["blame", "--", path, arguments.string("path") ?? ""]) { page, _ in
-                    [("recording", .string(arguments.string("recording") ?? path)),
-                     ("path", .string(arguments.string("path") ?? "")),
-                     ("changes", .array(page.lines.compactMap(leadingNumber).map { .integer(Int64($0)) }))]
+                inRecording(arguments, context) { path in
+                    return paged(context, arguments, ["blame", "--", path, arguments.string("path") ?? ""]) { page, _ in
+                        [("recording", .string(arguments.string("recording") ?? path)),
+                         ("path", .string(arguments.string("path") ?? "")),
+                         ("changes", .array(page.lines.compactMap(leadingNumber).map { .integer(Int64($0)) }))]
+                    }
                 }
             })
     }
@@ -346,29 +352,30 @@ enum RecordingTools {
                 maxBytes, offset,
             ],
             run: { arguments, context in
-                guard case .success(let path) = checked(arguments, context) else { return refusal(arguments, context) }
-                var request = TestgenCommand.Request(logPath: path)
-                request.firstEntry = arguments.integer("from")
-                request.lastEntry = arguments.integer("to")
-                request.xctest = arguments.flag("xctest")
-                request.reducer = arguments.string("reducer")
-                request.modules = arguments.strings("modules")
-                request.redactionRules = arguments.strings("redact")
-                // Only the file's name: nothing is written, so no folder is involved.
-                request.testPath = arguments.string("test_file").map { ($0 as NSString).lastPathComponent }
-                let files: TestgenCommand.Files
-                do throws(UsageError) { files = try TestgenCommand.make(request) } catch { return .failure(error.description) }
-                let part = arguments.string("part") ?? "test"
-                let page = page(of: part == "fixture" ? files.fixture : Array(files.test.source.utf8), arguments)
-                var structured = JSONObject([
-                    ("recording", .string(arguments.string("recording") ?? path)),
-                    ("testFile", .string(files.typeName + ".swift")),
-                    ("fixtureFile", .string(files.fixtureName)),
-                    ("steps", .integer(Int64(files.test.steps.count))),
-                    ("part", .string(part)),
-                ])
-                for (key, value) in page.fields { structured[key] = value }
-                return ToolResult(text: page.shownText, structured: structured)
+                inRecording(arguments, context) { path in
+                    var request = TestgenCommand.Request(logPath: path)
+                    request.firstEntry = arguments.integer("from")
+                    request.lastEntry = arguments.integer("to")
+                    request.xctest = arguments.flag("xctest")
+                    request.reducer = arguments.string("reducer")
+                    request.modules = arguments.strings("modules")
+                    request.redactionRules = arguments.strings("redact")
+                    // Only the file's name: nothing is written, so no folder is involved.
+                    request.testPath = arguments.string("test_file").map { ($0 as NSString).lastPathComponent }
+                    let files: TestgenCommand.Files
+                    do throws(UsageError) { files = try TestgenCommand.make(request) } catch { return .failure(error.description) }
+                    let part = arguments.string("part") ?? "test"
+                    let page = page(of: part == "fixture" ? files.fixture : Array(files.test.source.utf8), arguments)
+                    var structured = JSONObject([
+                        ("recording", .string(arguments.string("recording") ?? path)),
+                        ("testFile", .string(files.typeName + ".swift")),
+                        ("fixtureFile", .string(files.fixtureName)),
+                        ("steps", .integer(Int64(files.test.steps.count))),
+                        ("part", .string(part)),
+                    ])
+                    for (key, value) in page.fields { structured[key] = value }
+                    return ToolResult(text: page.shownText, structured: structured)
+                }
             })
     }
 }
@@ -376,15 +383,13 @@ enum RecordingTools {
 // MARK: What the tools share
 
 extension RecordingTools {
-    /// The recording argument's real path, when it is inside the readable directories.
-    static func checked(_ arguments: ToolArguments, _ context: ToolContext) -> Result<String, ToolFailure> {
-        context.directories.check(arguments.string("recording") ?? "")
-    }
-
-    /// The failed check of ``checked(_:_:)`` as the call's result.
-    static func refusal(_ arguments: ToolArguments, _ context: ToolContext) -> ToolResult {
-        if case .failure(let failure) = checked(arguments, context) { return .failure(failure.message) }
-        return .failure("the recording cannot be read")
+    /// Runs `body` with the real path of the `recording` argument, or answers why it cannot be read
+    /// (outside the directories, through a link too; no such file).
+    static func inRecording(_ arguments: ToolArguments, _ context: ToolContext, _ body: (String) -> ToolResult) -> ToolResult {
+        switch context.directories.check(arguments.string("recording") ?? "") {
+        case .success(let path): body(path)
+        case .failure(let failure): .failure(failure.message)
+        }
     }
 
     /// A command that failed: its one-line error (stderr), as the call's result.
