@@ -353,7 +353,7 @@ enum RecordingTools {
             ],
             run: { arguments, context in
                 inRecording(arguments, context) { path in
-                    var request = TestgenCommand.Request(logPath: path)
+                    var request = TestgenCommand.Request()
                     request.firstEntry = arguments.integer("from")
                     request.lastEntry = arguments.integer("to")
                     request.xctest = arguments.flag("xctest")
@@ -362,8 +362,13 @@ enum RecordingTools {
                     request.redactionRules = arguments.strings("redact")
                     // Only the file's name: nothing is written, so no folder is involved.
                     request.testPath = arguments.string("test_file").map { ($0 as NSString).lastPathComponent }
+                    // What `rewind testgen` says, without writing what it would write.
+                    let timeline: LogTimeline
+                    do throws(LogReadError) { timeline = try LogTimeline(path: path) } catch { return .failure("rewind: \(error.description)") }
                     let files: TestgenCommand.Files
-                    do throws(UsageError) { files = try TestgenCommand.make(request) } catch { return .failure(error.description) }
+                    do throws(UsageError) { files = try TestgenCommand.make(request, from: timeline) } catch {
+                        return .failure("rewind testgen: \(error.description)")
+                    }
                     let part = arguments.string("part") ?? "test"
                     let page = page(of: part == "fixture" ? files.fixture : Array(files.test.source.utf8), arguments)
                     var structured = JSONObject([
