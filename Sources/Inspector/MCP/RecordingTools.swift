@@ -379,7 +379,12 @@ enum RecordingTools {
                         ("part", .string(part)),
                     ])
                     for (key, value) in page.fields { structured[key] = value }
-                    return ToolResult(text: page.shownText, structured: structured)
+                    var text = page.shownText
+                    if let note = files.startNote {
+                        structured["notes"] = [.string(note)]
+                        text += "\nnote: " + note
+                    }
+                    return ToolResult(text: text, structured: structured)
                 }
             })
     }
