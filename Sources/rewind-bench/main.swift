@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries|live|catalog ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries|search|live|catalog ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
@@ -22,6 +22,7 @@ if wants("export") { runExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
 if wants("trace") { runTraceBenchmarks() }
 if wants("queries") { runQueryBenchmarks() }
+if wants("search") { runSearchBenchmarks() }
 if wants("live") { runLiveBenchmarks() }
 if wants("catalog") { runCatalogBenchmarks() }
 if wants("history") { runPathHistoryBenchmarks() }

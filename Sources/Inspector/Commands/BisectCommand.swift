@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind bisect <log> '<invariant>'`: the first entry whose state breaks an
 /// invariant, with the action that broke it and that step's diff (exit 1),
