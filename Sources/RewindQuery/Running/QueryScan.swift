@@ -141,6 +141,11 @@ extension QueryScan {
         package var entry: Int?
         /// Entries before ``entry`` (or in the whole log) that could not be checked.
         package var unchecked: [Int]
+
+        package init(entry: Int?, unchecked: [Int]) {
+            self.entry = entry
+            self.unchecked = unchecked
+        }
     }
 
     /// Looks for ``FirstBreak`` in `reader`, on `workers` threads: the scan for the
