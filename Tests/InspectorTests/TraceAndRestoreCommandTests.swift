@@ -4,15 +4,16 @@ import Testing
 @testable import Recorder
 import RewindStore
 
-private struct Tally: Codable, Equatable { var count = 0 }
+struct Tally: Codable, Equatable { var count = 0 }
 private enum TallyAction: Codable, Equatable, Sendable { case add(Int), reset }
 
-/// ReSwift-shaped actions (a protocol) and its init action, which is not Codable.
-private protocol ReSwiftAction {}
-private struct ReSwiftInit: ReSwiftAction {}
-private struct Add: ReSwiftAction, Codable { var amount: Int }
+/// ReSwift-shaped actions (a protocol) and its init action, which is not Codable
+/// (also what `testgen` is tried on: TestgenRecordingTests).
+protocol ReSwiftAction {}
+struct ReSwiftInit: ReSwiftAction {}
+struct Add: ReSwiftAction, Codable { var amount: Int }
 
-private func reSwiftReducer(_ action: any ReSwiftAction, _ state: Tally?) -> Tally {
+func reSwiftReducer(_ action: any ReSwiftAction, _ state: Tally?) -> Tally {
     var state = state ?? Tally()
     if let add = action as? Add { state.count += add.amount }
     return state

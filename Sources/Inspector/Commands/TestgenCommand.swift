@@ -22,21 +22,43 @@ enum TestgenCommand: CommandRunner {
         if !rules.isEmpty {
             do { request.redaction = try Redaction(rules: rules) } catch { return fail(error.description, streams: &streams) }
         }
+        // Both go into the test as code: one line each, and an import names a module.
+        let modules = invocation.values(of: "--module")
+        if let module = modules.first(where: { !$0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { SwiftSource.isIdentifier(String($0)) } }) {
+            return fail("--module takes a module name, not '\(module.escapingControlCharacters)'", streams: &streams)
+        }
+        if let reducer = invocation["--reducer"], reducer.unicodeScalars.contains(where: SwiftSource.isEscaped) || reducer.isEmpty {
+            return fail("--reducer takes one line of Swift naming the reducer, not '\(reducer.escapingControlCharacters)'", streams: &streams)
+        }
         let logPath = invocation.positional[0]
         guard let timeline = CommandSupport.openLog(logPath, program: invocation.program.name, streams: &streams) else { return 2 }
-        guard timeline.count > 0 else { return fail("\(timeline.name) has no entries to replay", streams: &streams) }
-        let first = request.firstEntry ?? 1, last = request.lastEntry ?? timeline.count
-        guard first <= last, last <= timeline.count else {
-            return fail("entries \(first)–\(last) are not in \(timeline.name) (it has 1–\(timeline.count))", streams: &streams)
+        guard timeline.count > 0 else { return fail("\(timeline.name.escapingControlCharacters) has no entries to replay", streams: &streams) }
+        // Entries by the numbers `rewind log` gives them (gaps take the numbers of the entries they stand for).
+        let lastNumber = timeline.entryNumber(at: timeline.count - 1)
+        // ReSwift's middleware records the store's own ReSwiftInit first: not replayable, and
+        // nothing before it. Its recorded state is where the test starts.
+        var startNote: String?
+        if request.firstEntry == nil, timeline.initialState == nil, timeline.count > 1, timeline.entryNumber(at: 0) == 1,
+           let entry = try? timeline.reader.entry(at: 0), !entry.action.isReplayable {
+            request.firstEntry = timeline.entryNumber(at: 1)
+            startNote = "starting at entry \(timeline.entryNumber(at: 1)): entry 1 (\(entry.action.name.escapingControlCharacters)) was recorded "
+                + "by reflection, so it cannot be replayed, and the log holds no state before it; the state after it is where the test starts"
+        }
+        let first = request.firstEntry ?? 1, last = request.lastEntry ?? lastNumber
+        guard first <= last, last <= lastNumber else {
+            return fail("entries \(first)–\(last) are not in \(timeline.name.escapingControlCharacters) (it has 1–\(lastNumber))", streams: &streams)
         }
         guard first > 1 || timeline.initialState != nil else {
-            return fail("\(timeline.name) has no state before entry 1 to start from; use --from 2", streams: &streams)
+            return fail("\(timeline.name.escapingControlCharacters) has no state before entry 1 to start from; use --from 2", streams: &streams)
         }
+        let range: ClosedRange<Int>
+        do { range = try LogExporter.range(of: request, in: timeline) } catch { return fail(error.description, streams: &streams) }
 
         let testPath = invocation["-o"]
         if testPath == "" { return fail("-o takes the name of the test file to write, not ''", streams: &streams) }
-        let typeName = GeneratedTest.typeName(from: testPath.map { ($0 as NSString).lastPathComponent }
-            ?? (timeline.name as NSString).deletingPathExtension + "RecordingTests")
+        let typeName = SwiftSource.typeName(
+            from: testPath.map { ($0 as NSString).lastPathComponent } ?? (timeline.name as NSString).deletingPathExtension + "RecordingTests",
+            avoiding: Set(modules).union(SwiftSource.identifiers(in: invocation["--reducer"] ?? "")))
         let fixtureName = ((testPath.map { ($0 as NSString).lastPathComponent } ?? typeName + ".swift") as NSString)
             .deletingPathExtension + ".fixture.jsonl"
         let fixturePath = testPath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fixtureName) } ?? fixtureName
@@ -64,8 +86,10 @@ enum TestgenCommand: CommandRunner {
         }
         var steps: [GeneratedTest.Step] = []
         fixtureLog.scanStates(0..<fixtureLog.entryCount, keepingPrevious: false) { step in
+            let row = range.lowerBound + step.index
             if let entry = try? fixtureLog.entry(at: step.index) {
-                steps.append(GeneratedTest.Step(entry: entry, entryNumber: first + step.index, state: step.state))
+                steps.append(GeneratedTest.Step(entry: entry, entryNumber: timeline.entryNumber(at: row), state: step.state,
+                                                restartReason: restartReason(before: row, in: timeline, sliceStart: range.lowerBound)))
             }
             return true
         }
@@ -74,7 +98,7 @@ enum TestgenCommand: CommandRunner {
         if invocation.isSet("--xctest") { command += " --xctest" }
         let test = GeneratedTest(
             framework: invocation.isSet("--xctest") ? .xctest : .swiftTesting,
-            typeName: typeName, imports: invocation.values(of: "--module"), reducer: invocation["--reducer"],
+            typeName: typeName, imports: modules, reducer: invocation["--reducer"],
             stateTypeName: timeline.reader.header.stateTypeName, actionTypeName: timeline.reader.header.actionTypeName,
             fixtureName: fixtureName, command: command, logName: timeline.name, steps: steps)
         let fixtureWasNew = !OutputFile.nameIsTaken(fixturePath)
@@ -96,6 +120,23 @@ enum TestgenCommand: CommandRunner {
             streams.output(String(test.source.dropLast()))
             streams.error("\(invocation.displayName): wrote the fixture to \(fixturePath)")
         }
+        if let startNote { streams.error("\(invocation.displayName): \(startNote)") }
         return 0
+    }
+
+    /// Why the state before the entry at `row` is not the one the step before leaves (entries
+    /// before it were not recorded, or a new recording session starts there), worded for the
+    /// generated `steps.skip(…)`; nil when the entry replays from the previous state. A slice
+    /// that starts at a new session starts from the state that session started from.
+    static func restartReason(before row: Int, in timeline: LogTimeline, sliceStart: Int) -> String? {
+        if let gap = timeline.reader.gaps.last(where: { $0.beforeEntry == row }) {
+            let first = timeline.entryNumber(at: row) - max(1, gap.droppedCount)
+            return GapDescription.entries(numbered: first, gap: gap) + (gap.droppedCount > 1 ? " were" : " was")
+                + " not recorded before it, so the state it started from is unknown; the state recorded after it is taken"
+        }
+        if timeline.startsNewSession(at: row), row > sliceStart || timeline.stateBefore(row) == nil {
+            return "a new recording session starts here (the log was opened again), so it does not start from the step before; the state recorded after it is taken"
+        }
+        return nil
     }
 }
