@@ -12,6 +12,9 @@ let package = Package(
         .executableTarget(name: "fuzz-patch-apply", dependencies: [.product(name: "Recorder", package: "Rewind")]),
         .executableTarget(name: "fuzz-log-reader", dependencies: [.product(name: "Recorder", package: "Rewind"),
                                                           .product(name: "Inspector", package: "Rewind")]),
+        // RewindQuery is no product: its module comes with Inspector's, and its fuzzing entry points are `@_spi(Fuzzing)`.
+        .executableTarget(name: "fuzz-query-parser", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                            .product(name: "Inspector", package: "Rewind")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -112,8 +112,13 @@ extension QueryLanguageTests {
             (QueriesAtTheLimits.negated(condition, times: 5_000), "column 1025: \(tooDeep)"),
             ("!" + QueriesAtTheLimits.parenthesized(condition, levels: 256), "column 257: \(tooDeep)"),
             (QueriesAtTheLimits.orChain(endingWith: condition, count: 1_001), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
-            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 3_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column 65537: \(QueriesAtTheLimits.tooLong)"),
+            (String(repeating: " ", count: 65_536) + "/a", "column 65537: \(QueriesAtTheLimits.tooLong)"),
         ]
+        #expect(QueryParser.maximumLength == QueriesAtTheLimits.length)
+        // At the length limit exactly: read.
+        #expect(try holds(String(repeating: " ", count: 65_536 - condition.count) + condition))
         for (text, message) in refused {
             #expect(throws: QueryError.self) { try Query(parsing: text) }
             do {
