@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import RewindJSON
 import CJSONScan
-@testable import RewindQuery
+@testable @_spi(Fuzzing) import RewindQuery
 
 /// The checked skim (`rewind_json_skip_checked`, the fast path that judges a
 /// value as the parser reads it without building it: what a record's members,
@@ -114,7 +114,8 @@ import CJSONScan
         for padding in [0, 40] {
             let bytes = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: padding) + inside + [UInt8(ascii: "\"")]
             #expect(Self.skimAccepts(bytes) == Self.parses(bytes))
-            #expect(rewind_json_valid_utf8(bytes, bytes.count) == (String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) != nil))
+            // The reference for UTF-8: decoding replaces nothing.
+            #expect(rewind_json_valid_utf8(bytes, bytes.count) == String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes))
         }
     }
 
@@ -173,5 +174,25 @@ import CJSONScan
             }
         }
         #expect(accepted > 1_000 && compact > 300, "\(accepted) accepted, \(compact) compact")
+    }
+}
+
+/// The `fast-readers` fuzz target's checks (`FastPathAgreement`) on its seeds and
+/// on a recorder's lines and every change to them: no fast path disagrees with
+/// its reference, so what the fuzzer finds is a new input, not a known one.
+@Suite struct FastPathAgreementTests {
+    @Test func theFuzzTargetsSeedsAndARecordersLinesAgree() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/Corpus/fast-readers").standardized
+        var inputs = try FileManager.default.contentsOfDirectory(atPath: corpus.path).map { name in
+            Array(try Data(contentsOf: corpus.appendingPathComponent(name)))
+        }
+        #expect(inputs.count >= 10)
+        inputs += try EntryScanReadingTests.recorderLinesAndChanges().prefix(3_000)
+        var disagreements: [String] = []
+        for input in inputs {
+            let found = input.withUnsafeBufferPointer { FastPathAgreement.disagreements($0) }
+            if !found.isEmpty { disagreements.append("\(String(decoding: input, as: UTF8.self).prefix(200)): \(found)") }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) disagree, first: \(disagreements.prefix(2).joined(separator: "\n"))")
     }
 }
