@@ -83,6 +83,8 @@ import Recorder
         ("/a == 1x", "column 7: '1x' is not a number"),
         ("/a~2 == 1", #"column 1: invalid JSON Pointer "/a~2": '~' must be followed by '0' or '1'"#),
         ("", "column 1: the query is empty; try /path == value, exists /path or action == name"),
+        // A raw newline or control character in a string is shown as its escape: the reason stays one line.
+        ("/a == \"x\ny\u{1}\"", #"column 7: "x\ny\u0001" is not a valid string (JSON escapes only)"#),
     ])
     func badQueriesNameTheColumn(text: String, message: String) {
         #expect(throws: QueryError.self) { try Query(parsing: text) }

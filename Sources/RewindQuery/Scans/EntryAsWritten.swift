@@ -31,10 +31,10 @@ struct EntryAsWritten {
     /// Reads `line` as written; `trackingCompactness` asks whether the payload is compact as written.
     static func read(_ line: UnsafeBufferPointer<UInt8>, trackingCompactness: Bool) -> EntryAsWritten? {
         guard let base = line.baseAddress, !ReferenceReaders.current.contains(.entry) else { return nil }
-        return template.withUnsafeBufferPointer { members in
-            var parts = [rewind_json_span](repeating: rewind_json_span(), count: Part.count)
+        // On the stack: this runs once per entry of every scan.
+        return withUnsafeTemporaryAllocation(of: rewind_json_span.self, capacity: Part.count) { parts in
             var compact = false
-            let matched = parts.withUnsafeMutableBufferPointer { parts in
+            let matched = template.withUnsafeBufferPointer { members in
                 rewind_json_read_template(base, line.count, members.baseAddress, members.count, parts.baseAddress, parts.count,
                                           trackingCompactness ? Part.payload.rawValue : 0, &compact) == 1
             }
