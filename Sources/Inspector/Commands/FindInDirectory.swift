@@ -69,7 +69,7 @@ enum FindInDirectory {
             return 2
         }
         if total == 0 && !options.countOnly {
-            streams.output("No entry in the \(recordings) recordings under \(directory) matches \(query)")
+            streams.output("No entry in the \(recordings) recordings under \(directory.escapingControlCharacters) matches \(query.description.escapingControlCharacters)")
         }
         return total > 0 ? 0 : 1
     }
@@ -89,7 +89,7 @@ enum FindInDirectory {
         let report = QueryScan(reader: timeline.reader, query: query, mode: options.mode).runIndexing()
         result.unavailable = report.unavailable
         result.count = report.hits.count
-        if !options.countOnly { result.lines = FindCommand.lines(for: report.hits, in: timeline, mode: options.mode, prefix: path + "  ") }
+        if !options.countOnly { result.lines = FindCommand.lines(for: report.hits, in: timeline, mode: options.mode, prefix: path.escapingControlCharacters + "  ") }
         return result
     }
 

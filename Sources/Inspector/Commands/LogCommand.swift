@@ -54,8 +54,8 @@ enum LogCommand: CommandRunner {
         let pad = String(repeating: " ", count: indent)
         guard let trace else { return pad + "(no trace recorded)\n" }
         var text = ""
-        if trace.file != nil { text += pad + "at \(trace)\n" }
-        for frame in trace.stack { text += pad + "  " + frame + "\n" }
+        if trace.file != nil { text += pad + "at \(trace.description.escapingControlCharacters)\n" }
+        for frame in trace.stack { text += pad + "  " + frame.escapingControlCharacters + "\n" }
         return text
     }
 }

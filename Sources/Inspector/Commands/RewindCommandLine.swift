@@ -70,12 +70,18 @@ struct StandardStreams: TextStreams {
 
     mutating func output(_ text: String) {
         guard outputFailure == nil else { return }
-        outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
+        // To a terminal, nothing from a recording may reorder or control it: commands escape
+        // C0 themselves (tail's own colours are C0 escapes); what is left is escaped here,
+        // as `\u0085`, which in JSON is the same value. Files and pipes get exact bytes.
+        let shown = isatty(outputDescriptor) == 1 ? text.escapingC1AndBidiControls : text
+        outputFailure = OutputFile.writeAll(Array((shown.hasSuffix("\n") ? shown : shown + "\n").utf8), to: outputDescriptor)
     }
 
     func error(_ text: String) {
+        // Messages are for people: whatever a file name or a record put in them is shown escaped.
+        let shown = text.escapingControlCharactersKeepingLines
         // Nowhere left to report a failing stderr.
-        _ = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: errorDescriptor)
+        _ = OutputFile.writeAll(Array((shown.hasSuffix("\n") ? shown : shown + "\n").utf8), to: errorDescriptor)
     }
 
     /// The command's status, or 2 (with one line on stderr) when its output could not be

@@ -9,8 +9,8 @@ enum RecordingListFormat {
             date(recording.created),
             entries(recording.entries).leftPadded(toWidth: 13),
             ValueFormatting.shortBytes(recording.bytes).leftPadded(toWidth: 8),
-            recording.displayName,
-            recording.relativePath,
+            recording.displayName.escapingControlCharacters,
+            recording.relativePath.escapingControlCharacters,
         ]
         if let damage = recording.damage { columns.append("(\(damage))") }
         return columns.joined(separator: "  ")

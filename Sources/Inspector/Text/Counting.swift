@@ -38,3 +38,33 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension String {
+    /// Multi-line text for a terminal (a tree diff, a Markdown report, pretty JSON):
+    /// as ``escapingControlCharacters`` but newlines and tabs stay. Inside JSON strings
+    /// the writer has already escaped C0; what is left (DEL, C1, bidi controls, line
+    /// separators) is written `\u0085`, which in JSON is the same value.
+    var escapingControlCharactersKeepingLines: String {
+        escaping { $0.needsEscapingForTerminal && $0 != "\n" && $0 != "\t" }
+    }
+
+    /// Only DEL, C1, bidi controls and line separators, as `\u0085`: what the command-line
+    /// streams escape on their way to a terminal (C0 is the commands' own to escape).
+    var escapingC1AndBidiControls: String {
+        escaping { $0.needsEscapingForTerminal && $0.value >= 0x7F }
+    }
+
+    private func escaping(_ needsEscape: (Unicode.Scalar) -> Bool) -> String {
+        guard unicodeScalars.contains(where: needsEscape) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
