@@ -7,8 +7,10 @@ import RewindTestSupport
 struct CapturedStreams: TextStreams {
     var standardOutput = ""
     var standardError = ""
-    mutating func output(_ text: String) { standardOutput += text + "\n" }
-    mutating func error(_ text: String) { standardError += text + "\n" }
+    /// As a terminal would be, for what commands print differently there.
+    var outputIsTerminal = false
+    mutating func writeOutput(_ text: String) { standardOutput += text + "\n" }
+    mutating func writeError(_ text: String) { standardError += text + "\n" }
 }
 
 /// The command line as a user meets it: help, usage errors and the version,

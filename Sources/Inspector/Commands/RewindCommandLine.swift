@@ -29,18 +29,54 @@ public enum RewindCommandLine {
 }
 
 /// Where commands write; tests substitute an in-memory implementation.
+///
+/// This is where text meets the terminal, so what commands print passes one escaping
+/// function here (``Swift/String/escapingControlCharactersKeepingLines``): whatever a
+/// command put in a line from a recording, a peer or a file name, no control character,
+/// C1 or bidi control reaches the terminal raw. Commands still escape each field of a
+/// one-line listing themselves (``Swift/String/escapingControlCharacters``), so a
+/// newline in a value cannot forge a line.
 protocol TextStreams {
-    mutating func output(_ text: String)
-    mutating func error(_ text: String)
+    /// Writes `text` and a newline to standard output, exactly (commands call ``output(_:)``).
+    mutating func writeOutput(_ text: String)
+    /// Writes `text` and a newline to standard error, exactly (commands call ``error(_:)``).
+    mutating func writeError(_ text: String)
     /// True when stdin and stdout are a terminal (the inspector can run full-screen).
     var isTerminal: Bool { get }
+    /// True when standard output is a terminal (whatever stdin is).
+    var outputIsTerminal: Bool { get }
     /// The width of the terminal standard output goes to; nil when it is not a terminal.
     var outputColumns: Int? { get }
 }
 
 extension TextStreams {
     var isTerminal: Bool { false }
+    var outputIsTerminal: Bool { false }
     var outputColumns: Int? { nil }
+
+    /// Prints `text` (and a newline) with control characters, C1 and bidi controls
+    /// escaped, newlines and tabs kept. In JSON the escapes stand for the same values,
+    /// so printed JSON stays exact.
+    mutating func output(_ text: String) {
+        writeOutput(text.escapingControlCharactersKeepingLines)
+    }
+
+    /// Prints a message (and a newline) on standard error, escaped as ``output(_:)`` escapes.
+    mutating func error(_ text: String) {
+        writeError(text.escapingControlCharactersKeepingLines)
+    }
+
+    /// Prints text holding the command's own terminal styles (`tail`'s colours): the
+    /// command escaped each piece from outside when it put it in.
+    mutating func outputStyled(_ text: String) {
+        writeOutput(text)
+    }
+
+    /// Prints a file for other tools (a log slice, generated source) exactly, or escaped
+    /// as ``output(_:)`` escapes when standard output is a terminal: there it is read.
+    mutating func outputData(_ text: String) {
+        writeOutput(outputIsTerminal ? text.escapingControlCharactersKeepingLines : text)
+    }
 
     /// How wide a line of listing (`log`, `tail`, `find`, `ls`) may be: the terminal's
     /// width, or 120 columns when the output is a file or a pipe. Action summaries
@@ -68,27 +104,23 @@ struct StandardStreams: TextStreams {
         return Int(size.ws_col)
     }
 
-    mutating func output(_ text: String) {
+    var outputIsTerminal: Bool { isatty(outputDescriptor) == 1 }
+
+    mutating func writeOutput(_ text: String) {
         guard outputFailure == nil else { return }
-        // To a terminal, nothing from a recording may reorder or control it: commands escape
-        // C0 themselves (tail's own colours are C0 escapes); what is left is escaped here,
-        // as `\u0085`, which in JSON is the same value. Files and pipes get exact bytes.
-        let shown = isatty(outputDescriptor) == 1 ? text.escapingC1AndBidiControls : text
-        outputFailure = OutputFile.writeAll(Array((shown.hasSuffix("\n") ? shown : shown + "\n").utf8), to: outputDescriptor)
+        outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
     }
 
-    func error(_ text: String) {
-        // Messages are for people: whatever a file name or a record put in them is shown escaped.
-        let shown = text.escapingControlCharactersKeepingLines
+    func writeError(_ text: String) {
         // Nowhere left to report a failing stderr.
-        _ = OutputFile.writeAll(Array((shown.hasSuffix("\n") ? shown : shown + "\n").utf8), to: errorDescriptor)
+        _ = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: errorDescriptor)
     }
 
     /// The command's status, or 2 (with one line on stderr) when its output could not be
     /// written; a reader that went away (EPIPE) is not an error worth a line.
     func finish(status: Int32) -> Int32 {
         guard let outputFailure, outputFailure != EPIPE else { return status }
-        error("rewind: cannot write to standard output: \(String(cString: strerror(outputFailure)))")
+        writeError("rewind: cannot write to standard output: \(String(cString: strerror(outputFailure)))")
         return 2
     }
 }

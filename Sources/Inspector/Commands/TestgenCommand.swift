@@ -92,7 +92,7 @@ enum TestgenCommand: CommandRunner {
             }
             streams.output("Wrote \(testPath) (\(steps.count) steps) and \(fixturePath)")
         } else {
-            streams.output(String(test.source.dropLast()))
+            streams.outputData(String(test.source.dropLast()))
             streams.error("\(invocation.displayName): wrote the fixture to \(fixturePath)")
         }
         return 0

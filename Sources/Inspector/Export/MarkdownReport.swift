@@ -46,7 +46,10 @@ enum MarkdownReport {
             text += folded(fenced("diff", diff), summary: "State changes")
         }
         text += try finalState(of: slice, path: path)
-        return text
+        // A report is read in terminals (`cat`, `less`) as well as browsers: nothing in it may
+        // control one. Names were escaped where they sit on one line; in the JSON blocks the
+        // escapes are JSON's, the same values.
+        return text.escapingControlCharactersKeepingLines
     }
 
     private static func header(for slice: ExportSlice) -> String {

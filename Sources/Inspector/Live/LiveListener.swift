@@ -39,12 +39,15 @@ package final class LiveListener: @unchecked Sendable {
         /// A connection ended: `reason` is nil when the app closed its recorder.
         case closed(peer: String, path: String?, reason: String?)
 
+        /// One line: what a peer sent (a refused client's protocol value, before it
+        /// authenticated) is escaped, so it can neither control the terminal nor forge a line.
         package var description: String {
             switch self {
-            case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path)"
-            case .refused(let peer, let reason): "refused \(peer): \(reason)"
-            case .closed(let peer, let path, nil): "finished \(path ?? "(no log)") (\(peer))"
-            case .closed(let peer, let path, let reason?): "closed \(peer)\(path.map { " (\($0))" } ?? ""): \(reason)"
+            case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path.escapingControlCharacters)"
+            case .refused(let peer, let reason): "refused \(peer): \(reason.escapingControlCharacters)"
+            case .closed(let peer, let path, nil): "finished \(path?.escapingControlCharacters ?? "(no log)") (\(peer))"
+            case .closed(let peer, let path, let reason?):
+                "closed \(peer)\(path.map { " (\($0.escapingControlCharacters))" } ?? ""): \(reason.escapingControlCharacters)"
             }
         }
     }

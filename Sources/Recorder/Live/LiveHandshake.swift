@@ -54,7 +54,7 @@ package enum LiveHandshake {
             return .failure(LiveProtocolError("the connection did not start with a Rewind hello"))
         }
         guard object["protocol"]?.int64Value == Int64(protocolVersion) else {
-            return .failure(LiveProtocolError("unsupported protocol version \(object["protocol"].map { "\($0)" } ?? "(none)")"))
+            return .failure(LiveProtocolError("unsupported protocol version \(object["protocol"].map(shortText) ?? "(none)")"))
         }
         guard let token = object["token"]?.stringValue, let session = object["session"]?.stringValue else {
             return .failure(LiveProtocolError("the hello has no token or session"))
@@ -70,6 +70,13 @@ package enum LiveHandshake {
         case "refused": return .success(.refused(reason: object["reason"]?.stringValue ?? "no reason given"))
         default: return .failure(LiveProtocolError("the listener's reply is neither welcome nor refused"))
         }
+    }
+
+    /// A value a peer sent, for a message: its JSON, cut to 40 characters (whoever
+    /// shows the message escapes what it holds for a terminal).
+    private static func shortText(_ value: JSONValue) -> String {
+        let text = JSONWriter.compactString(value)
+        return text.count > 40 ? text.prefix(40) + "…" : text
     }
 
     /// Session names go into file names, so only hex digits are allowed.

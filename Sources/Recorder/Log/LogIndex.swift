@@ -274,6 +274,12 @@ struct LogIndex {
             }
         } else if LogLine.hasPrefix(line, LogLine.Kind.gap) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
+            if let problem = record.flatMap(LogLimits.gapProblem) {
+                // Read as a gap, its numbers would overflow every entry number after it.
+                damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: problem))
+                pendingFlags.insert(.afterDamage)
+                return true
+            }
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
                 firstSequence: record?[RecordField.firstSequence.name]?.int64Value ?? -1,

@@ -12,6 +12,29 @@ enum LogLimits {
     /// and the parser reads at most ``JSONParser/maximumDepth`` levels.
     static let maximumValueNesting = JSONParser.maximumDepth - 3
 
+    /// The most entries one gap record may stand for. Entry numbers count what gaps stand for,
+    /// so a gap claiming 2⁶³ entries would overflow every number after it; no recorder drops
+    /// a trillion entries in one go.
+    static let maximumGapEntries: Int64 = 1 << 40
+
+    /// Why a gap record (parsed) cannot be read as one, or nil: its `firstSeq` and `dropped`,
+    /// when present, must be whole numbers whose range fits a sequence number.
+    package static func gapProblem(_ record: JSONValue) -> String? {
+        let dropped = record[RecordField.dropped.name]
+        let first = record[RecordField.firstSequence.name]
+        if let dropped {
+            guard let count = dropped.int64Value, (0...maximumGapEntries).contains(count) else {
+                return "a gap record whose \"dropped\" is not a count from 0 to \(maximumGapEntries)"
+            }
+        }
+        if let first {
+            guard let sequence = first.int64Value, (0...(Int64.max - maximumGapEntries)).contains(sequence) else {
+                return "a gap record whose \"firstSeq\" is not a sequence number"
+            }
+        }
+        return nil
+    }
+
     /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil.
     static func problem(bytes: Int, nesting: Int) -> String? {
         if nesting > maximumValueNesting {

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import Recorder
+@testable import Inspector
+
+/// Every number a log holds comes from elsewhere: a hostile log may put ±2⁶³, 1e300, 1e400
+/// (infinity once read), -0, a fraction or the string "NaN" in any of them. No command, no
+/// inspector screen and no listener may trap on one (issue 37); each says what it can.
+@Suite struct ExtremeNumbersTests {
+    static let extremes = [
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+        "18446744073709551615", "1e300", "-1e300", "1e400", "-1e400", "-0", "-0.0", "0.5", "1e-300", #""NaN""#, #""-Infinity""#,
+    ]
+
+    /// Logs with `value` in each number of each kind of record: entries (sequence number, time,
+    /// duration, cause, trace line, recorded values, state and payload), the header (created,
+    /// keyframe interval, version), gaps, date paths and a later session's header.
+    static func logs(with value: String) throws -> [String] {
+        typealias Log = HandMadeLog
+        let entryNumbers = #","effectOf":\#(value),"values":{"now":\#(value)},"trace":{"file":"a.swift","line":\#(value),"function":"f","stack":["0 f"]}"#
+        return try [
+            Log.write([Log.header(),
+                       Log.keyframe(seq: value, time: value, durationNs: value, payload: #"{"x":\#(value)}"#,
+                                    state: #"{"a":\#(value),"b":[\#(value)],"d":\#(value)}"#, extra: entryNumbers),
+                       Log.patch(seq: "1", payload: #"{"x":\#(value)}"#, patch: #"[{"op":"replace","path":"/a","value":\#(value)}]"#),
+                       Log.patch(seq: "2", time: value, patch: #"[{"op":"replace","path":"/a","value":1}]"#)]),
+            Log.write([Log.header(),
+                       Log.keyframe(seq: value, state: #"{"a":1}"#),
+                       Log.patch(seq: "1", patch: #"[{"op":"replace","path":"/a","value":2}]"#),
+                       Log.patch(seq: value, patch: #"[{"op":"replace","path":"/a","value":3}]"#)]),
+            Log.write([Log.header(created: value, keyframeInterval: value, extra: #","datePaths":["/a"]"#),
+                       Log.keyframe(seq: "0", state: #"{"a":\#(value)}"#),
+                       Log.patch(seq: "1", patch: #"[{"op":"replace","path":"/a","value":\#(value)}]"#)]),
+            Log.write([Log.header(version: value), Log.keyframe(seq: "0", state: #"{"a":1}"#)]),
+            Log.write([Log.header(),
+                       Log.keyframe(seq: "0", state: #"{"a":1}"#),
+                       Log.gap(firstSeq: value, dropped: value),
+                       Log.keyframe(seq: "5", state: #"{"a":2}"#),
+                       Log.gap(firstSeq: "6", dropped: value),
+                       Log.keyframe(seq: "7", state: #"{"a":3}"#),
+                       Log.header(created: value),
+                       Log.keyframe(seq: value, state: #"{"a":4}"#)]),
+        ]
+    }
+
+    static func commands(on path: String) -> [[String]] {
+        let directory = (path as NSString).deletingLastPathComponent
+        return [
+            ["open", path], ["ls", directory], ["ls", directory, "--verify"], ["ls", directory, "--format", "json"],
+            ["show", path], ["show", path, "--at", "1"], ["show", path, "--at", "0"], ["log", path], ["log", path, "--trace"],
+            ["stats", path], ["stats", path, "--format", "json"], ["blame", path, "/a"],
+            ["export", path], ["export", path, "--format", "patch", "--per-entry"], ["export", path, "--format", "unified"],
+            ["export", path, "--format", "jsonl"], ["export", path, "--format", "redux-devtools"],
+            ["find", path, "/a > 0"], ["find", path, "--changes", "/a == -0"], ["find", directory, "exists /a"],
+            ["bisect", path, "/a < 2"], ["tail", path], ["tail", path, "--format", "json"],
+            ["testgen", path, "-o", directory + "/GeneratedTests.swift"],
+        ]
+    }
+
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        var streams = CapturedStreams()
+        let status = RewindCommandLine.run(arguments, streams: &streams)
+        return (status, streams.standardOutput, streams.standardError)
+    }
+
+    @Test(arguments: extremes)
+    func everyCommandReadsExtremeNumbersWithoutTrapping(_ value: String) throws {
+        for log in try Self.logs(with: value) {
+            for arguments in Self.commands(on: log) {
+                let result = run(arguments)
+                // 0 done, 1 nothing found / differs, 2 cannot, 3 bisect could not decide.
+                #expect((0...3).contains(result.status), "\(arguments) with \(value)")
+                #expect(!result.error.contains("Fatal"), "\(arguments) with \(value): \(result.error)")
+            }
+            // A slice the export wrote opens again.
+            let slice = (log as NSString).deletingLastPathComponent + "/slice.jsonl"
+            if run(["export", log, "--format", "jsonl", "-o", slice]).status == 0 {
+                #expect(run(["log", slice]).status == 0, "the slice of a log with \(value) opens")
+            }
+        }
+    }
+
+    @Test(arguments: extremes)
+    func theInspectorShowsExtremeNumbersWithoutTrapping(_ value: String) throws {
+        for log in try Self.logs(with: value) {
+            guard let timeline = try? LogTimeline(path: log, keepsDamagedRows: true) else { continue }
+            var model = InspectorFixtures.model(timeline, columns: 120, rows: 30)
+            // Every entry, its action view (duration, cause, values, trace), a diff across the log, the damage list.
+            for keys in ["", "j", "p", "j", "j", "p", "gmGd", "\u{1b}D", "\u{1b}:0\n", "\t\t"] {
+                model.type(keys)
+                #expect(!model.screenText.isEmpty)
+            }
+        }
+    }
+}
