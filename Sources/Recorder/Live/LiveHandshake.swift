@@ -66,7 +66,14 @@ package enum LiveHandshake {
     package static func reply(from line: some Collection<UInt8>) -> Result<Reply, LiveProtocolError> {
         guard let object = try? JSONParser.parse(line) else { return .failure(LiveProtocolError("the listener's reply is not JSON")) }
         switch object["kind"]?.stringValue {
-        case "welcome": return .success(.welcome(lastSequence: object["lastSeq"]?.int64Value))
+        case "welcome":
+            // The app counts on from it: a listener (or whatever answers in its place) must not
+            // make that count overflow.
+            guard let last = object["lastSeq"] else { return .success(.welcome(lastSequence: nil)) }
+            guard let sequence = last.int64Value, (0...(Int64.max - LogLimits.maximumGapEntries)).contains(sequence) else {
+                return .failure(LiveProtocolError("the listener's welcome holds no sequence number an app can go on from"))
+            }
+            return .success(.welcome(lastSequence: sequence))
         case "refused": return .success(.refused(reason: object["reason"]?.stringValue ?? "no reason given"))
         default: return .failure(LiveProtocolError("the listener's reply is neither welcome nor refused"))
         }

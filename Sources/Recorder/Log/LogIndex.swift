@@ -19,6 +19,9 @@ struct LogIndex {
     var tornTail: LogDamage?
     /// Offset and length of the first line, once complete (the header).
     var headerLine: (offset: Int64, length: Int)?
+    /// Offset and length of the last line that held a record in its place (its checksum and
+    /// number checked): where a writer appending to the log goes on from.
+    var lastRecordLine: (offset: Int64, length: Int)?
 
     /// The next unscanned byte: always the start of a line.
     var scannedOffset: Int64 = 0
@@ -58,6 +61,7 @@ struct LogIndex {
         next.pendingFlags = pendingFlags
         next.session = session
         next.headerLine = headerLine
+        next.lastRecordLine = lastRecordLine
         next.entryBase = entryBase + entryCount
         return next
     }
@@ -72,6 +76,7 @@ struct LogIndex {
         damage += next.damage
         gaps += next.gaps
         laterSessions += next.laterSessions
+        lastRecordLine = next.lastRecordLine
         tornTail = next.tornTail
         headerLine = next.headerLine
         scannedOffset = next.scannedOffset
@@ -253,6 +258,7 @@ struct LogIndex {
         case .inPlace:
             break
         }
+        lastRecordLine = (offset, line.count)
         scannedLines = lineNumber
         if LogLine.hasPrefix(line, LogLine.Kind.entry) {
             offsets.append(offset)

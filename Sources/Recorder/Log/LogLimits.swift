@@ -2,7 +2,7 @@
 /// (which never writes a record past them) and the reader (which refuses
 /// one): a value over a limit is recorded as a gap that says why, never as a
 /// line that would make the entry, later entries or the header unreadable.
-enum LogLimits {
+package enum LogLimits {
     /// The longest line a reader accepts.
     static let maximumRecordBytes = LogReader.maximumLineBytes
     /// Room in an entry record for everything besides its state and payload.
@@ -33,6 +33,13 @@ enum LogLimits {
             }
         }
         return nil
+    }
+
+    /// What the patches from one whole state to the next may build when read: copies may
+    /// add no more than a record holds, and nothing may nest deeper than a record may.
+    /// (The recorder writes neither copies nor such nesting; a log from elsewhere may.)
+    package static var patchLimits: PatchLimits {
+        PatchLimits(copiedBytes: maximumRecordBytes, maximumNesting: maximumValueNesting)
     }
 
     /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil.

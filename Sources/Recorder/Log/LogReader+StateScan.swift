@@ -69,18 +69,22 @@ extension LogReader {
     /// ```
     package func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
         var state: JSONValue?
+        // What the patches since the last whole state may build (a log from elsewhere may copy a value into itself).
+        var limits = LogLimits.patchLimits
         walkStateRecords(range, start: { state = $0 }) { line in
             let previous = keepingPrevious ? state : nil
             switch line.rebuild {
             case .keyframe(let keyframe):
                 state = keyframe
+                limits.restart()
             case .lazyKeyframe(let keyframe):
                 state = keyframe.whole
+                limits.restart()
             case .patch(let patch) where state != nil:
                 // In place: the only other reference (`previous`) is kept only when asked for.
                 // Operation by operation without undo steps: a patch that fails leaves no state anyway.
                 do {
-                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!, limits: &limits) }
                 } catch {
                     state = nil
                 }
