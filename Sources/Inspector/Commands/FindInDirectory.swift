@@ -111,7 +111,19 @@ enum FindInDirectory {
                     // Some file systems do not say: ask (not following a link, as the entry's own type would not).
                     var status = stat()
                     guard lstat(path, &status) == 0 else { continue }
-                    type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
+                    switch status.st_mode & S_IFMT {
+                    case S_IFDIR: type = UInt8(DT_DIR)
+                    case S_IFREG: type = UInt8(DT_REG)
+                    case S_IFLNK: type = UInt8(DT_LNK)
+                    default: type = 0
+                    }
+                }
+                if type == UInt8(DT_LNK) {
+                    // A link to a log is searched, as `rewind ls` lists it; a link to a folder is
+                    // not walked (as ls does not), so a link back up cannot loop.
+                    var status = stat()
+                    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+                    type = UInt8(DT_REG)
                 }
                 if type == UInt8(DT_DIR) {
                     walk(path)

@@ -45,7 +45,14 @@ enum LogCommand: CommandRunner {
             }
         }
         if !text.isEmpty { streams.output(String(text.dropLast())) }
-        for damaged in timeline.damage { streams.error("\(program): \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped") }
+        for damaged in timeline.damage {
+            // Records deleted before a line: what is missing is damage, the line itself was read (and is listed).
+            if damaged.lineWasRead {
+                streams.error("\(program): \(timeline.name): line \(damaged.line): \(damaged.reason); line \(damaged.line) itself was read")
+            } else {
+                streams.error("\(program): \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped")
+            }
+        }
         if let torn = timeline.tornTail { streams.error("\(program): \(timeline.name): line \(torn.line) is cut off (\(torn.reason)); ignored") }
     }
 

@@ -253,7 +253,7 @@ struct LogIndex {
             damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
             return true
         case .afterMissing(let why):
-            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why, lineWasRead: true))
             pendingFlags.insert(.afterDamage)
         case .inPlace:
             break
