@@ -13,6 +13,16 @@ struct CapturedStreams: TextStreams {
     mutating func writeError(_ text: String) { standardError += text + "\n" }
 }
 
+extension RewindCommandLine {
+    /// `rewind ARGUMENTS` with what it prints captured (as a terminal would get it, with `terminal`).
+    static func captured(_ arguments: [String], terminal: Bool = false) -> (status: Int32, output: String, error: String) {
+        var streams = CapturedStreams()
+        streams.outputIsTerminal = terminal
+        let status = run(arguments, streams: &streams)
+        return (status, streams.standardOutput, streams.standardError)
+    }
+}
+
 /// The command line as a user meets it: help, usage errors and the version,
 /// all generated from ``CommandTable``.
 @Suite struct CommandLineTests {

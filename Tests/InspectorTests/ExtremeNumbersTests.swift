@@ -57,11 +57,7 @@ import Recorder
         ]
     }
 
-    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        var streams = CapturedStreams()
-        let status = RewindCommandLine.run(arguments, streams: &streams)
-        return (status, streams.standardOutput, streams.standardError)
-    }
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) { RewindCommandLine.captured(arguments) }
 
     @Test(arguments: extremes)
     func everyCommandReadsExtremeNumbersWithoutTrapping(_ value: String) throws {

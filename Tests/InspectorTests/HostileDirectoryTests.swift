@@ -6,11 +6,7 @@ import Testing
 /// Smaller things a directory of recordings from elsewhere shows (issue 37): a log reached
 /// through a link, a file nobody may read, and a log with a deleted line.
 @Suite struct HostileDirectoryTests {
-    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        var streams = CapturedStreams()
-        let status = RewindCommandLine.run(arguments, streams: &streams)
-        return (status, streams.standardOutput, streams.standardError)
-    }
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) { RewindCommandLine.captured(arguments) }
 
     static let log = [HandMadeLog.header(), HandMadeLog.keyframe(seq: "0", state: #"{"a":1}"#),
                       HandMadeLog.patch(seq: "1", patch: #"[{"op":"replace","path":"/a","value":2}]"#)]

@@ -21,11 +21,7 @@ import Recorder
         return try HandMadeLog.write(records)
     }
 
-    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        var streams = CapturedStreams()
-        let status = RewindCommandLine.run(arguments, streams: &streams)
-        return (status, streams.standardOutput, streams.standardError)
-    }
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) { RewindCommandLine.captured(arguments) }
 
     @Test func theReaderSaysTheEntryIsDamaged() throws {
         let log = try Self.bomb(onePatch: true)

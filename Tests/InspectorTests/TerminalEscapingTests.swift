@@ -17,10 +17,7 @@ import RewindTestSupport
     static let shownInJSON = #"a\u001b]0;owned\u0007b\u009b31mc\u202ed\u2028e\rf\ng"#
 
     private func run(_ arguments: [String], terminal: Bool = false) -> (status: Int32, output: String, error: String) {
-        var streams = CapturedStreams()
-        streams.outputIsTerminal = terminal
-        let status = RewindCommandLine.run(arguments, streams: &streams)
-        return (status, streams.standardOutput, streams.standardError)
+        RewindCommandLine.captured(arguments, terminal: terminal)
     }
 
     /// No C0 but newline and tab, no DEL, no C1, no bidi control, no line separator.
