@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 /// The `rewind` command line: `rewind <log>`, `rewind diff A B`, `rewind show …`.
 ///
@@ -39,6 +40,9 @@ public enum RewindCommandLine {
 protocol TextStreams {
     /// Writes `text` and a newline to standard output, exactly (commands call ``output(_:)``).
     mutating func writeOutput(_ text: String)
+    /// Writes bytes already made (an export streamed a megabyte at a time) to standard output,
+    /// exactly as they are (commands call ``output(bytes:)``).
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>)
     /// Writes `text` and a newline to standard error, exactly (commands call ``error(_:)``).
     mutating func writeError(_ text: String)
     /// True when stdin and stdout are a terminal (the inspector can run full-screen).
@@ -78,6 +82,20 @@ extension TextStreams {
         writeOutput(outputIsTerminal ? text.escapingControlCharactersKeepingLines : text)
     }
 
+    /// Prints rows for other tools already made as bytes (`export --format states`) as they
+    /// are, or escaped as ``output(_:)`` escapes when standard output is a terminal.
+    mutating func output(bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        guard outputIsTerminal else { return writeOutput(bytes: bytes) }
+        let shown = Array(String(decoding: bytes, as: UTF8.self).escapingControlCharactersKeepingLines.utf8)
+        shown.withUnsafeBufferPointer { writeOutput(bytes: $0) }
+    }
+
+    /// Test doubles take bytes as text (with the newline they add to each write).
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>) {
+        writeOutput(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// How wide a line of listing (`log`, `tail`, `find`, `ls`) may be: the terminal's
     /// width, or 120 columns when the output is a file or a pipe. Action summaries
     /// are cut to it with `…`; `--full` (nil) keeps everything.
@@ -109,6 +127,11 @@ struct StandardStreams: TextStreams {
     mutating func writeOutput(_ text: String) {
         guard outputFailure == nil else { return }
         outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
+    }
+
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>) {
+        guard outputFailure == nil, !bytes.isEmpty else { return }
+        outputFailure = WriteAll.write(UnsafeRawBufferPointer(bytes), to: outputDescriptor).failure
     }
 
     func writeError(_ text: String) {

@@ -11,6 +11,11 @@ final class LiveSessionLog {
     let path: String
     /// The last sequence number held, as an entry or inside a gap; nil before the first.
     private(set) var lastSequence: Int64?
+    /// Entry numbers the log has given so far (entries, what its gaps stand for, damaged
+    /// records), so the listener can say which entries a gap takes.
+    private(set) var entryNumbersTaken = 0
+    /// The number the next entry (or gap) stored takes.
+    var nextEntryNumber: Int { entryNumbersTaken == Int.max ? Int.max : entryNumbersTaken + 1 }
     private let descriptor: Int32
     /// The file's own chain (format 2): records are sealed anew as they are stored, so the
     /// file is one unbroken chain whatever the stream dropped (docs/LIVE.md). Nil for a
@@ -52,7 +57,12 @@ final class LiveSessionLog {
             close(descriptor)
             throw LiveListenError("cannot cut the torn last line of \(path): \(String(cString: strerror(code)))")
         }
-        return LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(reader.lastRecordSeal))
+        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(reader.lastRecordSeal))
+        log.entryNumbersTaken = reader.gaps.reduce(reader.entryCount + reader.damage.count) { taken, gap in
+            let (sum, overflow) = taken.addingReportingOverflow(max(1, gap.droppedCount))
+            return overflow ? Int.max : sum
+        }
+        return log
     }
 
     /// Creates the log for a new session from its header record (with its newline),
@@ -112,12 +122,21 @@ final class LiveSessionLog {
 
     func noteStored(_ kind: LiveBacklog.Kind) {
         switch kind {
-        case .entry(let sequence, _): lastSequence = max(lastSequence ?? -1, sequence)
-        // Saturating: the framer checked a gap's numbers (LogLimits.gapProblem); this holds without it too.
-        case .gap(let first, let count): lastSequence = max(lastSequence ?? -1, first.addingSaturating(count).addingSaturating(-1))
+        case .entry(let sequence, _):
+            lastSequence = max(lastSequence ?? -1, sequence)
+            entryNumbersTaken = entryNumbersTaken.addingSaturating(1)
+        case .gap(let first, let count):
+            // Saturating: the framer checked a gap's numbers (LogLimits.gapProblem); this holds without it too.
+            lastSequence = max(lastSequence ?? -1, first.addingSaturating(count).addingSaturating(-1))
+            entryNumbersTaken = entryNumbersTaken.addingSaturating(max(1, Int(clamping: count)))
         case .header: lastSequence = nil
         case .other: break
         }
+    }
+
+    /// The reason a gap record (with its newline) gives, when it gives one.
+    static func reason(ofGap record: ArraySlice<UInt8>) -> String? {
+        (try? JSONParser.parse(record.dropLast()))?[RecordField.reason.name]?.stringValue
     }
 
     /// `<process>-<yyyyMMdd-HHmmss>[-<test or metadata>]-<session>.jsonl`, in UTC, file-name-safe.

@@ -27,7 +27,7 @@ package struct PatchLimits: Sendable {
     /// Charges `operation`, about to be applied to `document`; throws (saying which limit)
     /// when what it would build goes past one. A copy spends what it copies. An operation
     /// that will fail anyway (its `from` is missing) passes here and fails when applied.
-    mutating func charge(_ operation: JSONPatchOperation, in document: JSONValue) throws(_PatchFailure) {
+    package mutating func charge(_ operation: JSONPatchOperation, in document: JSONValue) throws(_PatchFailure) {
         switch operation {
         case .add(let path, let value), .replace(let path, let value):
             try checkNesting(of: value, at: path)
