@@ -30,25 +30,27 @@ package struct PatchLimits: Sendable {
     package mutating func charge(_ operation: JSONPatchOperation, in document: JSONValue) throws(_PatchFailure) {
         switch operation {
         case .add(let path, let value), .replace(let path, let value):
-            try checkNesting(of: value, at: path)
+            // A value the patch holds itself: a tree of its own, walked plainly (no value is shared in it).
+            try checkNesting(at: path) { value.unsharedNesting(atMost: $0) }
         case .move(let from, let path):
-            if let value = document[pointer: from] { try checkNesting(of: value, at: path) }
+            if let value = document[pointer: from] { try checkNesting(at: path) { value.nesting(atMost: $0) } }
         case .copy(let from, let path):
             guard let value = document[pointer: from] else { return }
             guard let bytes = value.encodedSize(atMost: copiedBytesLeft) else {
                 throw _PatchFailure(reason: "it copies more than \(copiedBytes >> 20) MB since the last whole state, more than a log record holds")
             }
-            try checkNesting(of: value, at: path)
+            try checkNesting(at: path) { value.nesting(atMost: $0) }
             copiedBytesLeft -= bytes
         case .remove, .test:
             break
         }
     }
 
-    private func checkNesting(of value: JSONValue, at path: JSONPointer) throws(_PatchFailure) {
+    /// Throws when a value nested `nesting(room)` deep (`room + 1` meaning deeper than `room`)
+    /// would pass the limit at `path`.
+    private func checkNesting(at path: JSONPointer, _ nesting: (_ room: Int) -> Int) throws(_PatchFailure) {
         let depth = path.tokens.count
-        // Scalars, and paths short enough for any value the parser reads, cost nothing to check.
-        if depth > maximumNesting || value.nesting(atMost: maximumNesting - depth) > maximumNesting - depth {
+        if depth > maximumNesting || nesting(maximumNesting - depth) > maximumNesting - depth {
             throw _PatchFailure(reason: "it nests values more than \(maximumNesting) levels deep, more than a log record holds")
         }
     }
@@ -72,6 +74,24 @@ extension JSONValue {
         default:
             return 0
         }
+    }
+
+    /// ``nesting(atMost:)`` for a value no part of which is shared (one just parsed): a plain
+    /// walk that stops at the limit, with no bookkeeping (scalars, the common case, cost a switch).
+    func unsharedNesting(atMost limit: Int) -> Int {
+        let children: [JSONValue]
+        switch self {
+        case .array(let elements): children = elements
+        case .object(let object): children = object.values
+        default: return 0
+        }
+        guard limit >= 1 else { return limit + 1 }
+        var deepest = 0
+        for child in children {
+            deepest = max(deepest, child.unsharedNesting(atMost: limit - 1))
+            if deepest > limit - 1 { return limit + 1 }
+        }
+        return deepest + 1
     }
 
     /// Size and nesting, each at most one past its limit.
