@@ -315,7 +315,7 @@ import Testing
     }
     #endif
 
-    @Test(arguments: ["0", "0.0", "0x0", "0.0.0.0", "::"])
+    @Test(arguments: ["0", "0.0", "0x0", "*", "0.0.0.0", "::"])
     func everyInterfaceIsWarnedAboutWhateverItsSpelling(_ address: String) {
         let directory = TemporaryDirectory()
         var streams = CapturedStreams()

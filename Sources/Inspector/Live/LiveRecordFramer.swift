@@ -144,13 +144,17 @@ import Recorder
         return nil
     }
 
+    /// Whether `text` is in `line`: `memchr` to each candidate first byte (this looks at every
+    /// entry a stream carries; glibc's `memmem` needs `_GNU_SOURCE`, which Swift does not set).
     private static func contains(_ line: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-        let needle = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard line.count >= needle.count else { return false }
-        var index = 0
-        while let found = line[index...].firstIndex(of: needle[0]), found + needle.count <= line.count {
-            if memcmp(line.baseAddress! + found, needle.baseAddress!, needle.count) == 0 { return true }
-            index = found + 1
+        let length = text.utf8CodeUnitCount
+        guard let base = line.baseAddress, line.count >= length else { return false }
+        var position = 0
+        while position + length <= line.count,
+              let found = memchr(base + position, Int32(text.utf8Start[0]), line.count - length + 1 - position) {
+            let offset = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(found, text.utf8Start, length) == 0 { return true }
+            position = offset + 1
         }
         return false
     }
