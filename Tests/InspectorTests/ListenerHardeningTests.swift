@@ -9,7 +9,9 @@ import Testing
 /// wait is bounded and every listener is stopped by its test.
 @Suite(.serialized) struct ListenerHardeningTests {
     static let token = LiveRecordingTests.token
-    static let patience = LiveRecordingTests.patience
+    /// How long a wait may last before the test gives up: longer under Thread Sanitizer
+    /// (scripts/tsan), which runs this suite many times slower on a shared machine.
+    static let patience = LiveRecordingTests.patience * (ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 12)
 
     static func listener(_ directory: TemporaryDirectory, configure: (inout LiveListener.Configuration) -> Void = { _ in }) throws -> LiveListener {
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: 0), directory: directory.path, token: token)
@@ -189,7 +191,7 @@ import Testing
             configuration.willReadLog = { session in
                 guard session == slow else { return }
                 reading.signal()
-                _ = release.wait(timeout: .now() + 30)
+                _ = release.wait(timeout: .now() + 3 * Self.patience)
             }
         }
         defer { listener.stop() }
