@@ -313,9 +313,28 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         #expect(try reader.state(at: 2)["count"] == 5)
         #expect(reader.isKeyframe(at: 1) && reader.isKeyframe(at: 2))
         let lines = readLines(path)
-        #expect(lines[2].contains(#""reason":"entry 2 (Int) was not recorded: it is nested"#), "numbered from 1, as rewind log numbers it")
-        #expect(reports.withLock { $0.count } == 1, "reported once")
-        #expect(reports.withLock { $0.first?.contains("recording goes on") } == true)
+        // The gap record holds the entry's number; its reason says what was over which limit, once.
+        #expect(lines[2].contains(#""firstSeq":1,"dropped":1,"reason":"the state after Int is nested 603 levels deep; a log record holds at most 509""#), "\(lines[2])")
+        #expect(reports.withLock { $0 } == [
+            "\(path): entry 2 was not recorded: the state after Int is nested 603 levels deep; a log record holds at most 509 (recording goes on)",
+        ], "reported once, numbered from 1 as rewind log numbers it")
+    }
+
+    @Test func anActionTooDeepToReadBackIsAGapThatNamesTheAction() throws {
+        indirect enum Chain: Codable { case end, link(Chain) }
+        enum Load: Codable { case tree(Chain), done }
+        let directory = TemporaryDirectory()
+        let path = directory.file("deep-action.jsonl")
+        let recorder = try ActionRecorder(file: path, options: testOptions())
+        let reducer = recorder.recording { (count: inout Int, _: Load) in count += 1 }
+        var count = 0
+        reducer(&count, .done)
+        reducer(&count, .tree((0..<300).reduce(Chain.end) { chain, _ in .link(chain) }))
+        reducer(&count, .done)
+        try recorder.close()
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 2)
+        #expect(reader.gaps.map(\.reason) == ["the action tree is nested 604 levels deep; a log record holds at most 509"])
     }
 
     @Test func aNonCodableInitialStateTooDeepToReadBackLeavesTheHeaderReadable() throws {
@@ -330,7 +349,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         try recorder.close()
         let reader = try LogReader(path: path)
         #expect(reader.header.initialState == nil)
-        #expect(readLines(path)[0].contains(#""initialStateOmitted":"it is nested"#))
+        #expect(readLines(path)[0].contains(#""initialStateOmitted":"the initial state is nested 513 levels deep; a log record holds at most 509""#))
         #expect(try reader.state(at: 0)["count"] == 1)
     }
 

@@ -62,8 +62,11 @@ extension InspectorModel {
         var broken: Int?
         source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
             guard allowance.take() else { return false }
-            // A damaged record's row is not handed over: it has no state to check either.
-            if scan.kind == .bisect { for skipped in scan.scanned..<step.index { scan.unchecked.add(skipped) } }
+            // Rows not handed over: a damaged record's or a gap's has no state to check either;
+            // a new session's stands for no entry.
+            if scan.kind == .bisect {
+                for skipped in scan.scanned..<step.index where source.session(at: skipped) == nil { scan.unchecked.add(skipped) }
+            }
             scan.scanned = step.index + 1
             // An entry whose state cannot be rebuilt neither matches nor breaks anything; bisect says it skipped it.
             guard let state = step.state else {
@@ -105,12 +108,12 @@ extension InspectorModel {
                 selectShowing(broken)
                 let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
                 let unsure = scan.unchecked.isEmpty ? ""
-                    : "; \(scan.unchecked.numbers) could not be checked (no state), so it may stop holding earlier"
-                message = "\(query) stops holding at entry \(broken + 1) (\(action))" + unsure
+                    : "; \(scan.unchecked.numbers(in: source)) could not be checked (no state), so it may stop holding earlier"
+                message = "\(query) stops holding at entry \(label(ofRow: broken)) (\(action))" + unsure
             } else if scan.scanned >= count {
                 queryScan = nil
                 message = scan.unchecked.isEmpty ? "\(query) holds at every entry"
-                    : "\(query) holds at every entry that could be checked; \(scan.unchecked.numbers) could not be (no state)"
+                    : "\(query) holds at every entry that could be checked; \(scan.unchecked.numbers(in: source)) could not be (no state)"
             } else {
                 queryScan = scan
                 message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"

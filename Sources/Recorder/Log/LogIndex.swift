@@ -301,7 +301,8 @@ public struct LogGap: Sendable, Equatable {
     public var firstSequence: Int64
     /// How many entries were dropped.
     public var droppedCount: Int
-    /// Why, as the recorder wrote it ("entry 2 is 70 MB encoded; …"); nil when it gave none.
+    /// Why, as the recorder wrote it (`the state after load is 70 MB encoded; a log record holds at most 64 MB`);
+    /// nil when it gave none.
     public var reason: String?
 
     /// A gap as the index reads it from a `gap` record (tests build them to check listings).

@@ -65,7 +65,7 @@ final class LogWriter {
                 appendEntry(entry)
             case .gap(let first, let count):
                 if !headerWritten { continue }
-                appendGap(firstSequence: first, count: count, reason: "the recording queue was full (queue policy .drop)")
+                appendGap(firstSequence: first, count: count, reason: GapReason.queueFull)
             }
             if options.durability == .fsyncEachRecord {
                 try appender.write(buffer)
@@ -102,7 +102,8 @@ final class LogWriter {
     // MARK: States
 
     /// Encodes a state (or takes the one the caller's thread encoded) into
-    /// `encoder`, redacted; returns whether it decodes back, or why it cannot be recorded.
+    /// `encoder`, redacted; returns whether it decodes back, or why it cannot be recorded
+    /// (what follows the state's name: `is 70 MB encoded; …`).
     private func encodeState(_ value: Any, preEncoded: EncodedDocument?, into encoder: _StreamingEncoder) -> (replayable: Bool, problem: String?) {
         var outcome: (replayable: Bool, problem: String?)
         if encoder.count > 0 || !encoder.nodes.isEmpty { encoder.prepareForNextDocument(keepingCapacityUpTo: 64 << 20) }
@@ -152,8 +153,8 @@ final class LogWriter {
             let outcome = encodeState(initialValue, preEncoded: entry.encodedInitialState, into: encoder)
             replayable = outcome.replayable
             if let problem = outcome.problem {
-                initialStateProblem = problem
-                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: \(problem) (recording goes on)"))
+                initialStateProblem = "the initial state " + problem
+                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: it \(problem) (recording goes on)"))
             } else {
                 initialState = encoder
             }
@@ -200,8 +201,9 @@ final class LogWriter {
             payload.bytes = JSONWriter.compact(redaction.redact(tree))
         }
         let actionName = RecordedValue.actionName(entry.action, payload: payload.bytes)
-        if let problem = state.problem ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count) {
-            return skip(entry, actionName: actionName, because: problem)
+        if let problem = state.problem.map({ GapReason.overLimit(.state(after: actionName), $0) })
+            ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count, actionName: actionName) {
+            return skip(entry, because: problem)
         }
 
         let stateBytes = current.count
@@ -238,11 +240,11 @@ final class LogWriter {
     }
 
     /// A state or payload over a log limit: recorded as a one-entry gap that
-    /// says why, reported once; the next entry is a keyframe.
-    private func skip(_ entry: PendingEntry, actionName: String, because problem: String) {
-        let reason = "entry \(entry.sequence &+ 1) (\(actionName)) was not recorded: \(problem)"
+    /// says why (the gap record holds the entry's number; its reason names the
+    /// action), reported once; the next entry is a keyframe.
+    private func skip(_ entry: PendingEntry, because reason: String) {
         appendGap(firstSequence: entry.sequence, count: 1, reason: reason)
-        report(RecorderError(path: appender.path, reason: reason + " (recording goes on)"))
+        report(RecorderError(path: appender.path, reason: "entry \(entry.sequence &+ 1) was not recorded: \(reason) (recording goes on)"))
         spare.resetAfterFailure()
     }
 
