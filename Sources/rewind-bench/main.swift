@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries|live|catalog ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|states|replay|trace|queries|search|live|catalog ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named.
 let arguments = CommandLine.arguments.dropFirst()
@@ -19,9 +19,11 @@ if sections.contains("rebuild-profile") { runRebuildProfileLoop() }
 if sections.contains("rebuild-profile-100") { runRebuildProfileLoop(hundredTodos: true) }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
+if wants("states") { runStatesExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
 if wants("trace") { runTraceBenchmarks() }
 if wants("queries") { runQueryBenchmarks() }
+if wants("search") { runSearchBenchmarks() }
 if wants("live") { runLiveBenchmarks() }
 if wants("catalog") { runCatalogBenchmarks() }
 if wants("history") { runPathHistoryBenchmarks() }

@@ -220,13 +220,13 @@ import RewindTestSupport
     }
 
     @Test func bisectInTheInspectorNamesTheEntryByItsRecordedNumber() throws {
-        var model = try Self.inspector(try Self.gappedLog())
-        model.type(":bisect /count < 7\n")
-        while model.hasPendingScan { reduce(&model, .tick) }
+        let timeline = try LogTimeline(path: try Self.gappedLog(), keepsDamagedRows: true)
+        var model = InspectorFixtures.model(timeline, columns: 100, rows: 14)
+        let runner = EffectRunner(source: timeline, directory: TemporaryDirectory().path)
+        model.type(":bisect /count < 7\n", running: runner)
         #expect(model.screenText.contains(" gapped.jsonl  │  entry 8/10  │"))
         #expect(model.message == "/count < 7 stops holding at entry 8 (inc); entries 3–5 and 7 could not be checked (no state), so it may stop holding earlier")
-        model.type(":bisect /count >= 0\n")
-        while model.hasPendingScan { reduce(&model, .tick) }
+        model.type(":bisect /count >= 0\n", running: runner)
         #expect(model.message == "/count >= 0 holds at every entry that could be checked; entries 3–5 and 7 could not be (no state)")
     }
 
@@ -299,6 +299,8 @@ import RewindTestSupport
             "the action load is nested 600 levels deep; a log record holds at most 509",
             "the action load and the state after it are 65 MB encoded; a log record holds at most 64 MB",
         ])
+        let rows = run("export", log, "--format", "states").output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+        #expect(rows.filter { $0["kind"] == "gap" }.first?["reason"] == "not recorded: the recording queue was full (queue policy .drop)")
     }
 
     @Test func theListenerSaysAnOlderAppsReasonAsTodaysIsSaid() {

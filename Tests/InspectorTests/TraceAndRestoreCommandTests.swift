@@ -87,7 +87,7 @@ private func fixedClock() -> ActionRecorder.Options {
     @Test func logRejectsAnUnknownOptionWithItsUsage() {
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(["log", "--tracer", "x.jsonl"], streams: &streams) == 2)
-        #expect(streams.standardError == "rewind log: unknown option '--tracer'\nusage: rewind log <log> [--trace] [--full]\nSee 'rewind log --help'.\n")
+        #expect(streams.standardError == "rewind log: unknown option '--tracer'\nusage: rewind log <log> [--from A] [--to B] [--width N] [--trace] [--full]\nSee 'rewind log --help'.\n")
     }
 
     /// A ReSwift store without a state dispatches ReSwiftInit first, through the middleware.
