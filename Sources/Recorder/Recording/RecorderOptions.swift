@@ -21,6 +21,13 @@ extension ActionRecorder {
         /// Entries waiting for the background writer, at most.
         public var queueCapacity = 1024
 
+        /// Memory the entries not yet written may hold, at most, in bytes (64 MB by default).
+        /// Each counts as the size of the last state the writer encoded, about what a copy
+        /// of a state the app has since changed keeps alive. Past it, `queuePolicy` applies
+        /// as when `queueCapacity` entries wait: a burst of actions on a large state then
+        /// holds tens of megabytes, not hundreds. One entry is always taken, however large.
+        public var queueBytes = 64 << 20
+
         /// What to do when the queue is full.
         public var queuePolicy = QueuePolicy.wait
 
@@ -78,7 +85,8 @@ extension ActionRecorder {
         public init() {}
     }
 
-    /// What the caller's thread does when the writer has fallen `queueCapacity` entries behind.
+    /// What the caller's thread does when the writer has fallen `queueCapacity` entries
+    /// (or `queueBytes` of states) behind.
     public enum QueuePolicy: String, Sendable {
         /// Wait for room: nothing is lost, the app slows down to the writer's pace.
         case wait
@@ -122,7 +130,7 @@ package struct RecorderClock: Sendable {
 
     package static let system = RecorderClock(
         now: { Date().timeIntervalSince1970 },
-        nanoseconds: { DispatchTime.now().uptimeNanoseconds })
+        nanoseconds: { Platform.monotonicNanoseconds() })
 
     /// A clock for reproducible logs: the recording starts at `start` (seconds
     /// since 1970), the n-th reducer call ends `n × step` seconds later and takes 1 µs.

@@ -203,7 +203,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     /// reads it had no recorded value for.
     package func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
         let context = RecordedValuesContext(replaying: values)
-        RecordedValuesContext.$current.withValue(context) { reducer(&state, action) }
+        context.bound { reducer(&state, action) }
         return context.unrecordedReads
     }
 
