@@ -11,10 +11,10 @@ extension ActionRecorder {
     /// ```
     public struct Options: Sendable {
         /// A keyframe (whole state) at least every this many entries; the entries
-        /// in between hold patches. Keyframes also come sooner, once the patches
-        /// since the last one cost about three quarters of what reading the state
-        /// costs, so rebuilding any entry costs under two parses of its state
-        /// and small changes to a large state cost almost nothing (docs/FORMAT.md,
+        /// in between hold patches. Keyframes also come sooner, once rebuilding the
+        /// next entry from the last keyframe would come near max(2 parses of the state,
+        /// 0.25 ms): a large state changed a little at a time costs almost nothing to
+        /// record, and a small one gets a keyframe every hundred-odd entries (docs/FORMAT.md,
         /// "Keyframes"; measured in docs/PERFORMANCE.md, `## Recorder`).
         public var keyframeInterval = 1024
 
@@ -99,7 +99,10 @@ extension ActionRecorder {
     /// drive's cache, and `fsync` elsewhere.
     public enum Durability: Sendable, Equatable {
         /// `write()` after each batch, no `fsync`: the log survives the app crashing
-        /// (the default), but not necessarily a power cut.
+        /// (the default), but not necessarily a power cut. An action reaches the file
+        /// about a millisecond after it (while actions keep coming the writer looks for
+        /// them every millisecond, rather than costing each dispatch a wake-up); call
+        /// `flush()` where the entries must be in the file at once.
         case write
         /// Also `fsync` at most every `seconds`: survives a power cut except the last interval.
         case fsync(interval: Double)
