@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|replay|trace|queries|live|catalog ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|states|replay|trace|queries|live|catalog ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named;
 // so is `recording-table` (the recorder over state sizes from 1 kB to 10 MB, a few minutes).
@@ -22,6 +22,7 @@ if sections.contains("pace-profile") { runPaceProfileLoop() }
 if sections.contains("rebuild-profile-100") { runRebuildProfileLoop(hundredTodos: true) }
 if wants("inspector") { runInspectorBenchmarks() }
 if wants("export") { runExportBenchmarks() }
+if wants("states") { runStatesExportBenchmarks() }
 if wants("replay") { runReplayBenchmarks() }
 if wants("trace") { runTraceBenchmarks() }
 if wants("queries") { runQueryBenchmarks() }

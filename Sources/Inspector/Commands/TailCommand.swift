@@ -162,7 +162,7 @@ enum TailCommand: CommandRunner {
             return style.bold("received action:") + "\n  (entry \(number): unreadable record)"
         }
         var lines = [style.bold("received action:")]
-        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        let payload = ValueFormatting.payloadSummary(of: entry)
         let action = ("  " + entry.actionType + (payload.isEmpty ? "" : " " + payload)).escapingControlCharacters
         lines.append(width.map { action.truncated(toWidth: $0) } ?? action)
         // The first entry of a log without an initial state: all of its state is new.

@@ -28,7 +28,7 @@ extension InspectorModel {
         } else if let entry = view.entry {
             let text = JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload])
             effects.append(.copyToClipboard(text))
-            message = "Copied entry \(entry.index + 1)'s action (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+            message = "Copied entry \(number(entry.index))'s action (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
         }
     }
 
@@ -51,7 +51,7 @@ extension InspectorModel {
     /// `c`: the entry whose effect sent the selected action (found by sequence number, looking back).
     mutating func jumpToCause() {
         guard let entry = view.entry, let cause = entry.causeSequence else {
-            message = "Entry \(selection + 1)'s action was not sent by an effect"
+            message = "Entry \(label(ofRow: selection))'s action was not sent by an effect"
             return
         }
         var index = selection - 1
@@ -61,7 +61,7 @@ extension InspectorModel {
                 causeTrail.append(selection)
                 if let filter, !filter.entries.contains(index) { self.filter = nil }
                 select(entry: index)
-                message = "Entry \(index + 1) sent entry \(entry.index + 1)'s action; b goes back"
+                message = "Entry \(number(index)) sent entry \(number(entry.index))'s action; b goes back"
                 return
             }
             index -= 1

@@ -378,11 +378,14 @@ struct InspectorModel {
                         // After `r`: the recorded state against the recomputed one.
                         next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
                     } else if let stateUnavailable {
-                        next.diffError = "The diff cannot be shown: the state after entry \(selection + 1) cannot be rebuilt: "
+                        next.diffError = "The diff cannot be shown: the state after entry \(number(selection)) cannot be rebuilt: "
                             + StateUnavailable.reason(of: stateUnavailable)
                     } else {
                         let before = source.stateBefore(selection)
-                        if before == nil, diffBase(of: selection) >= 0 {
+                        let base = diffBase(of: selection)
+                        if before == nil, base >= 0, let session = source.session(at: base) {
+                            next.diffError = "The diff cannot be shown: entry \(number(selection)) starts a new recording session whose header holds no state before it (\(session.description))"
+                        } else if before == nil, base >= 0 {
                             // An unknown state is not an empty one: a diff against nothing would invent additions.
                             next.diffError = "The diff cannot be shown: " + diffStartUnavailable(for: selection)
                         } else {
@@ -393,9 +396,20 @@ struct InspectorModel {
                 if let stateError = next.stateError, next.diffError == nil { next.diffError = "The diff cannot be rebuilt: " + stateError }
             } else if count > 0, let record = source.damagedRecord(at: selection) {
                 // A damaged record keeps its row: say what is wrong with it rather than skip it.
-                next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "
+                next.stateError = "entry \(number(selection))'s record is damaged (line \(record.line): \(record.reason)); "
                     + "the states after it are back from the next keyframe"
-                next.diffError = "Entry \(selection + 1) cannot be read: its record (line \(record.line)) is damaged"
+                next.diffError = "Entry \(number(selection)) cannot be read: its record (line \(record.line)) is damaged"
+            } else if count > 0, let gap = source.gap(at: selection) {
+                // A gap keeps a row where its entries would be, saying why they are missing.
+                let what = GapDescription.entries(numbered: number(selection), gap: gap)
+                next.stateError = what + (gap.droppedCount > 1 ? " were" : " was") + " not recorded" + GapDescription.because(gap)
+                next.diffError = "Nothing to diff: " + what + (gap.droppedCount > 1 ? " were" : " was")
+                    + " not recorded; the next entry's diff starts from the last state recorded before"
+            } else if count > 0, let session = source.session(at: selection) {
+                // A new session's row: the state it started from, when its header holds one.
+                next.state = session.initialState
+                if next.state == nil { next.stateError = "the new session's header holds no state before its first entry" }
+                next.diffError = "A " + session.description + " starts here: the log was opened again"
             }
             let selectionMoved = view.selection != selection
             view = next
@@ -423,7 +437,7 @@ struct InspectorModel {
         let base = diffBase(of: index)
         var reason = "it cannot be read"
         do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
-        return "the state before it, after entry \(base + 1), cannot be rebuilt: " + reason
+        return "the state before it, after entry \(label(ofRow: base)), cannot be rebuilt: " + reason
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.

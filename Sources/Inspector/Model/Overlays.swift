@@ -144,7 +144,7 @@ extension InspectorModel {
             message = "Mark removed"
         } else {
             mark = selection
-            message = "Marked entry \(selection + 1); select another and press d to diff them"
+            message = "Marked entry \(label(ofRow: selection)); select another and press d to diff them"
         }
     }
 
@@ -153,8 +153,8 @@ extension InspectorModel {
         comparingWithMark.toggle()
         guard comparingWithMark else { message = leavingMarkDiff; return }
         message = showingInitialState
-            ? "Diff: entry \(mark + 1) → the initial state; d again turns it off"
-            : "Diff: entry \(mark + 1) → entry \(selection + 1); d again for the action's own diff"
+            ? "Diff: entry \(label(ofRow: mark)) → the initial state; d again turns it off"
+            : "Diff: entry \(label(ofRow: mark)) → entry \(label(ofRow: selection)); d again for the action's own diff"
     }
 
     /// What the diff pane shows once the mark diff is turned off (`d`, `Esc`).
@@ -226,10 +226,10 @@ extension InspectorModel {
         let export: DiffExport
         let from: Int
         // Numbered as `:N` is: 0 is the initial state.
-        let to = showingInitialState ? 0 : selection + 1
+        let to = showingInitialState ? "0" : label(ofRow: selection)
         if comparingWithMark, let mark {
             from = mark
-            export = .markedDiff(logName: source.name, from: mark, to: showingInitialState ? nil : selection, lines: view.diffLines)
+            export = .markedDiff(logName: source.name, from: label(ofRow: mark), to: showingInitialState ? nil : label(ofRow: selection), lines: view.diffLines)
         } else if showingInitialState {
             message = "Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"
             return
@@ -238,7 +238,7 @@ extension InspectorModel {
             export = .entry(selection)
         }
         exporting = 0
-        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(to).md"))
+        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
     }
 }
 

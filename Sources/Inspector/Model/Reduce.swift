@@ -274,7 +274,8 @@ extension InspectorModel {
         }
     }
 
-    /// `:N`: entry N; `:0` the initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
+    /// `:N`: entry N by its recorded number (a gap's row for a number it stands for); `:0` the
+    /// initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
     mutating func jump(to text: String) {
         let digits = text.trimmingCharacters(in: .whitespaces)
         // `:` then Enter asks for nothing: the prompt closes quietly.
@@ -282,16 +283,24 @@ extension InspectorModel {
         // More digits than an Int holds is past any end, as 999 is.
         let tooLong = digits.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : nil
         guard let number = Int(digits) ?? tooLong, number >= 0 else {
-            message = "No entry \(text) (entries are 1–\(count))"
+            message = "No entry \(text) (entries are 1–\(lastNumber))"
             return
         }
         guard count > 0 else { message = "No entries yet"; return }
-        let target = min(number, count)
-        if number > count { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(count)" }
-        let index = max(0, target - 1)
+        let index: Int
+        switch source.lookUp(entryNumber: max(1, number)) {
+        case .row(let row):
+            index = row
+        case .notRecorded(let gap, let row?):
+            index = row
+            message = "Entry \(number) was not recorded (" + GapDescription.entries(numbered: self.number(row), gap: gap) + GapDescription.because(gap) + ")"
+        case .notRecorded(_, nil), .damaged, .pastTheEnd:
+            index = count - 1
+            if number > 0 { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(label(ofRow: index))" }
+        }
         if let filter, !filter.entries.contains(index) {
             self.filter = nil
-            message = "Filter cleared to show entry \(target)"
+            message = "Filter cleared to show entry \(label(ofRow: index))"
         }
         select(entry: index)
         focus = .timeline

@@ -8,19 +8,22 @@ enum ParallelInOrder {
     /// Runs `work` for items `0..<count` on up to `workers` threads and hands
     /// each result to `consume` in order, until it returns false (items not
     /// yet started are then skipped; those running finish and are dropped).
-    static func run<Result: Sendable>(count: Int, workers: Int, work: @escaping @Sendable (Int) -> Result, consume: (Result) -> Bool) {
-        run(workers: workers, work: { $0 < count ? work($0) : nil }, consume: consume)
+    /// `ahead` bounds how many items may be started before the consumer has taken the one before
+    /// them: results that are large (an export's rows) then wait in memory a few at a time.
+    static func run<Result: Sendable>(count: Int, workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result,
+                                      consume: (Result) -> Bool) {
+        run(workers: workers, ahead: ahead, work: { $0 < count ? work($0) : nil }, consume: consume)
     }
 
     /// The same for items whose number is not known ahead (chunks of a log
     /// still being indexed): `work` returns nil for the first item past the end.
-    static func run<Result: Sendable>(workers: Int, work: @escaping @Sendable (Int) -> Result?, consume: (Result) -> Bool) {
+    static func run<Result: Sendable>(workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result?, consume: (Result) -> Bool) {
         if workers <= 1 {
             var item = 0
             while let result = work(item), consume(result) { item += 1 }
             return
         }
-        let board = ResultBoard<Result>()
+        let board = ResultBoard<Result>(ahead: ahead)
         for _ in 0..<workers {
             board.workerStarted()
             Thread.detachNewThread {
@@ -56,9 +59,15 @@ private final class ResultBoard<Result: Sendable>: @unchecked Sendable {
     private var results: [Int: Result] = [:]
     private var cancelled = false
     private var runningWorkers = 0
+    /// Items the consumer has taken, and how far past them workers may start.
+    private var consumed = 0
+    private let ahead: Int
+
+    init(ahead: Int) { self.ahead = max(1, ahead) }
 
     func take() -> Int? {
         condition.withLock {
+            while !cancelled, next < endItem, next - consumed >= ahead { condition.wait() }
             guard !cancelled, next < endItem else { return nil }
             defer { next += 1 }
             return next
@@ -86,11 +95,18 @@ private final class ResultBoard<Result: Sendable>: @unchecked Sendable {
                 if item >= endItem || cancelled || (runningWorkers == 0 && item >= next) { return nil }
                 condition.wait()
             }
+            consumed = item + 1
+            condition.broadcast()
             return results.removeValue(forKey: item)
         }
     }
 
-    func cancel() { condition.withLock { cancelled = true } }
+    func cancel() {
+        condition.withLock {
+            cancelled = true
+            condition.broadcast()
+        }
+    }
 
     func workerStarted() { condition.withLock { runningWorkers += 1 } }
 

@@ -36,7 +36,7 @@ extension ScreenPainter {
                 let entry = source.entry(at: change.entry)
                 let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
                 var action = entry.map { entry in
-                    let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+                    let payload = ValueFormatting.payloadSummary(of: entry)
                     return payload.isEmpty ? entry.actionType : entry.actionType + " " + payload
                 } ?? "(unreadable)"
                 if let detail = history.details[change.entry] { action += "  " + detail }

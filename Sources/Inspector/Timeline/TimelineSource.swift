@@ -8,6 +8,8 @@ struct TimelineEntry: Equatable, Sendable {
     var timeOffset: Double
     var actionType: String
     var payload: JSONValue
+    /// Where the payload holds `Date`s (the entry's `payloadDates`), for summaries.
+    var payloadDatePaths: [String] = []
     /// Paths the action changed; empty when it changed nothing.
     var changedPaths: [JSONPointer]
     /// True when an effect, not the user, dispatched the action.
@@ -72,6 +74,12 @@ protocol TimelineSource: AnyObject {
     /// The gap whose placeholder row is at `index` (entries the recorder could not
     /// write), for a source that keeps rows for them.
     func gap(at index: Int) -> LogGap?
+    /// The new recording session whose placeholder row is at `index` (the log was opened
+    /// again there), for a source that keeps rows for them.
+    func session(at index: Int) -> SessionStart?
+    /// Whether the entry at `index` is the first of a recording session after the first
+    /// (the log was opened again right before it).
+    func startsNewSession(at index: Int) -> Bool
     /// The number position `index` shows: entries keep the numbers they were recorded
     /// with, counting what gaps and damaged records before them stand for.
     func entryNumber(at index: Int) -> Int
@@ -113,6 +121,8 @@ protocol TimelineSource: AnyObject {
 extension TimelineSource {
     func damagedRecord(at index: Int) -> DamagedRecord? { nil }
     func gap(at index: Int) -> LogGap? { nil }
+    func session(at index: Int) -> SessionStart? { nil }
+    func startsNewSession(at index: Int) -> Bool { false }
     func entryNumber(at index: Int) -> Int { index + 1 }
     func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup {
         number >= 1 && number <= count ? .row(number - 1) : .pastTheEnd

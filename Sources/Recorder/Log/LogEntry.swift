@@ -41,6 +41,9 @@ public struct RecordedAction: Sendable, Equatable {
     public var payload: JSONValue
     /// True when the action was encoded with `Codable` and can be decoded for replay.
     public var isReplayable: Bool
+    /// Where the payload holds `Date`s (seconds since 2001, `Date`'s `Codable` default), as
+    /// JSON Pointer patterns with `*` for any array index or dictionary key: `["/tick/_0"]`.
+    public var datePaths: [String] = []
 }
 
 /// An entry record, read member by member: the state of a keyframe is only
@@ -158,8 +161,9 @@ struct EntryRecord {
         guard let action = try value(.action), let name = action[ActionField.type.name]?.stringValue else {
             throw LogRecordError("entry has no \"action\" with a \"type\"")
         }
+        let datePaths = (try? value(.payloadDates))?.arrayValue?.compactMap(\.stringValue) ?? []
         return (sequence, RecordedAction(name: name, payload: action[ActionField.payload.name] ?? .null,
-                                         isReplayable: action[ActionField.replayable.name]?.boolValue ?? false))
+                                         isReplayable: action[ActionField.replayable.name]?.boolValue ?? false, datePaths: datePaths))
     }
 
     /// A keyframe's `changed` member (paths that are not JSON Pointers are left out).

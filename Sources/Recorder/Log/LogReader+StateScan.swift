@@ -71,22 +71,7 @@ extension LogReader {
         var state: JSONValue?
         walkStateRecords(range, start: { state = $0 }) { line in
             let previous = keepingPrevious ? state : nil
-            switch line.rebuild {
-            case .keyframe(let keyframe):
-                state = keyframe
-            case .lazyKeyframe(let keyframe):
-                state = keyframe.whole
-            case .patch(let patch) where state != nil:
-                // In place: the only other reference (`previous`) is kept only when asked for.
-                // Operation by operation without undo steps: a patch that fails leaves no state anyway.
-                do {
-                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
-                } catch {
-                    state = nil
-                }
-            case .patch, .none:
-                state = nil
-            }
+            line.advance(&state)
             return body(StateScanStep(
                 index: line.index, lineNumber: line.lineNumber,
                 actionType: line.record.actionType, keyframeChanged: line.record.keyframeChanged,
@@ -119,6 +104,29 @@ extension LogReader {
             case none
         }
 
+        /// The line's bytes, while the walk's body runs (nil when it could not be read).
+        var bytes: UnsafeBufferPointer<UInt8>?
+
+        /// Turns the state before this entry into the state after it: in place (the caller keeps
+        /// another reference only when it asks for the previous state), operation by operation
+        /// without undo steps (a patch that fails leaves no state anyway); nil when it is unavailable.
+        func advance(_ state: inout JSONValue?) {
+            switch rebuild {
+            case .keyframe(let keyframe):
+                state = keyframe
+            case .lazyKeyframe(let keyframe):
+                state = keyframe.whole
+            case .patch(let patch) where state != nil:
+                do {
+                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                } catch {
+                    state = nil
+                }
+            case .patch, .none:
+                state = nil
+            }
+        }
+
         /// The record's patch (nil for a keyframe or a line that does not read), whether or not the state follows on from it.
         var patch: JSONPatch? {
             guard isReadable else { return nil }
@@ -138,6 +146,7 @@ extension LogReader {
              keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) {
             self.index = index
             self.lineNumber = lineNumber
+            self.bytes = bytes
             rebuild = .none
             let followsOn = flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap])
             record = StateRecord()

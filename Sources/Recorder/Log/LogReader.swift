@@ -331,6 +331,20 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// The number `rewind log` and the inspector show for the entry at `index` (from 0):
+    /// entries keep the numbers they were recorded with, so every gap before it counts
+    /// the entries it stands for and every damaged record one.
+    public func entryNumber(at index: Int) -> Int {
+        lock.withLock {
+            let line = index >= 0 && index < self.index.lineNumbers.count ? Int(self.index.lineNumbers[index]) : Int.max
+            let dropped = self.index.gaps.reduce(0) { $0 + ($1.beforeEntry <= index ? max(1, $1.droppedCount) : 0) }
+            return index + 1 + dropped + self.index.damage.count { $0.lineNumber < line }
+        }
+    }
+
+    /// How many sessions after the first were found so far (``laterSessions`` without reading their headers).
+    public var laterSessionCount: Int { lock.withLock { index.laterSessions.count } }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 

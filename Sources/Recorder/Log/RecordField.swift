@@ -32,6 +32,9 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case values
     /// Where the action was dispatched.
     case trace
+    /// `"payloadDates"`: where the action's payload holds `Date`s, as JSON Pointer patterns
+    /// (`["/tick/_0"]`, `*` for any array index or dictionary key), so readers show them as dates.
+    case payloadDates
     /// A keyframe's list of the paths the action changed.
     case changed
     /// A keyframe's whole state.
@@ -65,6 +68,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .effectOf: "effectOf"
         case .values: "values"
         case .trace: "trace"
+        case .payloadDates: "payloadDates"
         case .changed: "changed"
         case .state: "state"
         case .patch: "patch"

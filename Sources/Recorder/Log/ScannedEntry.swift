@@ -139,6 +139,9 @@ package struct ScannedEntry: Sendable, Equatable {
             if member(#","trace":"#) {
                 guard asWritten.skipUnchecked() else { return false }
             }
+            if member(#","payloadDates":"#) {
+                guard asWritten.skipUnchecked() else { return false }
+            }
             if member(#","changed":"#) {
                 guard let value = asWritten.skimValue(depth: 0), member(#","state":"#) else { return false }
                 changed = value.bytes
@@ -195,7 +198,7 @@ package struct ScannedEntry: Sendable, Equatable {
                 return true
             case .time, .durationNanoseconds, .effectOf:
                 return seen.insertFirst(field) && skimmer.skimValue(depth: 0) != nil
-            case .kind, .number, .checksum, .keyframe, .values, .trace, .skipped, .reducerError,
+            case .kind, .number, .checksum, .keyframe, .values, .trace, .payloadDates, .skipped, .reducerError,
                  .firstSequence, .dropped, .reason:
                 // Members ParsedEntry does not judge (optional ones are ignored when unreadable) are only delimited there too.
                 return skimmer.skipUnchecked()

@@ -27,7 +27,7 @@ class PendingEntry {
     /// instances (see ``CallerThreadEncoding``).
     var encodedState: EncodedDocument?
     var encodedInitialState: EncodedDocument?
-    var encodedPayload: (bytes: [UInt8], replayable: Bool)?
+    var encodedPayload: RecordedValue.EncodedPayload?
 
     init(endNanoseconds: UInt64, durationNanoseconds: UInt64, actionType: Any.Type) {
         self.endNanoseconds = endNanoseconds

@@ -69,7 +69,7 @@ struct CapturedValue {
 ///
 /// Used only on the thread it is bound to, so it needs no lock (and no dynamic
 /// exclusivity checks, which cost a thread-local lookup per access).
-final class RecordedValuesContext {
+package final class RecordedValuesContext {
     private let replaying: Bool
     @exclusivity(unchecked) private var captured: [CapturedValue] = []
     /// Replay: recorded values by name, in the order they were read.
@@ -142,6 +142,15 @@ final class RecordedValuesContext {
     func takeCaptured() -> [CapturedValue] {
         defer { captured = [] }
         return captured
+    }
+
+    /// Runs `body` (a reducer call) with `values` handed back to what it reads through
+    /// ``Recorded``, as replay and `verify` do; returns the reads the values had no (usable)
+    /// value for, one line each (`uuid #2: the recording has no value for it`).
+    package static func replaying(_ values: [Recorded.Value], _ body: () -> Void) -> [String] {
+        let context = RecordedValuesContext(replaying: values)
+        context.bound { body() }
+        return context.unrecordedReads
     }
 
     /// Runs `body` with a fresh recording context; returns its result and what it read.

@@ -1,32 +1,31 @@
 import Foundation
-import Recorder
 
-/// Where the state holds `Date`s, from the log header's `datePaths`
-/// (`["/todos/*/created"]`, `*` standing for any array index or object key):
-/// the state pane shows those numbers — seconds since 2001-01-01, `Date`'s
-/// `Codable` default — as ISO-8601 dates.
-struct DatePaths: Equatable, Sendable {
+/// Where a value holds `Date`s, from a log header's `datePaths` (the state) or an entry's
+/// `payloadDates` (its action's payload): `["/todos/*/created"]`, `*` standing for any array
+/// index or object key. The inspector's state pane and every action summary show those
+/// numbers — seconds since 2001-01-01, `Date`'s `Codable` default — as ISO-8601 dates.
+package struct DatePaths: Equatable, Sendable {
     private let patterns: [[String]]
 
-    init(_ patterns: [String]) {
+    package init(_ patterns: [String]) {
         self.patterns = patterns.compactMap { try? JSONPointer(parsing: $0).tokens }
     }
 
-    var isEmpty: Bool { patterns.isEmpty }
+    package var isEmpty: Bool { patterns.isEmpty }
 
-    func contains(_ path: JSONPointer) -> Bool {
+    package func contains(_ path: JSONPointer) -> Bool {
         patterns.contains { pattern in
             pattern.count == path.tokens.count && zip(pattern, path.tokens).allSatisfy { $0 == "*" || $0 == $1 }
         }
     }
 
     /// `2026-01-01T09:30:00Z` (with milliseconds when there are any) for a number at a date path.
-    func date(_ value: JSONValue, at path: JSONPointer) -> String? {
+    package func date(_ value: JSONValue, at path: JSONPointer) -> String? {
         guard contains(path), let seconds = value.doubleValue, seconds.isFinite, abs(seconds) < 1e11 else { return nil }
         return Self.iso8601(Date(timeIntervalSinceReferenceDate: seconds))
     }
 
-    static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
