@@ -34,8 +34,8 @@ struct QueueLimit: OptionSet {
 /// a dispatch at an app's pace (docs/PERFORMANCE.md, `## Recorder`). So while
 /// actions keep coming the writer is not woken: it looks for entries every
 /// ``pollInterval`` on its own. Once none came for ``pollingWindow`` it sleeps
-/// until the next entry wakes it, so an idle app costs nothing. `flush()`,
-/// `close()` and a caller blocked by `.wait` wake it at once.
+/// until the next entry wakes it, so an idle app costs nothing; `close()` and
+/// a caller blocked by `.wait` wake it too.
 ///
 /// `@unchecked Sendable`: all mutable state is guarded by `condition`. The
 /// queued values are copies the caller no longer touches (value types);
@@ -62,9 +62,10 @@ final class RecordingQueue: @unchecked Sendable {
     @exclusivity(unchecked) private var writerSleeps = false
     /// When the writer last found entries (monotonic nanoseconds).
     @exclusivity(unchecked) private var lastEntriesFound: UInt64 = 0
-    /// How often the writer looks for entries while actions keep coming: an entry
-    /// reaches the log at most this long (plus its encoding) after its action.
-    static let pollInterval = 0.001
+    /// How often the writer looks for entries while actions keep coming, in
+    /// microseconds: an entry reaches the log at most this long (plus its encoding)
+    /// after its action.
+    static let pollInterval: useconds_t = 1_000
     /// How long after the last entry the writer keeps looking before it sleeps.
     static let pollingWindow: UInt64 = 100_000_000
     let capacity: Int
@@ -146,7 +147,11 @@ final class RecordingQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while items.isEmpty && dropped == nil && !closing && !stopped {
             if Platform.monotonicNanoseconds() &- lastEntriesFound < Self.pollingWindow {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
+                // A relative sleep outside the lock, not a timed wait: a timed wait's deadline
+                // is wall-clock time, and a clock set back would hold the writer that long.
+                condition.unlock()
+                usleep(Self.pollInterval)
+                condition.lock()
             } else {
                 writerSleeps = true
                 condition.wait()
@@ -194,8 +199,8 @@ final class RecordingQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if dropped != nil { appendPendingGap() }
-        // Whether the writer sleeps or polls: the caller is waiting for it now.
-        condition.broadcast()
+        // A sleeping writer has nothing to write unless that gap was just queued; a polling one comes by itself.
+        if !items.isEmpty { wakeWriter() }
         let target = handedOver
         while processed < target && !stopped { condition.wait() }
     }
