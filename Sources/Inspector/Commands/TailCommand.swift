@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind tail <log> [-n N|all] [-f] [--format text|json]`: the last entries
 /// the way TCA's `_printChanges` prints them (`received action:`, the action

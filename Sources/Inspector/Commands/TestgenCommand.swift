@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind testgen <log> [--from A] [--to B] [--xctest] [-o File.swift]
 /// [--reducer EXPR] [--module NAME]... [--redact RULE]...`: a regression test

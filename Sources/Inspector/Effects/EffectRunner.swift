@@ -1,8 +1,9 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// Does the work `reduce` asks for that is not the terminal's — writing files,
-/// choosing their names, replaying and checking compatibility in the background —
+/// choosing their names, replaying, checking compatibility and searching in the background —
 /// so that `reduce` and `render` stay free of I/O and long work. What comes of
 /// it goes back to the model as events: at once for what is done on the spot
 /// (``perform(_:)``'s result), later for background work (``takeEvents()``).
@@ -11,6 +12,7 @@ final class EffectRunner {
     let directory: String
     let exports: ExportWorker
     let replays = ReplayWorker()
+    let queries = QueryWorker()
     private let source: any TimelineSource
 
     init(source: any TimelineSource, directory: String = FileManager.default.currentDirectoryPath) {
@@ -62,6 +64,12 @@ final class EffectRunner {
         case .checkCompatibility(let check, let end):
             guard let engine else { return [] }
             replays.checkCompatibility(engine.makeVerifier(), continuing: check, through: end)
+        case .runQuery(let job, let kind, let query):
+            // A timeline without a queryable log never asks (it is searched in slices).
+            guard let reader = source.queryableLog else { return [.queryFinished(job: job, firstBreak: nil)] }
+            queries.start(job: job, kind: kind, query: query, reader: reader)
+        case .cancelQuery(let job):
+            queries.cancel(job: job)
         case .quit, .copyToClipboard, .redraw:
             break
         }
@@ -69,11 +77,12 @@ final class EffectRunner {
     }
 
     /// What the background work reported since the last call, in order.
-    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() }
+    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() + queries.takeEvents() }
 
     /// Blocks until every piece of background work started so far is done (tests).
     func waitUntilIdle() {
         exports.waitUntilIdle()
         replays.waitUntilIdle()
+        queries.waitUntilIdle()
     }
 }

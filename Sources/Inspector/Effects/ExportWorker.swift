@@ -3,12 +3,10 @@ import Recorder
 
 /// Writes exports on a background queue, so a big one never blocks the keys,
 /// and hands the session progress and the outcome as events.
-final class ExportWorker: @unchecked Sendable {
+final class ExportWorker: Sendable {
     private let directory: String
     private let queue = DispatchQueue(label: "rewind.inspector.export", qos: .userInitiated)
-    /// Guards `events`.
-    private let lock = NSLock()
-    private var events: [InspectorEvent] = []
+    private let inbox = EventInbox()
 
     init(directory: String = FileManager.default.currentDirectoryPath) {
         self.directory = directory
@@ -29,15 +27,10 @@ final class ExportWorker: @unchecked Sendable {
         }
     }
 
-    private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+    private func post(_ event: InspectorEvent) { inbox.post(event) }
 
     /// Events since the last call, in order.
-    func takeEvents() -> [InspectorEvent] {
-        lock.withLock {
-            defer { events = [] }
-            return events
-        }
-    }
+    func takeEvents() -> [InspectorEvent] { inbox.take() }
 
     /// Blocks until every export started so far is written (tests).
     func waitUntilIdle() { queue.sync {} }

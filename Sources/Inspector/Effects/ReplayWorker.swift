@@ -5,18 +5,17 @@ import Recorder
 /// verifier of its own (``ReplayEngine/makeVerifier()``), and hands the session
 /// progress and results as events. A replay that was cancelled or replaced by
 /// a newer one stops at its next entry and reports nothing.
-final class ReplayWorker: @unchecked Sendable {
+final class ReplayWorker: Sendable {
     /// Separate queues: a long replay never holds back the compatibility report.
     private let replayQueue = DispatchQueue(label: "rewind.inspector.replay", qos: .userInitiated)
     private let checkQueue = DispatchQueue(label: "rewind.inspector.compatibility", qos: .utility)
-    /// Guards `events` and `currentReplay`.
-    private let lock = NSLock()
-    private var events: [InspectorEvent] = []
-    private var currentReplay: Int?
+    private let inbox = EventInbox()
+    /// The replay that may go on: a newer one, or a cancel, ends the one before.
+    private let current = CurrentJob()
 
     /// Replays from `start` to the last entry; progress about every 1%.
     func replay(_ verifier: any ReplayVerifier, from start: Int, job: Int) {
-        lock.withLock { currentReplay = job }
+        current.start(job)
         let handed = HandedOver(verifier)
         replayQueue.async { [self] in
             let verifier = handed.value
@@ -33,7 +32,7 @@ final class ReplayWorker: @unchecked Sendable {
     }
 
     func cancel(job: Int) {
-        lock.withLock { if currentReplay == job { currentReplay = nil } }
+        current.cancel(job)
     }
 
     /// Extends `check` over the entries up to `end`; progress about every 1%.
@@ -49,17 +48,12 @@ final class ReplayWorker: @unchecked Sendable {
         }
     }
 
-    private func isCurrent(_ job: Int) -> Bool { lock.withLock { currentReplay == job } }
+    private func isCurrent(_ job: Int) -> Bool { current.isCurrent(job) }
 
-    private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+    private func post(_ event: InspectorEvent) { inbox.post(event) }
 
     /// Events since the last call, in order.
-    func takeEvents() -> [InspectorEvent] {
-        lock.withLock {
-            defer { events = [] }
-            return events
-        }
-    }
+    func takeEvents() -> [InspectorEvent] { inbox.take() }
 
     /// Blocks until every replay and check started so far is done (tests).
     func waitUntilIdle() {

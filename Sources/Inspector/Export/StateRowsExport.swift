@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind export LOG|DIR --format states`: recordings as a table, one JSON object a line
 /// (JSON Lines), which DuckDB, ClickHouse, Spark or BigQuery read as they are (docs/EXPORT.md,

@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// A key the inspector understands, independent of the terminal library.
 enum Key: Hashable, Sendable {
@@ -68,6 +69,11 @@ enum InspectorEvent: Equatable, Sendable {
     case compatibilityProgress(checked: Int)
     /// The background compatibility check finished a pass.
     case compatibilityChecked(CompatibilityCheck)
+    /// The background search `job` (`:find`, `:bisect`) examined `fraction` of the log and found
+    /// `newMatches` (`:find`; entries of the log file, in order) since it last said.
+    case queryProgress(job: Int, newMatches: [Int], fraction: Double)
+    /// The background search `job` is done; `firstBreak` is `:bisect`'s answer (nil for `:find`).
+    case queryFinished(job: Int, firstBreak: QueryScan.FirstBreak?)
 }
 
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
@@ -96,4 +102,9 @@ enum InspectorEffect: Equatable, Sendable {
     /// Extend the compatibility report over entries up to `through`, in the background;
     /// answered by `compatibilityProgress` and `compatibilityChecked`.
     case checkCompatibility(continuing: CompatibilityCheck, through: Int)
+    /// Search the log file with `rewind find`'s engine for `:find` or `:bisect`, in the
+    /// background; answered by `queryProgress` and `queryFinished` with the same `job`.
+    case runQuery(job: Int, kind: QueryScanProgress.Kind, query: Query)
+    /// Stop the background search `job` (what it would still report is dropped anyway).
+    case cancelQuery(job: Int)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// The inspector's only way to change: applies one event to the model and
 /// returns the work the outside world must do (quit, write a file).
@@ -62,6 +63,10 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.noteCompatibilityProgress(checked: checked)
     case .compatibilityChecked(let check):
         model.finishCompatibilityCheck(check)
+    case .queryProgress(let job, let newMatches, let fraction):
+        model.noteQueryProgress(job: job, newMatches: newMatches, fraction: fraction)
+    case .queryFinished(let job, let firstBreak):
+        model.finishQuery(job: job, firstBreak: firstBreak)
     }
     effects += model.pendingEffects
     model.pendingEffects = []
@@ -365,6 +370,13 @@ extension InspectorModel {
     /// The log is read from its start again (cut, rewritten or rotated):
     /// what pointed at the old entries no longer does.
     mutating func startOverAfterReopen() {
+        // Entry numbers no longer hold: a search's findings would name other entries.
+        if let scan = queryScan {
+            stopBackgroundQuery()
+            queryScan = nil
+            message = ":\(scan.kind.rawValue) \(scan.query) stopped: the log was read again from its start"
+        }
+        queryMatches = nil
         mark = nil
         comparingWithMark = false
         if let filter { applyFilter(shown: filter.shown) }

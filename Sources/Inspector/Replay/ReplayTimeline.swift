@@ -27,6 +27,8 @@ final class ReplayTimeline: TimelineSource {
     var datePaths: [String] { base.datePaths }
     var replayTimeline: ReplayTimeline? { self }
     var recordedLog: LogReader? { base.recordedLog }
+    /// The log's states only while nothing is skipped and there is no branch: then every row shows them.
+    var queryableLog: LogReader? { engine.skipped.isEmpty && engine.branch == nil ? base.queryableLog : nil }
     func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.
@@ -41,6 +43,11 @@ final class ReplayTimeline: TimelineSource {
     }
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { base.entryIndex(ofRecordedLogIndex: logIndex) }
+
+    /// The log's placeholders, and every branch entry (never recorded).
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] {
+        base.positionsWithoutRecordedEntry(before: min(end, branchStart)) + Array(branchStart..<max(branchStart, min(end, count)))
+    }
 
     func gap(at index: Int) -> LogGap? { index < branchStart ? base.gap(at: index) : nil }
     func session(at index: Int) -> SessionStart? { index < branchStart ? base.session(at: index) : nil }

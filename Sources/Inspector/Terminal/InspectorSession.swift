@@ -9,6 +9,8 @@ import Recorder
 /// go back through `reduce` like any other event.
 enum InspectorSession {
     static let tickMilliseconds = 100
+    /// How often the reports of a background search are looked for: what it finds shows this soon.
+    static let backgroundQueryMilliseconds = 20
 
     /// Runs until the user quits. Returns the exit status. `hideListLog` keys the log's own
     /// hide-list (HiddenActionTypes), kept under `hideListDirectory` with the project's.
@@ -55,7 +57,8 @@ enum InspectorSession {
                 shown = screen
             }
             // A scan in progress takes its next slice as soon as no key is waiting.
-            let event = terminal.nextEvent(timeoutMilliseconds: model.hasPendingScan ? 0 : tickMilliseconds) ?? .tick
+            let timeout = model.hasPendingScan ? 0 : model.awaitsBackgroundQuery ? backgroundQueryMilliseconds : tickMilliseconds
+            let event = terminal.nextEvent(timeoutMilliseconds: timeout) ?? .tick
             effects = reduce(&model, event)
         }
     }

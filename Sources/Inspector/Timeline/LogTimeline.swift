@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// A log file as the inspector reads it: `LogReader` behind the
 /// `TimelineSource` the model uses. For huge logs the rest of the file is
@@ -109,6 +110,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     var initialState: JSONValue? { reader.header.initialState }
     var datePaths: [String] { reader.header.datePaths }
     var recordedLog: LogReader? { reader }
+    var queryableLog: LogReader? { reader }
 
     func recordedLogIndex(ofEntry index: Int) -> Int? {
         guard let readerIndex = rows.readerIndex(ofRow: index), (0..<reader.entryCount).contains(readerIndex) else { return nil }
@@ -116,6 +118,8 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     }
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { rows.row(ofReaderIndex: logIndex) }
+
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] { rows.placeholderRows.filter { $0 < end } }
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }

@@ -67,6 +67,9 @@ struct PlaceholderRows: Sendable {
 
     var isEmpty: Bool { placeholders.isEmpty }
 
+    /// The rows the placeholders take, in order (none when they take no rows).
+    var placeholderRows: [Int] { rowsForPlaceholders ? rows : [] }
+
     /// Every placeholder with the first number it takes, in file order.
     var numbered: [(placeholder: Placeholder, firstNumber: Int)] {
         placeholders.enumerated().map { ($0.element, $0.element.entriesBefore + numbersBefore[$0.offset] + 1) }

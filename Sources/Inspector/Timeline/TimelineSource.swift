@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// What the inspector knows about one entry without rebuilding its state.
 struct TimelineEntry: Equatable, Sendable {
@@ -100,9 +101,13 @@ protocol TimelineSource: AnyObject {
     func refresh() -> FollowNotice?
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
-    /// `:find` and `:bisect` read states through this: the entries of `range`
-    /// in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
-    /// until `body` returns false.
+    /// The log whose states every entry shows, for `:find` and `:bisect` to search
+    /// with `rewind find`'s engine (``QueryScan``, in the background); nil for a
+    /// timeline whose states are not all the log's (a replay branch, skipped entries)
+    /// or that reads none, which is searched a slice at a time through ``scanStates(_:keepingPrevious:_:)``.
+    var queryableLog: LogReader? { get }
+    /// The entries of `range` in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
+    /// until `body` returns false: `:find` and `:bisect` on a timeline without a ``queryableLog``.
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
     /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
     var datePaths: [String] { get }
@@ -116,6 +121,9 @@ protocol TimelineSource: AnyObject {
     func recordedLogIndex(ofEntry index: Int) -> Int?
     /// The position of ``recordedLog``'s entry `logIndex`: the inverse of ``recordedLogIndex(ofEntry:)``.
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int
+    /// The positions before `end` that ``recordedLog`` holds no entry for (a damaged record's
+    /// placeholder, a gap's), in order: `:bisect` could not check them.
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int]
 }
 
 extension TimelineSource {
@@ -159,6 +167,8 @@ extension TimelineSource {
 
     var recordedLog: LogReader? { nil }
 
+    var queryableLog: LogReader? { nil }
+
     /// Positions are the log's entries, for a source that keeps no rows of its own.
     func recordedLogIndex(ofEntry index: Int) -> Int? {
         guard let log = recordedLog, (0..<log.entryCount).contains(index) else { return nil }
@@ -166,4 +176,9 @@ extension TimelineSource {
     }
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { logIndex }
+
+    /// Asks every position: for small sources; a log's timeline knows its placeholders.
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] {
+        (0..<min(end, count)).filter { recordedLogIndex(ofEntry: $0) == nil }
+    }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 @testable import Recorder
+import CQueryScan
 import CJSONScan
 import RewindJSON
+@testable import RewindQuery
 
 /// `LogReader.scanEntries` (one read per run of records, light parsing) must
 /// find exactly what `entry(at:)` finds, one entry at a time: the same action
@@ -115,7 +117,7 @@ import RewindJSON
     @Test func aRecordedLogScansLikeItReads() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
-        try recordTodos(randomTodoActions(count: 300, seed: 11), to: path, options: testOptions(keyframeInterval: 7))
+        try RecordedTodoLog.write(count: 300, seed: 11, keyframeInterval: 7, to: path)
         let reader = try LogReader(path: path)
         let all = Array(0..<reader.entryCount)
         let perEntry = all.map { Self.perEntry(reader, $0) }
@@ -129,7 +131,7 @@ import RewindJSON
     @Test func aRecordersRecordsAreReadWithoutTheFullParse() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
-        try recordTodos(randomTodoActions(count: 100, seed: 3), to: path, options: testOptions(keyframeInterval: 9))
+        try RecordedTodoLog.write(count: 100, seed: 3, keyframeInterval: 9, to: path)
         let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
         #expect(lines.count == 100)
         var pointers = PathPointerCache()
@@ -200,7 +202,7 @@ import RewindJSON
     static func recorderLinesAndChanges() throws -> [[UInt8]] {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
-        try recordTodos(randomTodoActions(count: 60, seed: 23), to: path, options: testOptions(keyframeInterval: 5))
+        try RecordedTodoLog.write(count: 60, seed: 23, keyframeInterval: 5, to: path)
         var lines = readLines(path).dropFirst().filter { !$0.isEmpty }.map { Array($0.utf8) }
         // The optional members, where the recorder writes them (after the action).
         let optional = [#","effectOf":3"#, #","values":{"uuid":["x"]}"#, #","trace":["main.swift:1"]"#,

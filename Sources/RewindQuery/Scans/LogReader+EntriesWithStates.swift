@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 extension LogReader {
     /// Walks the entries in `range` in order, handing `body` each one's index, the entry read in full (as

@@ -5,8 +5,9 @@ import Recorder
 /// chunks, in each chunk the values at the query's paths follow the patches
 /// from the state before it (``LogReader/scanPathValues(_:paths:_:)``), and the chunks'
 /// results are handed over in log order as they are ready, so output streams.
-struct QueryScan: Sendable {
-    enum Mode: Sendable {
+/// The engine of `rewind find`, `rewind bisect` and the inspector's `:find` and `:bisect`.
+package struct QueryScan: Sendable {
+    package enum Mode: Sendable {
         /// Every entry whose state satisfies the query.
         case matches
         /// Only the first of those.
@@ -16,33 +17,41 @@ struct QueryScan: Sendable {
     }
 
     /// An entry the scan reports, and the query's truth there (always true except in `.changes`).
-    struct Hit: Sendable, Equatable {
-        var index: Int
-        var truth: Bool
+    package struct Hit: Sendable, Equatable {
+        package var index: Int
+        package var truth: Bool
+
+        package init(index: Int, truth: Bool) {
+            self.index = index
+            self.truth = truth
+        }
     }
 
     /// What one chunk found.
-    struct ChunkReport: Sendable {
-        var range: Range<Int>
-        var hits: [Hit] = []
+    package struct ChunkReport: Sendable {
+        package var range: Range<Int>
+        package var hits: [Hit] = []
         /// `.changes`: the chunk's first entry with a state, reported apart
         /// because whether it flipped depends on the chunks before.
         var firstWithState: Hit?
         /// `.changes`: the truth at the chunk's last entry with a state.
         var lastTruth: Bool?
         /// Entries skipped because their state is unavailable (damage, a gap).
-        var unavailable = 0
+        package var unavailable = 0
     }
 
-    let reader: LogReader
-    let query: Query
-    let mode: Mode
+    package let reader: LogReader
+    package let query: Query
+    package let mode: Mode
     /// Entries per chunk; a chunk starts from one rebuilt state, so it is large.
-    var chunkEntries = 16_384
+    package var chunkEntries = 16_384
     /// Threads; 1 scans on the calling thread.
-    var workers = ProcessInfo.processInfo.activeProcessorCount
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Asked between entries: true stops the scan (the inspector's Esc), chunks
+    /// already reported staying reported. Nil: the scan runs to its end.
+    package var stopRequested: (@Sendable () -> Bool)?
 
-    init(reader: LogReader, query: Query, mode: Mode) {
+    package init(reader: LogReader, query: Query, mode: Mode) {
         self.reader = reader
         self.query = query
         self.mode = mode
@@ -56,20 +65,20 @@ struct QueryScan: Sendable {
     ///
     /// A chunk is scanned as soon as the index covers it, so on a log opened
     /// with background indexing the scan runs alongside the index.
-    func run(_ range: Range<Int>? = nil, report: (ChunkReport) -> Bool) {
+    package func run(_ range: Range<Int>? = nil, report: (ChunkReport) -> Bool) {
         var carried: Bool?   // `.changes`: the truth at the last entry with a state so far
         let stitch = { (report: inout ChunkReport) in Self.stitch(&report, mode: mode, after: &carried) }
-        let (reader, chunkEntries, start) = (self.reader, self.chunkEntries, range?.lowerBound ?? 0)
+        let (reader, chunkEntries, start, stopRequested) = (self.reader, self.chunkEntries, range?.lowerBound ?? 0, self.stopRequested)
         ParallelInOrder.run(workers: workers, work: { [self] item -> ChunkReport? in
             let lower = start + item * chunkEntries
             var upper = lower + chunkEntries
             if let range { upper = min(upper, range.upperBound) }
-            guard lower < upper, Self.waitForIndex(of: reader, toReach: upper) > lower else { return nil }
+            guard lower < upper, stopRequested?() != true, Self.waitForIndex(of: reader, toReach: upper) > lower else { return nil }
             return scan(lower..<min(upper, reader.entryCount), stopAfterFirst: mode == .first)
         }) { chunkReport in
             var chunkReport = chunkReport
             stitch(&chunkReport)
-            return report(chunkReport) && !(mode == .first && !chunkReport.hits.isEmpty)
+            return report(chunkReport) && !(mode == .first && !chunkReport.hits.isEmpty) && stopRequested?() != true
         }
     }
 
@@ -89,10 +98,10 @@ struct QueryScan: Sendable {
     /// the file once). For `rewind find DIR`, which searches one recording per
     /// core; one report for the whole log, the index complete afterwards
     /// (unless `.first` stopped at a hit).
-    func runIndexing() -> ChunkReport {
-        let judge = StepJudge(query: query, mode: mode)
+    package func runIndexing() -> ChunkReport {
+        let judge = StepJudge(query: query, mode: mode, stopRequested: stopRequested)
         var result = ChunkReport(range: 0..<0)
-        reader.indexingScanPathValues(paths: judge.paths) { step in judge.take(step, into: &result) }
+        reader.indexingScanPathValues(paths: query.distinctPaths) { step in judge.take(step, into: &result) }
         result.range = 0..<reader.entryCount
         var carried: Bool?
         Self.stitch(&result, mode: mode, after: &carried)
@@ -102,7 +111,7 @@ struct QueryScan: Sendable {
     /// Waits until the reader has indexed `entries` entries or all there are;
     /// returns how many it has. The index grows on another thread (``LogReader/indexMore(maxBytes:)``),
     /// which does not signal: a short sleep between looks costs nothing next to a chunk's scan.
-    static func waitForIndex(of reader: LogReader, toReach entries: Int) -> Int {
+    package static func waitForIndex(of reader: LogReader, toReach entries: Int) -> Int {
         while reader.entryCount < entries && !reader.isFullyIndexed { usleep(500) }
         return reader.entryCount
     }
@@ -116,29 +125,76 @@ struct QueryScan: Sendable {
     /// entry, which the scan hands over too.
     func scan(_ chunk: Range<Int>, stopAfterFirst: Bool) -> ChunkReport {
         var result = ChunkReport(range: chunk)
-        var judge = StepJudge(query: query, mode: mode)
+        var judge = StepJudge(query: query, mode: mode, stopRequested: stopRequested)
         judge.stopsAtFirstHit = stopAfterFirst
-        reader.scanPathValues(chunk, paths: judge.paths) { step in judge.take(step, into: &result) }
+        reader.scanPathValues(chunk, paths: query.distinctPaths) { step in judge.take(step, into: &result) }
         return result
+    }
+}
+
+extension QueryScan {
+    /// Where a condition first stops holding (`bisect`): the first entry whose
+    /// state does not satisfy `query`, and the entries before it whose state
+    /// could not be rebuilt, so whether it held there is unknown.
+    package struct FirstBreak: Sendable, Equatable {
+        /// The first entry where the query is false; nil when it holds wherever it could be checked.
+        package var entry: Int?
+        /// Entries before ``entry`` (or in the whole log) that could not be checked.
+        package var unchecked: [Int]
+
+        package init(entry: Int?, unchecked: [Int]) {
+            self.entry = entry
+            self.unchecked = unchecked
+        }
+    }
+
+    /// Looks for ``FirstBreak`` in `reader`, on `workers` threads: the scan for the
+    /// query's negation in `.first` mode, then, only on a log with entries it could
+    /// not check, one more pass over the same paths to find which they were.
+    /// `stopRequested` as in ``stopRequested``; a stopped search returns nil.
+    package static func firstBreak(of query: Query, in reader: LogReader, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                   stopRequested: (@Sendable () -> Bool)? = nil) -> FirstBreak? {
+        var found: Int?
+        var uncheckedCount = 0
+        let negation = Query(negating: query)
+        var scan = QueryScan(reader: reader, query: negation, mode: .first)
+        scan.workers = workers
+        scan.stopRequested = stopRequested
+        scan.run { report in
+            uncheckedCount += report.unavailable
+            found = report.hits.first?.index
+            return true
+        }
+        if stopRequested?() == true { return nil }
+        var unchecked: [Int] = []
+        if uncheckedCount > 0 {
+            reader.scanPathValues(0..<(found ?? reader.entryCount), paths: negation.distinctPaths) { step in
+                if !step.isReadable || step.values == nil { unchecked.append(step.index) }
+                return stopRequested?() != true
+            }
+        }
+        if stopRequested?() == true { return nil }
+        return FirstBreak(entry: found, unchecked: unchecked)
     }
 }
 
 /// The query at one entry of a path scan, and what that adds to its chunk's report.
 private struct StepJudge {
     let mode: QueryScan.Mode
-    let paths: [JSONPointer]
-    let predicate: PathScanPredicate
+    let predicate: QueryPredicate
+    let stopRequested: (@Sendable () -> Bool)?
     var stopsAtFirstHit: Bool
 
-    init(query: Query, mode: QueryScan.Mode) {
+    init(query: Query, mode: QueryScan.Mode, stopRequested: (@Sendable () -> Bool)?) {
         self.mode = mode
-        paths = query.distinctPaths
-        predicate = PathScanPredicate(query, paths: paths)
+        predicate = query.predicate
+        self.stopRequested = stopRequested
         stopsAtFirstHit = mode == .first
     }
 
     /// Adds the entry's verdict to `result`; false when the scan should stop.
     func take(_ step: PathScanStep, into result: inout QueryScan.ChunkReport) -> Bool {
+        if let stopRequested, stopRequested() { return false }
         guard step.isReadable, let values = step.values else {
             result.unavailable += 1
             return true
@@ -159,4 +215,3 @@ private struct StepJudge {
         }
     }
 }
-

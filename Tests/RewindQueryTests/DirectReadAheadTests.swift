@@ -3,6 +3,7 @@ import Testing
 @testable import Recorder
 import RewindJSON
 import RewindTestSupport
+@testable import RewindQuery
 
 /// A cold recording read past the page cache (`DirectReadAhead`, what `rewind
 /// find DIR` reads a recording on a cold disk with) gives the file's bytes,

@@ -5,7 +5,6 @@
 // the Swift skimmer, so it only has to be right where it answers.
 #include "CheckedSkim.h"
 #include "CJSONScan.h"
-#include "StopBits.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -95,13 +94,10 @@ static bool skip_escape(cursor *c) {
     }
 }
 
-// The plain run from `index`: two words in line (a record's keys and short
-// texts end there, and a vector call costs more than they do), then vectors.
+// The plain run from `index`, by CJSONScan's one search for where a run ends.
 static inline rewind_json_run plain_run_from(const cursor *c, size_t index) {
-    uint64_t highs = 0;
-    if (plain_words(c->bytes, c->count, &index, &highs, 2)) return (rewind_json_run){index, (highs & REWIND_HIGH_BITS) != 0};
     rewind_json_run run = rewind_json_plain_run(c->bytes + index, c->count - index);
-    return (rewind_json_run){index + run.plain, run.hasHighByte || (highs & REWIND_HIGH_BITS) != 0};
+    return (rewind_json_run){index + run.plain, run.hasHighByte};
 }
 
 // At an opening quote: past the closing one; false when the parser would not accept the string.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import RewindJSON
+import CQueryScan
 import CJSONScan
+@testable import RewindQuery
 
 /// The checked skim in C (`rewind_json_skip_checked`, which a scan's record
 /// head is read with) against the Swift skimmer it stands in for: the same

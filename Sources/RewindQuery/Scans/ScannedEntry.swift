@@ -1,5 +1,6 @@
 import Foundation
-internal import CJSONScan
+internal import CQueryScan
+import Recorder
 
 /// What a scan over every entry of a log needs of one entry (the inspector's
 /// `f` action types, filter, `w` path history and timeline search), read
@@ -149,10 +150,10 @@ package struct ScannedEntry: Sendable, Equatable {
                 let start = asWritten.position
                 guard asWritten.skipUnchecked() else { return false }
                 stateMembers?.pointee.state = UnsafeBufferPointer(rebasing: line[start..<asWritten.position])
-                seen = [RecordFields(.sequence), RecordFields(.action), RecordFields(.changed), RecordFields(.state)]
+                seen = RecordFields(.sequence, .action, .changed, .state)
             } else if member(#","patch":"#) {
                 guard readPatch(&asWritten) else { return false }
-                seen = [RecordFields(.sequence), RecordFields(.action), RecordFields(.patch)]
+                seen = RecordFields(.sequence, .action, .patch)
             } else {
                 return false
             }
@@ -364,20 +365,5 @@ enum PatchPaths {
             }
         }
         return !afterTilde
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// True when these are the bytes of `text`.
-    func equals(_ text: StaticString) -> Bool {
-        guard count == text.utf8CodeUnitCount else { return false }
-        return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
-    }
-
-    /// True when the bytes of `text` come at `position` (the record readers' "as written" matching).
-    func hasPrefix(_ text: StaticString, at position: Int) -> Bool {
-        let length = text.utf8CodeUnitCount
-        guard position >= 0, position + length <= count else { return false }
-        return length == 0 || memcmp(baseAddress! + position, text.utf8Start, length) == 0
     }
 }

@@ -1,6 +1,6 @@
 import Testing
 import Recorder
-@testable import Inspector
+@testable import RewindQuery
 
 /// The query language of `find`, `bisect`, `:find` and `:bisect` (docs/QUERIES.md).
 @Suite struct QueryLanguageTests {
@@ -94,43 +94,9 @@ import Recorder
     }
 }
 
-/// Queries at and past the parser's limits (docs/QUERIES.md, "Limits"): 256
-/// levels of `(` and `not`, 1,000 conditions. Past them a query is a bad query,
-/// where it used to overflow the stack while parsing, compiling or evaluating.
-enum QueriesAtTheLimits {
-    static let nesting = QueryParser.maximumNesting
-    static let conditions = QueryParser.maximumConditions
-
-    /// `condition` inside `levels` parentheses; the first `(` too many is at column `levels`.
-    static func parenthesized(_ condition: String, levels: Int) -> String {
-        String(repeating: "(", count: levels) + condition + String(repeating: ")", count: levels)
-    }
-
-    /// `not not … condition`; the `not` too many, the 257th, is at column 1025.
-    static func negated(_ condition: String, times: Int) -> String {
-        String(repeating: "not ", count: times) + condition
-    }
-
-    /// `action == none or … or last`, `count` conditions in all (each 14 characters and ` or `).
-    static func orChain(endingWith last: String, count: Int) -> String {
-        (Array(repeating: "action == none", count: count - 1) + [last]).joined(separator: " or ")
-    }
-
-    /// Both limits at once, the deepest tree a query may make: `condition` last of
-    /// 1,000 `or`ed conditions, inside 128 `not (`. Means the same as `condition`.
-    static func deepest(_ condition: String) -> String {
-        let levels = nesting / 2
-        return String(repeating: "not (", count: levels) + orChain(endingWith: condition, count: conditions) + String(repeating: ")", count: levels)
-    }
-
-    static let tooDeep = "more than 256 levels of '(' and 'not' inside one another; nest less deeply"
-    static let tooMany = "more than 1000 conditions in one query; split it into several queries"
-    /// Where the 1,001st condition of an ``orChain(endingWith:count:)`` starts.
-    static let firstConditionTooMany = 1_000 * ("action == none".count + " or ".count) + 1
-}
-
 extension QueryLanguageTests {
     @Test func queriesUpToTheLimitsParseAndPastThemNameTheColumn() throws {
+        #expect(QueryParser.maximumNesting == QueriesAtTheLimits.nesting && QueryParser.maximumConditions == QueriesAtTheLimits.conditions)
         let condition = "/cart/total < 0"
         #expect(try holds(QueriesAtTheLimits.parenthesized(condition, levels: 256)))
         #expect(try holds(QueriesAtTheLimits.negated(condition, times: 256)))

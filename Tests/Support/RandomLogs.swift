@@ -1,120 +1,23 @@
 import Foundation
-import Testing
-@testable import Recorder
-@testable import Inspector
-
-/// The scan `rewind find` runs (states rebuilt one patch at a time, in chunks
-/// on several threads, records skimmed rather than parsed) against the plain
-/// definition: every entry's state rebuilt on its own with `state(at:)`.
-/// Random logs with arrays that grow and shrink, keyframes, gaps, lines that
-/// fail their checksum, sealed records that do not read and patches that do
-/// not apply; inserts, removals, moves and copies under and beside the query
-/// paths (the scan follows only the values at those paths: each of these must
-/// move them as the whole state moves); random conditions in every mode.
-@Suite struct QueryScanAgreementTests {
-    /// What the definition says a query finds in `reader`.
-    struct Expected {
-        var matches: [Int] = []
-        var changes: [QueryScan.Hit] = []
-        var unavailable = 0
-    }
-
-    static func expected(_ query: Query, in reader: LogReader) -> Expected {
-        var result = Expected()
-        var last = false
-        for index in 0..<reader.entryCount {
-            guard let after = try? reader.state(at: index), let entry = try? reader.entry(at: index) else {
-                result.unavailable += 1
-                continue
-            }
-            let before = index == 0 ? reader.header.initialState : try? reader.state(at: index - 1)
-            let truth = query.matches(QueryInput(state: after, previousState: before, actionType: entry.action.name))
-            if truth { result.matches.append(index) }
-            if truth != last { result.changes.append(QueryScan.Hit(index: index, truth: truth)) }
-            last = truth
-        }
-        return result
-    }
-
-    static func scan(_ query: Query, in reader: LogReader, mode: QueryScan.Mode, chunk: Int, workers: Int) -> (hits: [QueryScan.Hit], unavailable: Int) {
-        var scan = QueryScan(reader: reader, query: query, mode: mode)
-        scan.chunkEntries = chunk
-        scan.workers = workers
-        var hits: [QueryScan.Hit] = []
-        var unavailable = 0
-        scan.run { report in
-            hits += report.hits
-            unavailable += report.unavailable
-            return true
-        }
-        return (hits, unavailable)
-    }
-
-    @Test func theScanFindsWhatRebuildingEveryStateFinds() throws {
-        var generator = SplitMix64(seed: 1919)
-        var compared = 0, unavailableSeen = 0, matchesSeen = 0
-        for round in 0..<12 {
-            let log = try RandomLog.write(&generator, entries: 120 + Int(generator.next() % 120), round: round)
-            let reader = try LogReader(path: log)
-            for _ in 0..<14 {
-                let text = RandomQuery.text(&generator, depth: 0)
-                let query = try Query(parsing: text)
-                let expected = Self.expected(query, in: reader)
-                let chunk = [1, 5, 16, 64, 100_000][Int(generator.next() % 5)]
-                let workers = 1 + Int(generator.next() % 3)
-                let context = "round \(round), \(text), chunks of \(chunk) on \(workers)"
-
-                let matches = Self.scan(query, in: reader, mode: .matches, chunk: chunk, workers: workers)
-                #expect(matches.hits.map(\.index) == expected.matches, "\(context)")
-                #expect(matches.unavailable == expected.unavailable, "\(context)")
-                let first = Self.scan(query, in: reader, mode: .first, chunk: chunk, workers: workers)
-                #expect(first.hits.map(\.index) == Array(expected.matches.prefix(1)), "\(context)")
-                let changes = Self.scan(query, in: reader, mode: .changes, chunk: chunk, workers: workers)
-                #expect(changes.hits == expected.changes, "\(context)")
-
-                // The one pass `find DIR` makes: a reader opened with only its start
-                // indexed, each line scanned as the index checks it.
-                let prefix = [1, 700, 4096, 1 << 20][Int(generator.next() % 4)]
-                for (mode, wanted) in [(QueryScan.Mode.matches, expected.matches.map { QueryScan.Hit(index: $0, truth: true) }),
-                                       (.first, expected.matches.prefix(1).map { QueryScan.Hit(index: $0, truth: true) }),
-                                       (.changes, expected.changes)] {
-                    let fresh = try LogReader(path: log, indexing: .prefix(bytes: prefix))
-                    let report = QueryScan(reader: fresh, query: query, mode: mode).runIndexing()
-                    #expect(report.hits == wanted, "\(context), one pass after \(prefix) bytes, \(mode)")
-                    if mode != .first {
-                        #expect(report.unavailable == expected.unavailable, "\(context), one pass after \(prefix) bytes")
-                        #expect(fresh.entryCount == reader.entryCount && fresh.isFullyIndexed, "\(context): the pass indexed the whole log")
-                    }
-                }
-
-                // The command: --count and --first print what the definition gives.
-                var streams = CapturedStreams()
-                let status = RewindCommandLine.run(["find", log, text, "--count"], streams: &streams)
-                #expect(streams.standardOutput == "\(expected.matches.count)\n", "\(context)")
-                #expect(status == (expected.matches.isEmpty ? 1 : 0))
-                // `find DIR` (one pass per recording) prints the log's own lines, each after its path.
-                if !expected.matches.isEmpty {
-                    var single = CapturedStreams(), inDirectory = CapturedStreams()
-                    _ = RewindCommandLine.run(["find", log, text], streams: &single)
-                    _ = RewindCommandLine.run(["find", (log as NSString).deletingLastPathComponent, text], streams: &inDirectory)
-                    #expect(inDirectory.standardOutput == single.standardOutput.split(separator: "\n").map { log + "  " + $0 + "\n" }.joined(),
-                            "\(context): find DIR")
-                }
-                compared += 1
-                unavailableSeen += expected.unavailable
-                matchesSeen += expected.matches.count
-            }
-        }
-        #expect(compared == 12 * 14)
-        #expect(unavailableSeen > 0, "damage, gaps, unreadable records and failed patches made states unavailable")
-        #expect(matchesSeen > 100, "the conditions are not all false")
-    }
-}
+import Recorder
+import RewindJSON
 
 /// Logs written line by line like a recorder's (keyframes, RFC 6902 patches
 /// from `JSONDiff`, a CRC-32 per line), with trouble put in at random.
-enum RandomLog {
-    static func write(_ generator: inout SplitMix64, entries: Int, round: Int) throws -> String {
+package enum RandomLog {
+    /// `queriesPerLog` random conditions (``RandomQuery``) over each of `logs` random logs of
+    /// `entries` entries, all drawn from `seed`: what agreement tests run over.
+    package static func queries(seed: UInt64, logs: Int, entries: Int, queriesPerLog: Int) throws -> [(log: String, query: String)] {
+        var generator = SplitMix64(seed: seed)
+        var cases: [(log: String, query: String)] = []
+        for round in 0..<logs {
+            let log = try write(&generator, entries: entries, round: round)
+            for _ in 0..<queriesPerLog { cases.append((log, RandomQuery.text(&generator, depth: 0))) }
+        }
+        return cases
+    }
+
+    package static func write(_ generator: inout SplitMix64, entries: Int, round: Int) throws -> String {
         func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         let keyframeInterval = 3 + random(8)
         var state: JSONValue = ["n": 0, "items": [], "tags": [], "flag": false]
@@ -204,7 +107,7 @@ enum RandomLog {
 
     /// One operation of any kind on the paths the queries read and their
     /// neighbours (it may not apply: the caller then makes another change).
-    static func handOperation(_ generator: inout SplitMix64, in state: JSONValue) -> JSONPatchOperation {
+    package static func handOperation(_ generator: inout SplitMix64, in state: JSONValue) -> JSONPatchOperation {
         func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         let count = state[pointer: JSONPointer(tokens: ["items"])]?.arrayValue?.count ?? 0
         func item() -> JSONPointer { JSONPointer(tokens: ["items", String(random(count + 1))]) }
@@ -224,7 +127,7 @@ enum RandomLog {
 
     /// One random change: a counter, an array that grows and shrinks at any
     /// place (so later elements move), a member that comes and goes.
-    static func mutate(_ state: inout JSONValue, _ generator: inout SplitMix64) {
+    package static func mutate(_ state: inout JSONValue, _ generator: inout SplitMix64) {
         func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         guard case .object(var object) = state else { return }
         switch random(7) {
@@ -254,8 +157,8 @@ enum RandomLog {
 }
 
 /// Conditions over the random logs' paths, in every form of the language.
-enum RandomQuery {
-    static func text(_ generator: inout SplitMix64, depth: Int) -> String {
+package enum RandomQuery {
+    package static func text(_ generator: inout SplitMix64, depth: Int) -> String {
         func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         if depth < 2, random(3) == 0 {
             let a = text(&generator, depth: depth + 1), b = text(&generator, depth: depth + 1)

@@ -4,20 +4,20 @@ import Foundation
 /// order on the calling thread as soon as each is ready: a query over a big
 /// log's chunks, or over every recording in a directory, streams its output
 /// in order while the cores work ahead.
-enum ParallelInOrder {
+package enum ParallelInOrder {
     /// Runs `work` for items `0..<count` on up to `workers` threads and hands
     /// each result to `consume` in order, until it returns false (items not
     /// yet started are then skipped; those running finish and are dropped).
     /// `ahead` bounds how many items may be started before the consumer has taken the one before
     /// them: results that are large (an export's rows) then wait in memory a few at a time.
-    static func run<Result: Sendable>(count: Int, workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result,
+    package static func run<Result: Sendable>(count: Int, workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result,
                                       consume: (Result) -> Bool) {
         run(workers: workers, ahead: ahead, work: { $0 < count ? work($0) : nil }, consume: consume)
     }
 
     /// The same for items whose number is not known ahead (chunks of a log
     /// still being indexed): `work` returns nil for the first item past the end.
-    static func run<Result: Sendable>(workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result?, consume: (Result) -> Bool) {
+    package static func run<Result: Sendable>(workers: Int, ahead: Int = .max, work: @escaping @Sendable (Int) -> Result?, consume: (Result) -> Bool) {
         if workers <= 1 {
             var item = 0
             while let result = work(item), consume(result) { item += 1 }

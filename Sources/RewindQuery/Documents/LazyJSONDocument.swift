@@ -1,5 +1,6 @@
 import Foundation
-internal import CJSONScan
+internal import CQueryScan
+import RewindJSON
 
 /// A JSON document kept as its bytes, checked once, whose values are parsed
 /// only when a path asks for them: a keyframe's state in a path scan

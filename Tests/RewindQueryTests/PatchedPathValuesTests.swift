@@ -1,5 +1,6 @@
 import Testing
 @testable import RewindJSON
+@testable import RewindQuery
 
 /// The values a path scan keeps (`PatchedPathValues`, what `rewind find`
 /// reads) against the definition: the whole document patched with

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 @testable import RewindJSON
+import CQueryScan
 import CJSONScan
 import CCPUFeatures
+@testable import RewindQuery
 
 /// A keyframe's state kept as bytes (`LazyJSONDocument`, what `rewind find`
 /// looks values up in) against the parsed document: the same value at every

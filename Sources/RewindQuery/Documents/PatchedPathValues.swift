@@ -1,3 +1,5 @@
+import RewindJSON
+
 /// The values at a few paths of a document that JSON Patch operations keep
 /// changing, kept exact without rebuilding the whole document: what a query
 /// over every state of a recording reads (`rewind find '/cart/total < 0'`).

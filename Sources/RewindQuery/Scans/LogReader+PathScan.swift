@@ -1,3 +1,5 @@
+import Recorder
+
 /// One entry of a path scan (``LogReader/scanPathValues(_:paths:_:)``).
 package struct PathScanStep {
     /// Position in the log, from 0.
@@ -69,45 +71,6 @@ extension LogReader {
             pointers.keepSpareOperations(of: scanned)
             return going
         }) {}
-    }
-}
-
-extension LogReader {
-    /// Bytes an indexing scan indexes per hold of the index; the stretch after
-    /// it is prefetched meanwhile (a cold disk reads while the CPU scans).
-    static let indexingScanStretch = 16 << 20
-    /// Bytes left to index below which a cold recording is read through the page cache
-    /// all the same: starting a read-ahead's threads costs more than a small file's reads.
-    static let directReadMinimum: Int64 = 1 << 20
-
-    /// Opens the file at `path` and starts reading it, for a reader opened on it
-    /// soon (``init(path:indexing:prefetched:)``): `rewind find DIR` calls it for
-    /// the recordings a worker will search next, so the disk is busy while the CPUs
-    /// search. A file mostly not in the page cache is read past it, from its start
-    /// (``DirectReadAhead``: filling the cache was most of a cold search's kernel
-    /// time); for any other, the kernel is asked for its first `bytes` (a hint).
-    /// Nil when the file cannot be opened (the reader then says why).
-    package static func prefetch(path: String, bytes: Int = indexingScanStretch) -> PrefetchedFile? {
-        guard let file = try? ReadOnlyFile(path: path) else { return nil }
-        let size = file.size
-        if readsPastCache(file, remaining: size, minimumBytes: directReadMinimum),
-           let readAhead = DirectReadAhead(file: file, from: 0, to: size) {
-            return PrefetchedFile(file: file, readAhead: readAhead)
-        }
-        file.prefetch(offset: 0, count: Int64(bytes))
-        return PrefetchedFile(file: file, readAhead: nil)
-    }
-}
-
-/// A file opened and being read ahead of its reader (``LogReader/prefetch(path:bytes:)``).
-package final class PrefetchedFile: @unchecked Sendable {
-    // Sendable: handed from the thread that prefetched to the one that reads, never used by both.
-    let file: ReadOnlyFile
-    let readAhead: DirectReadAhead?
-
-    init(file: ReadOnlyFile, readAhead: DirectReadAhead?) {
-        self.file = file
-        self.readAhead = readAhead
     }
 }
 

@@ -1,3 +1,5 @@
+import Recorder
+
 extension LogReader {
     /// Reads what a scan over many entries needs (``ScannedEntry``: the action
     /// type and the asked-for `fields`) of the entries at `indices` and hands
@@ -55,16 +57,4 @@ extension LogReader {
             batchStart += batch.count
         }
     }
-
-    /// Entries located per hold of the lock.
-    static let scanBatchEntries = 512
-    /// Most bytes read at once (a longer line is read alone).
-    static let scanWindowBytes = 1 << 20
-}
-
-/// Where an entry's line is in the file (without its newline).
-struct LineLocation {
-    var offset: Int64
-    var length: Int
-    var end: Int64 { offset + Int64(length) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recorder
+@testable import RewindQuery
 
 /// `LogReader.scanStates` (states rebuilt one patch at a time, in order) must
 /// give every entry the state `state(at:)` rebuilds from its keyframe, and be
@@ -34,7 +35,7 @@ import Testing
     @Test func aRecordedLogScansToTheStatesItRebuilds() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
-        try recordTodos(randomTodoActions(count: 300, seed: 5), to: path, options: testOptions(keyframeInterval: 7))
+        try RecordedTodoLog.write(count: 300, seed: 5, keyframeInterval: 7, to: path)
         let reader = try LogReader(path: path)
         Self.compare(reader)
         Self.compare(reader, range: 45..<100, keepingPrevious: false)
@@ -51,7 +52,7 @@ import Testing
     @Test func stopsWhenTheBodySays() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
-        try recordTodos(randomTodoActions(count: 50, seed: 2), to: path, options: testOptions(keyframeInterval: 4))
+        try RecordedTodoLog.write(count: 50, seed: 2, keyframeInterval: 4, to: path)
         var visited: [Int] = []
         try LogReader(path: path).scanStates(10..<50, keepingPrevious: false) { step in
             visited.append(step.index)
