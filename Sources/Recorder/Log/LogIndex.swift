@@ -296,8 +296,8 @@ package struct LogIndex {
     }
 }
 
-/// Entries that were not recorded: the queue was full (drop policy), a state was too large or deep
-/// for a record, or a live stream lost them; `reason` says which.
+/// Entries that were not recorded: the queue was full or at its memory limit (drop policy), a state was too
+/// large or deep for a record, or a live stream lost them; `reason` says which.
 public struct LogGap: Sendable, Equatable {
     /// Index of the entry that follows the gap (== entry count when the gap is last).
     public var beforeEntry: Int

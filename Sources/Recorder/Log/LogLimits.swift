@@ -42,7 +42,8 @@ enum LogLimits {
         return nil
     }
 
-    private static func megabytes(_ bytes: Int) -> String {
+    /// `bytes` in MB for a message: "64 MB", "1.5 MB".
+    static func megabytes(_ bytes: Int) -> String {
         let value = Double(bytes) / 1_048_576
         return value >= 10 ? "\(Int(value.rounded())) MB" : "\((value * 10).rounded() / 10) MB"
     }
