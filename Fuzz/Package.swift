@@ -18,6 +18,8 @@ let package = Package(
                                                             .product(name: "Inspector", package: "Rewind")]),
         .executableTarget(name: "fuzz-fast-readers", dependencies: [.product(name: "Recorder", package: "Rewind"),
                                                             .product(name: "Inspector", package: "Rewind")]),
+        .executableTarget(name: "fuzz-live-stream", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                           .product(name: "Inspector", package: "Rewind")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,8 +11,16 @@ import SampleDomains
     static let token = "0123456789abcdef0123456789abcdef"
     /// How long any wait may last before the test fails. Only a broken run waits it
     /// out; a passing one goes on as soon as what it waits for happens, which on a
-    /// two-core machine loaded by parallel builds can take seconds.
-    static let patience = 60.0
+    /// two-core machine loaded by parallel builds can take seconds. Thread Sanitizer
+    /// (scripts/tsan) runs these tests many times slower still: every wait scales.
+    static let slowdown: Double = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 12
+    static let patience = 60.0 * slowdown
+    /// A recorder's options whose live waits (``ActionRecorder/Options/livePatience``) hold under Thread Sanitizer too.
+    static var options: ActionRecorder.Options {
+        var options = ActionRecorder.Options()
+        options.livePatience = .seconds(slowdown)
+        return options
+    }
 
     static func listener(_ directory: TemporaryDirectory, port: UInt16 = 0, maximumRecordBytes: Int = LogReader.maximumLineBytes) throws -> LiveListener {
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: port), directory: directory.path, token: token)
@@ -42,7 +50,7 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let local = directory.path + "/local.json"
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, file: local)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, file: local, options: Self.options)
         var state = TodoState()
         Self.record(300, with: recorder, from: &state)
         try recorder.close()
@@ -60,7 +68,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var first: LiveListener? = try Self.listener(directory)
         let port = first!.address.port
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.liveQueueBytes = 256 << 10
         let recorder = try ActionRecorder(streamingTo: first!.address.description, token: Self.token, options: options)
         var state = TodoState()
@@ -126,7 +134,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         let errors = ErrorCollector()
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.onError = { errors.add($0) }
         let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: options)
         var state = TodoState()
@@ -151,7 +159,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         defer { listener.stop() }
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: Self.options)
         var state = TodoState()
         Self.record(200, with: recorder, from: &state)
         try recorder.close()                   // returns once the listener confirmed entry 200: no loss
@@ -164,7 +172,7 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let errors = ErrorCollector()
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.onError = { errors.add($0) }
         let recorder = try ActionRecorder(streamingTo: listener.address.description, token: "not-the-token", options: options)
         var state = TodoState()
@@ -235,7 +243,7 @@ import SampleDomains
         // What came before the bad record is kept, checked: the header only.
         for log in directory.logs { #expect(try LogReader(path: log).entryCount == 0) }
         // The listener still takes recordings.
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: Self.options)
         var state = TodoState()
         Self.record(3, with: recorder, from: &state)
         try recorder.close()

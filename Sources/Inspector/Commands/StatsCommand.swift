@@ -16,7 +16,7 @@ enum StatsCommand: CommandRunner {
         }
         let damaged = timeline.damage.count + unreadable
         let gaps = timeline.numberedGaps
-        let notRecorded = gaps.reduce(0) { $0 + max(1, $1.gap.droppedCount) }
+        let notRecorded = gaps.reduce(0) { PlaceholderRows.total($0, max(1, $1.gap.droppedCount)) }
         let sessions = 1 + timeline.reader.laterSessions.count
         let byType = counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key })
         if invocation["--format"] == "json" {
@@ -33,7 +33,7 @@ enum StatsCommand: CommandRunner {
             object["notRecorded"] = .integer(Int64(notRecorded))
             object["gaps"] = .array(gaps.map { gap, first in
                 ["firstEntry": .integer(Int64(first)), "lastEntry": .integer(Int64(first + max(1, gap.droppedCount) - 1)),
-                 "reason": gap.reason.map(JSONValue.string) ?? .null]
+                 "reason": gap.explanation.map(JSONValue.string) ?? .null]
             })
             var types = JSONObject()
             for (type, count) in byType { types[type] = .integer(Int64(count)) }
@@ -52,7 +52,7 @@ enum StatsCommand: CommandRunner {
             "gaps:             \(gaps.count)" + (gaps.isEmpty ? "" : " (\(notRecorded.counted("entry", "entries")) not recorded)"),
         ]
         for (gap, first) in gaps.prefix(20) {
-            lines.append("  " + GapDescription.entries(numbered: first, gap: gap) + GapDescription.because(gap))
+            lines.append("  " + GapDescription.item(numbered: first, gap: gap))
         }
         if gaps.count > 20 { lines.append("  …and \(gaps.count - 20) more (rewind stats --format json lists them all)") }
         if sessions > 1 { lines.append("sessions:         \(sessions) (the log was opened again \((sessions - 1).counted("time", "times")))") }

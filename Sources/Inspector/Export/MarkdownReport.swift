@@ -14,7 +14,7 @@ enum MarkdownReport {
     static let foldedLineLimit = 60
 
     static func text(for slice: ExportSlice, path: JSONPointer?) throws(ExportError) -> String {
-        var text = "# Rewind report: \(slice.logName)\n\n"
+        var text = "# Rewind report: \(slice.logName.escapingControlCharacters)\n\n"
         text += header(for: slice)
         text += "\n## Actions\n\n"
         for (position, entry) in slice.entries.enumerated() {
@@ -31,7 +31,11 @@ enum MarkdownReport {
             text += "\n### \(position + 1). \(inlineCode(entry.action.name)) (entry \(entry.number))\n\n"
             for gap in slice.gaps where gap.beforePosition == position {
                 // The diff below is from the last recorded state: it spans what the gap lost.
-                text += "> **Not recorded before this entry:** \(gap.description.escapingControlCharacters). The changes below span them.\n\n"
+                text += "> **Not recorded before this entry:** " + GapDescription.item(numbered: gap.firstNumber, gap: gap.gap)
+                    + (gap.gap.droppedCount > 1 ? ". The changes below span them.\n\n" : ". The changes below span it.\n\n")
+            }
+            if entry.session.startsHere {
+                text += "> **A new recording session starts here:** the log was opened again; the changes below are from the state it started with.\n\n"
             }
             text += payloadSection(entry.action.payload)
             guard let before = slice.state(before: position) else {
@@ -46,13 +50,16 @@ enum MarkdownReport {
             text += folded(fenced("diff", diff), summary: "State changes")
         }
         text += try finalState(of: slice, path: path)
-        return text
+        // A report is read in terminals (`cat`, `less`) as well as browsers: nothing in it may
+        // control one. Names were escaped where they sit on one line; in the JSON blocks the
+        // escapes are JSON's, the same values.
+        return text.escapingControlCharactersKeepingLines
     }
 
     private static func header(for slice: ExportSlice) -> String {
         var lines: [String] = []
         if let header = slice.header {
-            var app = header.processName.isEmpty ? "unknown process" : header.processName
+            var app = header.processName.isEmpty ? "unknown process" : header.processName.escapingControlCharacters
             let types = [header.stateTypeName, header.actionTypeName].compactMap { $0 }.map(inlineCode)
             if !types.isEmpty { app += " — " + types.joined(separator: ", ") }
             lines.append("- **App:** \(app)")
@@ -70,7 +77,7 @@ enum MarkdownReport {
         }
         lines.append("- **Entries:** \(slice.entries.count)")
         if !slice.gaps.isEmpty {
-            lines.append("- **Not recorded:** " + slice.gaps.map { $0.description.escapingControlCharacters }.joined(separator: "; "))
+            lines.append("- **Not recorded:** " + slice.gaps.map { GapDescription.item(numbered: $0.firstNumber, gap: $0.gap) }.joined(separator: "; "))
         }
         if !slice.redactionRules.isEmpty {
             lines.append("- **Redacted:** " + slice.redactionRules.map(inlineCode).joined(separator: ", ")
@@ -119,9 +126,11 @@ enum MarkdownReport {
         return "<details><summary>\(summary) (\(lines) lines)</summary>\n\n\(block)\n</details>\n"
     }
 
-    /// Inline code that survives backticks in the text.
-    static func inlineCode(_ text: String) -> String {
-        text.contains("`") ? "`` \(text) ``" : "`\(text)`"
+    /// Inline code that survives backticks in the text; control characters from the
+    /// recording are shown escaped (a report is read in terminals and browsers).
+    static func inlineCode(_ raw: String) -> String {
+        let text = raw.escapingControlCharacters
+        return text.contains("`") ? "`` \(text) ``" : "`\(text)`"
     }
 
     static func truncated(_ text: String, to limit: Int) -> String {

@@ -19,6 +19,9 @@ package struct LogIndex {
     var tornTail: LogDamage?
     /// Offset and length of the first line, once complete (the header).
     var headerLine: (offset: Int64, length: Int)?
+    /// Offset and length of the last line that held a record in its place (its checksum and
+    /// number checked): where a writer appending to the log goes on from.
+    var lastRecordLine: (offset: Int64, length: Int)?
 
     /// The next unscanned byte: always the start of a line.
     var scannedOffset: Int64 = 0
@@ -64,6 +67,7 @@ package struct LogIndex {
         next.pendingFlags = pendingFlags
         next.session = session
         next.headerLine = headerLine
+        next.lastRecordLine = lastRecordLine
         next.entryBase = entryBase + entryCount
         return next
     }
@@ -78,6 +82,7 @@ package struct LogIndex {
         damage += next.damage
         gaps += next.gaps
         laterSessions += next.laterSessions
+        lastRecordLine = next.lastRecordLine
         tornTail = next.tornTail
         headerLine = next.headerLine
         scannedOffset = next.scannedOffset
@@ -254,11 +259,12 @@ package struct LogIndex {
             damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
             return true
         case .afterMissing(let why):
-            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why, lineWasRead: true))
             pendingFlags.insert(.afterDamage)
         case .inPlace:
             break
         }
+        lastRecordLine = (offset, line.count)
         scannedLines = lineNumber
         if LogLine.hasPrefix(line, LogLine.Kind.entry) {
             offsets.append(offset)
@@ -280,6 +286,12 @@ package struct LogIndex {
             }
         } else if LogLine.hasPrefix(line, LogLine.Kind.gap) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
+            if let problem = record.flatMap(LogLimits.gapProblem) {
+                // Read as a gap, its numbers would overflow every entry number after it.
+                damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: problem))
+                pendingFlags.insert(.afterDamage)
+                return true
+            }
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
                 firstSequence: record?[RecordField.firstSequence.name]?.int64Value ?? -1,
@@ -296,8 +308,8 @@ package struct LogIndex {
     }
 }
 
-/// Entries that were not recorded: the queue was full (drop policy), a state was too large or deep
-/// for a record, or a live stream lost them; `reason` says which.
+/// Entries that were not recorded: the queue was full or at its memory limit (drop policy), a state was too
+/// large or deep for a record, or a live stream lost them; `reason` says which.
 public struct LogGap: Sendable, Equatable {
     /// Index of the entry that follows the gap (== entry count when the gap is last).
     public var beforeEntry: Int
@@ -307,7 +319,8 @@ public struct LogGap: Sendable, Equatable {
     public var firstSequence: Int64
     /// How many entries were dropped.
     public var droppedCount: Int
-    /// Why, as the recorder wrote it ("entry 2 is 70 MB encoded; …"); nil when it gave none.
+    /// Why, as the recorder wrote it (`the state after load is 70 MB encoded; a log record holds at most 64 MB`);
+    /// nil when it gave none.
     public var reason: String?
 
     /// A gap as the index reads it from a `gap` record (tests build them to check listings).

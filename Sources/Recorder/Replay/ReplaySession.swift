@@ -62,12 +62,17 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     }
 
     func decode(_ action: RecordedAction, entry index: Int) -> Result<Action, ReplayError> {
-        guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: index, name: action.name))) }
+        guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: numbered(index), name: action.name))) }
         do {
             return .success(try decodeAction.decode(action.name, action.payload, decoder))
         } catch {
-            return .failure(ReplayError(.actionCannotDecode(entry: index, name: action.name, error)))
+            return .failure(ReplayError(.actionCannotDecode(entry: numbered(index), name: action.name, error)))
         }
+    }
+
+    /// Entry `index` with the number `rewind log` gives it, for what a report says about it.
+    private func numbered(_ index: Int) -> ReplayError.Entry {
+        ReplayError.Entry(index: index, number: reader.entryNumber(at: index))
     }
 
     func decodeState(_ json: JSONValue, entry: Int?) throws(ReplayError) -> State {
@@ -75,7 +80,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         do {
             return try decoder.decode(State.self, from: json)
         } catch {
-            throw ReplayError(.stateCannotDecode(entry: entry, error))
+            throw ReplayError(.stateCannotDecode(entry: entry.map(numbered), error))
         }
     }
 
@@ -102,7 +107,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         do {
             return try JSONParser.parse(JSONEncoding.bytes(of: state))
         } catch {
-            throw ReplayError(.stateCannotEncode(entry: entry, "\(error)"))
+            throw ReplayError(.stateCannotEncode(entry: numbered(entry), "\(error)"))
         }
     }
 
@@ -122,7 +127,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         let count = entryCount
         guard run.start < count else { return run }
         var current: State?
-        var restartReason = "the log has no state before entry \(run.start + 1)"
+        var restartReason = "the log has no state before entry \(reader.entryNumber(at: run.start))"
         do {
             current = try recordedState(before: run.start)
         } catch {
@@ -139,7 +144,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                 run.checks.append(.cannotReplay(ReplayError(.unreadable(error))))
                 if stopAtFirstProblem { return run }
                 current = nil
-                restartReason = "entry \(index) is damaged"
+                restartReason = "entry \(reader.entryNumber(at: index)) is damaged"
                 continue
             }
             defer { previous = entry }
@@ -253,7 +258,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                     status = .notReplayable
                 }
             }
-            check.report.actionTypes.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
+            check.report.actionTypes.append(CompatibilityReport.ActionType(
+                name: entry.action.name, count: 1, sampleEntry: index, sampleEntryNumber: reader.entryNumber(at: index), status: status))
         }
         var checked = 0
         var problem: String?
@@ -266,7 +272,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
             let keyframes = check.keyframes
             let stride = max(1, keyframes.count / 64)
             for (number, index) in keyframes.enumerated() where problem == nil && (number % stride == 0 || number == keyframes.count - 1) {
-                do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(index + 1): \(Self.decodeReason(error))" }
+                do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(reader.entryNumber(at: index)): \(Self.decodeReason(error))" }
             }
         }
         check.report.statesChecked = checked
@@ -324,7 +330,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         // (The base reading leaves room for the first entry's duration before it.)
         let base: UInt64 = 1 << 40
         options.clock = RecorderClock(now: { firstTime }, nanoseconds: { base })
-        func nanoseconds(at time: Date) -> UInt64 { base + UInt64(max(0, (time.timeIntervalSince1970 - firstTime) * 1e9).rounded()) }
+        // Saturating: a log from elsewhere may hold times of ±1e300 (or NaN once subtracted).
+        func nanoseconds(at time: Date) -> UInt64 { base.addingSaturating(UInt64(saturating: (time.timeIntervalSince1970 - firstTime) * 1e9)) }
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
             ["branchOf": reader.path, "forkEntry": String(forkEntry + 1)]) { _, new in new }
@@ -342,7 +349,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         for (offset, item) in copied.enumerated() {
             // The recorded times and durations go along.
             let end = nanoseconds(at: item.entry.time)
-            let start = end - min(base, UInt64(max(0, item.entry.duration * 1e9).rounded()))
+            let start = end - min(base, UInt64(saturating: item.entry.duration * 1e9))
             let origin = item.entry.effectOf.flatMap { newSequence[$0] }
             // The outside values go along, so the saved log replays like this one.
             let values = item.entry.recordedValues.map { CapturedValue(name: $0.name, value: PreEncodedValue(json: $0.json)) }
