@@ -11,7 +11,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         let status = ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &streams) { listener in
-            guard let recorder = try? ActionRecorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
+            guard let recorder = try? ActionRecorder(streamingTo: listener.address.description, token: listener.configuration.token, options: LiveRecordingTests.options) else { return }
             var state = TodoState()
             LiveRecordingTests.record(4, with: recorder, from: &state)
             try? recorder.close()

@@ -11,7 +11,7 @@ import Testing
     static let token = LiveRecordingTests.token
     /// How long a wait may last before the test gives up: longer under Thread Sanitizer
     /// (scripts/tsan), which runs this suite many times slower on a shared machine.
-    static let patience = LiveRecordingTests.patience * (ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 12)
+    static let patience = LiveRecordingTests.patience
 
     static func listener(_ directory: TemporaryDirectory, configure: (inout LiveListener.Configuration) -> Void = { _ in }) throws -> LiveListener {
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: 0), directory: directory.path, token: token)
