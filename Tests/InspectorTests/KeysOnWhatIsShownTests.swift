@@ -119,8 +119,8 @@ import Recorder
     }
 
     @Test func aLongIndentedLineWrapsUnderItsIndentation() {
-        let viewer = InspectorModel.ValueViewer(path: JSONPointer(), value: ["note": "one two three four five six"])
-        #expect(viewer.lines(width: 16) == ["{", "  \"note\": \"one", "  two three four", "  five six\"", "}"])
+        let viewer = ValueViewer(path: JSONPointer(), value: ["note": "one two three four five six"])
+        #expect(viewer.allRows(width: 16) == ["{", "  \"note\": \"one", "  two three four", "  five six\"", "}"])
     }
 
     // MARK: Sideways scrolling

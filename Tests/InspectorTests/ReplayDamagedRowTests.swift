@@ -30,7 +30,7 @@ import Testing
         var (model, _, _) = try Self.model()
         model.type("jj")                                    // onto the damaged record's row
         #expect(model.screenText == """
-             Timeline  12 entries                ▄▅▁▁▇▇██▇▇▄▄ │ State after 3
+             Timeline  12 entries                ▄▅╌╌▇▇██▇▇▄▄ │ State after 3
                1  +0.000s   add title: "Buy milk"          ±3 │ State unavailable: entry 3's record is damaged
                2  +0.250s   add title: "Write replay docs" ±3 │ (line 4: checksum mismatch or not a complete
                3 ⚠ damaged: line 4, checksum mismatch or not …│ record); the states after it are back from the

@@ -11,12 +11,15 @@ final class EffectRunner {
     let directory: String
     let exports: ExportWorker
     let replays = ReplayWorker()
+    /// Reads states that take long on another thread; nil for a source read on the session's thread only.
+    let views: ViewBuilder?
     private let source: any TimelineSource
 
     init(source: any TimelineSource, directory: String = FileManager.default.currentDirectoryPath) {
         self.source = source
         self.directory = directory
         exports = ExportWorker(directory: directory)
+        views = source.concurrentReader.map(ViewBuilder.init)
     }
 
     /// The replay work of a debug executable linked with a reducer.
@@ -62,6 +65,12 @@ final class EffectRunner {
         case .checkCompatibility(let check, let end):
             guard let engine else { return [] }
             replays.checkCompatibility(engine.makeVerifier(), continuing: check, through: end)
+        case .buildView(let request, let job):
+            // A source read on this thread only has its states at hand: built here.
+            guard let views else { return [.viewBuilt(job: job, view: SelectionView.build(request, source: source))] }
+            views.build(request, job: job)
+        case .stopBuildingView:
+            views?.stop()
         case .quit, .copyToClipboard, .redraw:
             break
         }
@@ -69,11 +78,12 @@ final class EffectRunner {
     }
 
     /// What the background work reported since the last call, in order.
-    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() }
+    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() + (views?.takeEvents() ?? []) }
 
     /// Blocks until every piece of background work started so far is done (tests).
     func waitUntilIdle() {
         exports.waitUntilIdle()
         replays.waitUntilIdle()
+        views?.waitUntilIdle()
     }
 }

@@ -76,19 +76,15 @@ enum DiffLines {
         return result
     }
 
+    /// The value's pretty JSON, its first `valueLineLimit` lines written (only those: a
+    /// value added whole can be a 30 MB list), the rest counted in one line.
     private static func appendPretty(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {
-        let text = JSONWriter.prettyString(value)
-        var count = 0
-        var remaining = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if count < valueLineLimit {
-                let indent = line.prefix(while: { $0 == " " }).count
-                lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
-                count += 1
-            } else {
-                remaining += 1
-            }
+        var pretty = PrettyJSONLines(value)
+        for index in 0..<min(pretty.count, valueLineLimit) {
+            let line = pretty.line(index)
+            let indent = line.prefix(while: { $0 == " " }).count
+            lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
         }
-        if remaining > 0 { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(remaining) more lines")) }
+        if pretty.count > valueLineLimit { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(pretty.count - valueLineLimit) more lines")) }
     }
 }

@@ -78,7 +78,7 @@ struct TimelineSearch: Equatable, Sendable {
 extension InspectorModel {
     /// True while a scan has entries left to examine.
     var hasPendingScan: Bool {
-        if timelineSearch != nil || queryScan != nil { return true }
+        if timelineSearch != nil || queryScan != nil || stateSearch != nil { return true }
         if let counting = timelineMatchCount, !counting.isDone { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
@@ -117,6 +117,7 @@ extension InspectorModel {
             break
         }
         if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
+        if stateSearch != nil { continueStateSearch(allowance: &allowance) }
         if queryScan != nil { continueQueryScan(allowance: &allowance) }
         if let counting = timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
         if filter != nil { extendFilter(allowance: &allowance) }
@@ -137,6 +138,12 @@ extension InspectorModel {
         if let search = timelineSearch {
             timelineSearch = nil
             message = "Search for \"\(search.query)\" cancelled"
+            return true
+        }
+        if let search = stateSearch {
+            stateSearch = nil
+            if search.landed != nil { searchMatch = nil }
+            message = search.landed == nil ? "Search for \"\(search.query)\" cancelled" : "Stopped counting the matches of \"\(search.query)\""
             return true
         }
         if let filter, filter.scanned < count {

@@ -68,6 +68,8 @@ enum InspectorEvent: Equatable, Sendable {
     case compatibilityProgress(checked: Int)
     /// The background compatibility check finished a pass.
     case compatibilityChecked(CompatibilityCheck)
+    /// The view builder read the states of view `job` (``InspectorEffect/buildView(_:job:)``).
+    case viewBuilt(job: Int, view: SelectionView)
 }
 
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
@@ -96,4 +98,9 @@ enum InspectorEffect: Equatable, Sendable {
     /// Extend the compatibility report over entries up to `through`, in the background;
     /// answered by `compatibilityProgress` and `compatibilityChecked`.
     case checkCompatibility(continuing: CompatibilityCheck, through: Int)
+    /// Read the states of `request` and build its view in the background (they take long to
+    /// read); answered by `viewBuilt` with the same `job`. A newer job replaces it.
+    case buildView(ViewRequest, job: Int)
+    /// Esc while a view is being built: its result is no longer wanted.
+    case stopBuildingView
 }

@@ -52,43 +52,6 @@ struct InspectorModel {
         case value(ValueViewer)
     }
 
-    /// One value shown whole: a long string wrapped (its own line breaks kept), anything else as pretty JSON.
-    struct ValueViewer: Equatable, Sendable {
-        var path: JSONPointer
-        var text: String
-        var scroll = 0
-
-        init(path: JSONPointer, value: JSONValue) {
-            self.path = path
-            text = value.stringValue ?? JSONWriter.prettyString(value)
-        }
-
-        /// The text broken into rows of at most `width` columns, at spaces where it can be.
-        /// A line's leading spaces (pretty JSON's indentation) start each of its rows.
-        func lines(width: Int) -> [String] {
-            var lines: [String] = []
-            let width = max(1, width)
-            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                let leading = paragraph.prefix { $0 == " " }
-                // At most a row less one column, so every row has room for text.
-                let indent = String(leading.prefix(width - 1))
-                var line = indent
-                for word in paragraph.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
-                    let candidate = line == indent ? indent + word : line + " " + word
-                    if TerminalWidth.of(candidate) <= width { line = candidate; continue }
-                    if line != indent { lines.append(line); line = indent }
-                    // A word longer than a row is cut where the row ends.
-                    for character in word {
-                        if line != indent, TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = indent }
-                        line.append(character)
-                    }
-                }
-                lines.append(line)
-            }
-            return lines
-        }
-    }
-
     struct ActionTypeCount: Equatable, Sendable {
         var actionType: String
         var count: Int
@@ -156,34 +119,6 @@ struct InspectorModel {
         }
     }
 
-    /// What the panes show for the current selection, rebuilt by `reduce`
-    /// only when the selection or comparison changes.
-    struct SelectionView {
-        var selection: Int = -1
-        var initial = false
-        var comparedWith: Int?
-        var entry: TimelineEntry?
-        var state: JSONValue?
-        /// Why `state` is missing (a damaged record it depends on).
-        var stateError: String?
-        var changedPaths: [JSONPointer] = []
-        var diffLines: [DiffLine] = []
-        /// Why there is no diff to show (a damaged record on the way), instead of "(no changes)".
-        var diffError: String?
-
-        /// The state after `mark` (`-`) against this view's state (`+`), in the style of an
-        /// action's diff: a `@ path` per changed path, then its old and new value.
-        mutating func compare(withMark mark: Int, in source: any TimelineSource) {
-            var base: JSONValue?
-            do { base = try source.state(at: mark) } catch { diffError = "The diff cannot be rebuilt: \(error)" }
-            var paths = [JSONPointer()]
-            if let base, let state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
-            changedPaths = ChangedPaths.resolvingAppends(paths, in: state)
-            if let base, let state { diffLines = DiffLines.lines(from: base, to: state, changedPaths: changedPaths) }
-            if let stateError { diffError = "The diff cannot be rebuilt: " + stateError }
-        }
-    }
-
     let source: any TimelineSource
     var size: ScreenSize
     /// Entries known (a snapshot of `source.count`, updated on ticks).
@@ -210,7 +145,10 @@ struct InspectorModel {
     /// True while the last search's matches are underlined on screen (Esc turns it off).
     var highlightsSearch = false
     /// Which match the cursor is on, of how many, after a search in the state or diff pane.
-    var searchMatch: (index: Int, total: Int)?
+    /// The total is nil while the state search still counts them.
+    var searchMatch: (index: Int, total: Int?)?
+    /// A state-pane search still looking or counting (Model/StateSearch.swift).
+    var stateSearch: StateSearch?
     /// Counting the last timeline search's matches for `match i/N` (in slices).
     var timelineMatchCount: TimelineMatchCount?
     /// A timeline search still looking (it runs in slices, see EntryScans).
@@ -266,6 +204,10 @@ struct InspectorModel {
     var hideListLog: String?
     /// `:0`: the panes show the state before the first entry (the header's initial state).
     var showingInitialState = false
+    /// Ticks so far: what the spinners of background work turn with.
+    var ticks = 0
+    /// `G` or `:N` waiting for background indexing to find the entry (Model/IndexingJumps.swift).
+    var pendingJump: PendingJump?
     /// Digits typed before a motion (`5j`, `10G`).
     var pendingCount: Int?
     /// Keys already reported as doing nothing (each is reported once).
@@ -280,6 +222,13 @@ struct InspectorModel {
     var editError: String?
 
     private(set) var view = SelectionView()
+    /// The number of the last view asked of the background builder (a stale result is dropped).
+    private(set) var viewBuildJob = 0
+    /// A new selection's first changed node is still to be brought into view (its state was not there yet).
+    private var revealsChange = false
+    /// States whose records take more bytes than this to read are read in the background
+    /// (about 8 ms of parsing; tests set 0 to read every state that is not cached there).
+    var quickStateBytes = 2 << 20
     /// The open nodes in effect (user choices plus revealed changes).
     private(set) var expansion = TreeExpansion(open: [])
     /// Rows of the whole state tree, and the ones on screen (from `stateTop`).
@@ -343,87 +292,81 @@ struct InspectorModel {
         view.changedPaths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
     }
 
-    /// Reloads the selected entry, its state and its diff when the selection
-    /// or comparison changed, then the visible tree rows.
     /// Forgets the selection view so the next refresh reloads it (replay changed what the source returns).
     mutating func invalidateView() { view = SelectionView() }
 
+    /// What the panes should show now: the selection, against what.
+    var viewRequest: ViewRequest {
+        ViewRequest(selection: selection, initial: showingInitialState, comparedWith: comparingWithMark ? mark : nil,
+                    divergence: comparingWithMark ? nil : replayDivergence(at: selection), diffBase: diffBase(of: selection),
+                    hasEntries: count > 0)
+    }
+
+    /// Reloads the selected entry, its state and its diff when the selection or
+    /// comparison changed, then the visible tree rows. States that take long to
+    /// read are read in the background: the panes say so meanwhile, and the keys
+    /// keep working (``viewBuilt(job:view:)`` puts the result on screen).
     mutating func refreshView() {
-        let compared = comparingWithMark ? mark : nil
-        if view.selection != selection || view.comparedWith != compared || view.entry == nil || view.initial != showingInitialState {
-            var next = SelectionView(selection: selection, initial: showingInitialState, comparedWith: compared)
-            if showingInitialState {
-                next.entry = source.entry(at: 0)
-                next.state = source.initialState
-                if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
-                // `d` at `:0`: the mark against the initial state, as against any entry.
-                if let compared { next.compare(withMark: compared, in: source) }
-            } else if count > 0, let entry = source.entry(at: selection) {
-                next.entry = entry
-                var stateUnavailable: (any Error)?
-                do {
-                    next.state = try source.state(at: selection)
-                } catch {
-                    next.stateError = "\(error)"
-                    stateUnavailable = error
-                }
-                if let compared, compared == selection {
-                    // The mark against itself: nothing differs (not the action's own diff).
-                    next.changedPaths = []
-                } else if let compared {
-                    next.compare(withMark: compared, in: source)
-                } else {
-                    next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
-                    if let divergence = replayDivergence(at: selection) {
-                        // After `r`: the recorded state against the recomputed one.
-                        next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
-                    } else if let stateUnavailable {
-                        next.diffError = "The diff cannot be shown: the state after entry \(selection + 1) cannot be rebuilt: "
-                            + StateUnavailable.reason(of: stateUnavailable)
-                    } else {
-                        let before = source.stateBefore(selection)
-                        if before == nil, diffBase(of: selection) >= 0 {
-                            // An unknown state is not an empty one: a diff against nothing would invent additions.
-                            next.diffError = "The diff cannot be shown: " + diffStartUnavailable(for: selection)
-                        } else {
-                            next.diffLines = DiffLines.lines(from: before, to: next.state, changedPaths: next.changedPaths)
-                        }
-                    }
-                }
-                if let stateError = next.stateError, next.diffError == nil { next.diffError = "The diff cannot be rebuilt: " + stateError }
-            } else if count > 0, let record = source.damagedRecord(at: selection) {
-                // A damaged record keeps its row: say what is wrong with it rather than skip it.
-                next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "
-                    + "the states after it are back from the next keyframe"
-                next.diffError = "Entry \(selection + 1) cannot be read: its record (line \(record.line)) is damaged"
-            }
-            let selectionMoved = view.selection != selection
-            view = next
-            if selectionMoved {
-                diffTop = 0
-                diffLeft = 0
-                payloadTree.cursor = 0
-                payloadTree.top = 0
-                diffMatchLine = nil
-                expansion = effectiveExpansion()
-                // Bring the first changed node into view unless the user is working in the tree.
-                if focus != .state, let state = view.state, let changed = view.changedPaths.first {
-                    var target: JSONPointer? = changed
-                    while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
-                    if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
-                }
+        let request = viewRequest
+        if view.request != request || view.entry == nil {
+            let bytes = request.stateIndexes.reduce(0) { $0 + source.stateRebuildBytes(at: $1) }
+            if bytes > quickStateBytes {
+                viewBuildJob += 1
+                show(SelectionView.loading(request, bytes: bytes, source: source))
+                pendingEffects.append(.buildView(request, job: viewBuildJob))
+            } else {
+                show(SelectionView.build(request, source: source))
             }
         }
         refreshRows()
         refreshPayloadTree()
     }
 
-    /// Why the state entry `index`'s diff starts from cannot be rebuilt, worded to follow "The diff cannot be shown: ".
-    private func diffStartUnavailable(for index: Int) -> String {
-        let base = diffBase(of: index)
-        var reason = "it cannot be read"
-        do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
-        return "the state before it, after entry \(base + 1), cannot be rebuilt: " + reason
+    /// The background builder finished job `job`: shown when it is still the one wanted.
+    mutating func viewBuilt(job: Int, view built: SelectionView) {
+        guard job == viewBuildJob, view.loading?.stopped == false, built.request == view.request else { return }
+        show(built)
+        refreshRows()
+    }
+
+    /// Esc while the states are read in the background: stop waiting. False when none are.
+    mutating func stopBuildingView() -> Bool {
+        guard let loading = view.loading, !loading.stopped else { return false }
+        view.loading?.stopped = true
+        pendingEffects.append(.stopBuildingView)
+        message = "Stopped reading the state after entry \(selection + 1); Enter reads it"
+        return true
+    }
+
+    /// Enter after Esc stopped reading the states: read them again.
+    mutating func resumeBuildingView() -> Bool {
+        guard view.loading?.stopped == true else { return false }
+        invalidateView()
+        return true
+    }
+
+    /// Puts `next` on screen; a new selection starts with its diff at the top and,
+    /// once its state is there, the first changed node in view.
+    private mutating func show(_ next: SelectionView) {
+        let selectionMoved = view.selection != next.selection
+        view = next
+        if selectionMoved {
+            diffTop = 0
+            diffLeft = 0
+            payloadTree.cursor = 0
+            payloadTree.top = 0
+            diffMatchLine = nil
+            revealsChange = true
+        }
+        guard view.state != nil || view.loading == nil else { return }
+        expansion = effectiveExpansion()
+        // Bring the first changed node into view unless the user is working in the tree.
+        if revealsChange, focus != .state, let state = view.state, let changed = view.changedPaths.first {
+            var target: JSONPointer? = changed
+            while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
+            if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
+        }
+        revealsChange = false
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.
@@ -459,5 +402,12 @@ extension InspectorModel.Overlay {
         guard case .pathHistory(let history) = self else { return nil }
         self = .help(scroll: 0)
         return history
+    }
+
+    /// Moves the value viewer out, as ``takePathHistory()`` does: its line caches then grow in place.
+    mutating func takeValueViewer() -> ValueViewer? {
+        guard case .value(let viewer) = self else { return nil }
+        self = .help(scroll: 0)
+        return viewer
     }
 }

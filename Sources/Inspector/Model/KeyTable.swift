@@ -10,6 +10,17 @@ enum InspectorCommand: Equatable, Sendable {
     case replayFromSelection, editAction, saveBranch, toggleSkip
 }
 
+extension InspectorCommand {
+    /// True for the keys that move the timeline's selection (when the timeline has focus).
+    var movesSelection: Bool {
+        switch self {
+        case .moveDown, .moveUp, .moveFirst, .moveLast, .pageDown, .pageUp, .halfPageDown, .halfPageUp,
+             .nextMatch, .previousMatch, .jumpToCause, .jumpBack: true
+        default: false
+        }
+    }
+}
+
 /// One row of the key table.
 struct KeyBinding: Sendable {
     var keys: [Key]

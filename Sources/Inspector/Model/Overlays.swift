@@ -5,6 +5,7 @@ extension InspectorModel {
     mutating func handleOverlayKey(_ key: Key) {
         guard let overlay else { return }
         if case .filterPicker(let picker) = overlay { handlePickerKey(key, picker); return }
+        if case .value = overlay { handleViewerKey(key); return }
         if key == .escape || key == .character("q") || (key == .character("?") && overlay == .help(scroll: 0)) {
             self.overlay = nil
             return
@@ -28,11 +29,7 @@ extension InspectorModel {
             self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
         case .damage(let scroll):
             self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
-        case .value(var viewer):
-            let rows = viewer.lines(width: layout.overlay.width - 3).count
-            viewer.scroll = min(max(0, viewer.scroll.addingClamped(delta)), max(0, rows - (layout.overlay.height - 2)))
-            self.overlay = .value(viewer)
-        case .filterPicker:
+        case .filterPicker, .value:
             break
         case .pathHistory(var history):
             history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.history.count)
@@ -191,6 +188,33 @@ extension InspectorModel {
     }
 
     // MARK: Value viewer
+
+    /// The viewer's keys, as less has them: j/k a row, Space/PgDn and b/PgUp a page,
+    /// Ctrl-D/Ctrl-U half a page, g/G the ends; Esc, q or Enter close it.
+    private mutating func handleViewerKey(_ key: Key) {
+        guard var viewer = overlay?.takeValueViewer() else { return }
+        let page = max(1, viewer.height - 1)
+        switch key {
+        case .escape, .character("q"), .enter: overlay = nil; return
+        case .down, .character("j"): viewer.scroll(by: 1)
+        case .up, .character("k"): viewer.scroll(by: -1)
+        case .pageDown, .character(" "), .control("f"): viewer.scroll(by: page)
+        case .pageUp, .character("b"), .control("b"): viewer.scroll(by: -page)
+        case .control("d"): viewer.scroll(by: max(1, page / 2))
+        case .control("u"): viewer.scroll(by: -max(1, page / 2))
+        case .home, .character("g"): viewer.scrollToStart()
+        case .end, .character("G"): viewer.scrollToEnd()
+        default: break
+        }
+        overlay = .value(viewer)
+    }
+
+    /// Lays the viewer out in the overlay's box (after every event: keys, a resize).
+    mutating func layOutValueViewer() {
+        guard var viewer = overlay?.takeValueViewer() else { return }
+        viewer.layout(width: layout.overlay.width - 3, height: layout.overlay.height - 2)
+        overlay = .value(viewer)
+    }
 
     /// Opens the viewer on the state node under the cursor.
     mutating func openValueViewer() {

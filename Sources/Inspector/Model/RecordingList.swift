@@ -47,7 +47,7 @@ struct RecordingListModel: Equatable {
         case .interrupt:
             return [.quit]
         case .tick, .exportFinished, .exportFailed, .exportProgress, .branchFileChosen, .branchSaved, .branchSaveFailed,
-             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked:
+             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .viewBuilt:
             // The list starts none of the work these report.
             break
         }

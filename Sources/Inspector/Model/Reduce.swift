@@ -37,7 +37,9 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .resize(let size):
         model.size = size
     case .tick:
+        model.ticks &+= 1
         model.pickUpNewEntries()
+        model.continuePendingJump()
     case .interrupt:
         effects.append(.quit)
     case .exportProgress(let fraction):
@@ -62,21 +64,26 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.noteCompatibilityProgress(checked: checked)
     case .compatibilityChecked(let check):
         model.finishCompatibilityCheck(check)
+    case .viewBuilt(let job, let view):
+        model.viewBuilt(job: job, view: view)
     }
-    effects += model.pendingEffects
-    model.pendingEffects = []
     model.scheduleCompatibilityCheck(effects: &effects)
     model.advanceScans()
     model.refreshHistoryDetails()
+    model.layOutValueViewer()
     model.refreshView()
     model.keepTimelineSelectionVisible()
-    model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source)
+    model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source, quickStateBytes: model.quickStateBytes)
+    effects += model.pendingEffects
+    model.pendingEffects = []
     return effects
 }
 
 extension InspectorModel {
     mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
         let times = pendingCount ?? 1
+        // A key that moves the selection itself leaves a jump waiting for indexing behind.
+        if command.movesSelection && focus == .timeline { pendingJump = nil }
         let page = max(1, layout.content(of: focus).height - 1)
         switch command {
         case .moveDown: move(by: times)
@@ -89,7 +96,13 @@ extension InspectorModel {
             jump(to: String(times))
         case .moveFirst: move(by: Int.min / 2)
         case .moveLast:
-            if follow && followPaused && focus == .timeline { resumeFollowing() } else { move(by: Int.max / 2) }
+            if follow && followPaused && focus == .timeline {
+                resumeFollowing()
+            } else if focus == .timeline && isIndexing && filter == nil && !follow {
+                jumpToLastWhileIndexing()
+            } else {
+                move(by: Int.max / 2)
+            }
         case .copyValue: copySelection(effects: &effects)
         case .copyPath: copyPath(effects: &effects)
         case .narrowerTimeline: resizeSplit(by: -4)
@@ -123,6 +136,8 @@ extension InspectorModel {
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if notice != nil { notice = nil; return }
+            if stopBuildingView() { return }
+            if cancelPendingJump() { return }
             if cancelReplay(effects: &effects) { return }
             if cancelScan() { return }
             if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
@@ -180,6 +195,7 @@ extension InspectorModel {
     }
 
     mutating func toggleNode() {
+        if focus == .timeline, resumeBuildingView() { return }
         if actionPaneHasKeys { togglePayloadNode(); return }
         guard focus == .state else { if focus == .timeline { focus = .state }; return }
         guard let row = cursorRow else { return }
@@ -214,7 +230,7 @@ extension InspectorModel {
     var diffLeftLimit: Int {
         // The pane's first column holds the match marker `▶`.
         let room = layout.diff.width - 1
-        let longest = view.diffLines.lazy.map { TerminalWidth.of(DiffFormatting.plainText($0)) }.max() ?? 0
+        let longest = view.widestDiffLine
         return longest <= room ? 0 : longest - room + 1
     }
 
@@ -268,6 +284,7 @@ extension InspectorModel {
             search(query, forward: true)
         case .jump:
             if startQueryCommand(prompt.text) { return }
+            pendingJump = nil
             jump(to: prompt.text)
         case .editAction:
             submitEditedAction(prompt.text)
@@ -285,7 +302,9 @@ extension InspectorModel {
             message = "No entry \(text) (entries are 1–\(count))"
             return
         }
-        guard count > 0 else { message = "No entries yet"; return }
+        guard count > 0 || isIndexing else { message = "No entries yet"; return }
+        // Past what is indexed so far is not past the end while indexing goes on.
+        if number > count && isIndexing { jumpWhenIndexed(number: number); return }
         let target = min(number, count)
         if number > count { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(count)" }
         let index = max(0, target - 1)
@@ -325,6 +344,7 @@ extension InspectorModel {
         case .press:
             focus = pane
             guard content.rows.contains(mouse.row) else { return }
+            if pane == .timeline { pendingJump = nil }
             let offset = mouse.row - content.row
             switch pane {
             case .timeline:
@@ -343,6 +363,7 @@ extension InspectorModel {
                 break
             }
         case .wheelUp, .wheelDown:
+            if pane == .timeline { pendingJump = nil }
             let saved = focus
             focus = pane
             move(by: mouse.kind == .wheelUp ? -3 : 3)

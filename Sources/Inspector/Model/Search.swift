@@ -14,13 +14,14 @@ extension InspectorModel {
         highlightsSearch = true
         searchMatch = nil
         timelineMatchCount = nil
+        stateSearch = nil
         let found: Bool
         switch focus {
         case .timeline:
             // Runs in slices (EntryScans), which report the match or its absence.
             timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
             found = visibleEntryCount > 0
-        case .state: found = searchState(needle, forward: forward)
+        case .state: found = searchState(query, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
         }
         if !found { message = "No match for \"\(query)\" in the \(focus.title.lowercased()) pane" }
@@ -82,48 +83,39 @@ extension InspectorModel {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    /// Every node of the selected state (open or not) in display order; opens
-    /// the ancestors of the match so it is on screen.
-    private mutating func searchState(_ needle: String, forward: Bool) -> Bool {
-        guard let state = view.state else { return false }
-        let current = cursorRow?.path
-        var matchesBefore: [JSONPointer] = []   // at or before the cursor
-        var matchesAfter: [JSONPointer] = []
-        var passedCursor = current == nil
-        StateTree.forEachNode(in: state) { path, key, value in
-            let isMatch = Self.node(key: key, value: value, matches: needle)
-            if path == current {
-                passedCursor = true
-                if isMatch { matchesBefore.append(path) }
-            } else if isMatch {
-                if passedCursor { matchesAfter.append(path) } else { matchesBefore.append(path) }
-            }
+    /// Starts looking through every node of the selected state (open or not) in display
+    /// order, in slices (``StateSearch``, run by `advanceScans`); false when there is no state.
+    private mutating func searchState(_ query: String, forward: Bool) -> Bool {
+        guard let state = view.state else {
+            guard view.loading != nil else { return false }
+            message = "The state is still being read: search again once it shows"
             return true
         }
-        let ordered = matchesAfter + matchesBefore
-        guard !ordered.isEmpty else { return false }
-        let inOrder = matchesBefore + matchesAfter
-        let target: JSONPointer
-        if forward {
-            target = ordered[0]
-            if matchesAfter.isEmpty { message = "Search wrapped around" }
-        } else {
-            // The last match strictly before the cursor, else wrap to the last one.
-            let before = matchesBefore.filter { $0 != current }
-            target = before.last ?? (matchesAfter.last ?? ordered[ordered.count - 1])
-            if before.isEmpty { message = "Search wrapped around" }
-        }
-        reveal(target)
-        searchMatch = (inOrder.firstIndex(of: target).map { $0 + 1 } ?? 1, inOrder.count)
+        stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
         return true
     }
 
-    static func node(key: String?, value: JSONValue, matches needle: String) -> Bool {
-        if let key, key.lowercased().contains(needle) { return true }
-        switch value {
-        case .object, .array: return false
-        case .string(let text): return text.lowercased().contains(needle)
-        default: return value.description.lowercased().contains(needle)
+    /// The next slice of a state search: the cursor goes to the target as soon as it is
+    /// known, the matches are counted on (`match i/…`) until every node is seen.
+    mutating func continueStateSearch(allowance: inout ScanAllowance) {
+        guard var search = stateSearch else { return }
+        stateSearch = nil   // the only reference while it walks
+        guard search.request == view.request else { return }   // another entry is shown: its state is not the one searched
+        let landedBefore = search.landed != nil
+        search.advance(allowance: &allowance)
+        if let landed = search.landed, !landedBefore {
+            reveal(landed.path)
+            if search.wrapped { message = "Search wrapped around" }
+        }
+        if search.isDone {
+            guard let landed = search.landed else {
+                message = "No match for \"\(search.query)\" in the state pane"
+                return
+            }
+            searchMatch = (landed.index, search.total)
+        } else {
+            searchMatch = search.landed.map { ($0.index, nil) }
+            stateSearch = search
         }
     }
 

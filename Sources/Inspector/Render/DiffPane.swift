@@ -23,6 +23,10 @@ extension ScreenPainter {
         }
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines
+        if let loading = model.view.loading {
+            drawWrapped(loading.stopped ? "(not read)" : "(reading the states…)", in: area, style: .dim)
+            return
+        }
         if let reason = model.view.diffError {
             drawWrapped(reason, in: area, style: .colored(.warning))
             return

@@ -43,9 +43,12 @@ extension ScreenPainter {
                 return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
             }
         case .value(let viewer):
-            let lines = viewer.lines(width: layout.overlay.width - 3)
-            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(lines.count.counted("line", "lines")) (j/k scroll, Esc closes)",
-                    count: lines.count, cursor: nil, top: viewer.scroll) { (lines[$0], .plain) }
+            // The rows on screen only (the model lays them out): lines are counted, never all written.
+            let rows = viewer.visibleRows
+            let position = viewer.top == ValueViewer.Position(line: 0, row: 0) && viewer.bottomLine == viewer.lineCount - 1
+                ? nil : "lines \(viewer.top.line + 1)–\(viewer.bottomLine + 1) of \(viewer.lineCount)"
+            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(viewer.lineCount.counted("line", "lines")) (j/k scroll, Esc closes)",
+                    count: rows.count, cursor: nil, top: 0, position: position) { (rows[$0], .plain) }
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }
@@ -57,8 +60,10 @@ extension ScreenPainter {
         drawBox(title: title, count: lines.count, cursor: cursor, top: top) { lines[$0] }
     }
 
-    /// A box of `count` lines, of which only those on screen are asked of `line`.
-    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, line: (Int) -> (String, CellStyle)) {
+    /// A box of `count` lines, of which only those on screen are asked of `line`. `position` says
+    /// where the lines are in the bottom edge (by default `first–last of count` when they do not all fit).
+    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, position: String? = nil,
+                                  line: (Int) -> (String, CellStyle)) {
         let box = layout.overlay
         let inner = box.width - 2
         let visible = max(1, box.height - 2)
@@ -83,8 +88,7 @@ extension ScreenPainter {
             screen.write(" " + text.padded(toWidth: inner - 1), row: y, column: box.column + 1, style: lineStyle, limit: box.column + box.width - 1)
         }
         var bottom = String(repeating: "─", count: inner)
-        if count > visible {
-            let position = " \(first + 1)–\(min(count, first + visible)) of \(count) "
+        if let position = position.map({ " \($0) " }) ?? (count > visible ? " \(first + 1)–\(min(count, first + visible)) of \(count) " : nil) {
             bottom = String(repeating: "─", count: max(0, inner - position.count - 1)) + position + "─"
         }
         screen.write("└" + bottom + "┘", row: box.row + height - 1, column: box.column, style: border)

@@ -11,7 +11,13 @@ extension ScreenPainter {
         if model.focus == .state, let row = model.cursorRow, !row.path.isRoot { title += "  " + row.path.description }
         drawTitle(title, over: area, focused: model.focus == .state)
         guard model.view.state != nil else {
-            if model.count == 0 {
+            if let loading = model.view.loading {
+                let what = model.showingInitialState ? "the initial state" : "the state after entry \(model.selection + 1)"
+                let size = ValueFormatting.shortBytes(Int64(loading.bytes)) + " of records"
+                let text = loading.stopped ? "Not read: Esc stopped reading \(what) (\(size)); Enter reads it"
+                    : "Reading \(what) (\(size))… \(Self.spinner(model.ticks)) Esc stops; the keys keep working"
+                drawWrapped(text, in: area, style: .dim)
+            } else if model.count == 0 {
                 screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             } else {
                 let reason = model.view.stateError ?? "the entry's record cannot be read"
@@ -50,6 +56,12 @@ extension ScreenPainter {
                 }
             }
         }
+    }
+
+    /// A frame of the spinner that says work goes on in the background, one per tick.
+    static func spinner(_ ticks: Int) -> Character {
+        let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        return frames[ticks % frames.count]
     }
 
     /// Text broken at spaces over the rows of `area` (for messages longer than a row).

@@ -17,7 +17,11 @@ extension ScreenPainter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
         if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
-        if let match = model.searchMatch { parts.append("match \(match.index)/\(match.total)") }
+        if let search = model.stateSearch, search.landed == nil { parts.append("searching the state… \(Int(search.fraction * 100))%") }
+        if let match = model.searchMatch {
+            parts.append(match.total.map { "match \(match.index)/\($0)" }
+                         ?? "match \(match.index)/… (counting \(Int((model.stateSearch?.fraction ?? 1) * 100))%)")
+        }
         // While the selection is on the match the search landed on.
         if let counting = model.timelineMatchCount, counting.matchRow == model.selectedRow {
             let position = counting.examined > counting.matchRow ? String(counting.position) : "…"

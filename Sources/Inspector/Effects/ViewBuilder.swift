@@ -1,0 +1,45 @@
+import Foundation
+import Recorder
+
+/// Builds the panes' view of an entry whose states take long to read (a keyframe of
+/// a 30 MB state) on a background queue, so the keys keep working meanwhile; hands
+/// the result back as an event. Only the newest job is built: one that a newer
+/// selection replaced (or Esc stopped) before it started is skipped, and a result
+/// nobody waits for any more is dropped.
+final class ViewBuilder: @unchecked Sendable {
+    // Unchecked: `wanted` and `events` are only touched under `lock`; `source` is a
+    // concurrent reader (LogTimeline), made to be read from several threads.
+    private let source: any TimelineSource & Sendable
+    private let queue = DispatchQueue(label: "rewind.inspector.view", qos: .userInitiated)
+    private let lock = NSLock()
+    /// The job the model waits for; nil after Esc.
+    private var wanted: Int?
+    private var events: [InspectorEvent] = []
+
+    init(source: any TimelineSource & Sendable) {
+        self.source = source
+    }
+
+    func build(_ request: ViewRequest, job: Int) {
+        lock.withLock { wanted = job }
+        queue.async { [self] in
+            guard lock.withLock({ wanted == job }) else { return }
+            let view = SelectionView.build(request, source: source)
+            lock.withLock { if wanted == job { events.append(.viewBuilt(job: job, view: view)) } }
+        }
+    }
+
+    /// Nothing is waited for any more (Esc).
+    func stop() { lock.withLock { wanted = nil } }
+
+    /// Events since the last call, in order.
+    func takeEvents() -> [InspectorEvent] {
+        lock.withLock {
+            defer { events = [] }
+            return events
+        }
+    }
+
+    /// Blocks until every job started so far is built or skipped (tests).
+    func waitUntilIdle() { queue.sync {} }
+}

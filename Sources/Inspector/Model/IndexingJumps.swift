@@ -1,0 +1,68 @@
+import Recorder
+
+/// `G` and `:N` while a big log is still being indexed in the background: the
+/// entries past what is indexed so far exist, they are only not found yet. So `G`
+/// keeps the selection on the last entry as indexing finds more, and `:N` past the
+/// entries indexed so far goes to entry N once indexing reaches it; only when
+/// indexing is done is an entry past the end. Esc, or a key that moves the
+/// selection, stays where the selection is.
+enum PendingJump: Equatable, Sendable {
+    /// `G`: the last entry, wherever the end turns out to be.
+    case last
+    /// `:N`: entry `number` (from 1), once indexed.
+    case entry(number: Int)
+}
+
+extension InspectorModel {
+    /// True while the background scan has not reached the end of the file.
+    var isIndexing: Bool { source.indexing != .complete }
+
+    /// `indexing 43%`, for messages about waiting for it.
+    var indexingProgress: String {
+        if case .scanning(let fraction) = source.indexing { return "indexing \(Int(fraction * 100))%" }
+        return "indexed"
+    }
+
+    /// `G` while indexing: the last entry found so far, and the ones after it as they are found.
+    mutating func jumpToLastWhileIndexing() {
+        selectRow(visibleEntryCount - 1)
+        pendingJump = .last
+        message = "The last entry so far, \(selection + 1) (\(indexingProgress)): the selection follows the end until indexing is done (Esc stays)"
+    }
+
+    /// `:N` past the entries indexed so far, while indexing: go there once indexing gets there.
+    mutating func jumpWhenIndexed(number: Int) {
+        pendingJump = .entry(number: number)
+        message = "Entry \(number) is not indexed yet (\(indexingProgress)): it is selected when it is (Esc cancels)"
+    }
+
+    /// After indexing found more entries: moves a pending `G` to the new end, and
+    /// makes a pending `:N` once entry N is indexed (or indexing ended before it).
+    mutating func continuePendingJump() {
+        switch pendingJump {
+        case .last?:
+            selectRow(visibleEntryCount - 1)
+            if !isIndexing {
+                pendingJump = nil
+                message = "Indexing done: entry \(selection + 1) is the last"
+            }
+        case .entry(let number)?:
+            guard number <= count || !isIndexing else { return }
+            pendingJump = nil
+            jump(to: String(number))
+        case nil:
+            break
+        }
+    }
+
+    /// Esc: the selection stays where it is. False when no jump was waiting.
+    mutating func cancelPendingJump() -> Bool {
+        guard let waiting = pendingJump else { return false }
+        pendingJump = nil
+        switch waiting {
+        case .last: message = "Staying at entry \(selection + 1); G goes to the last entry indexed so far"
+        case .entry(let number): message = "Not going to entry \(number): staying at entry \(selection + 1)"
+        }
+        return true
+    }
+}
