@@ -20,10 +20,10 @@ import Recorder
         guard case .buildView(let request, let job)? = effects.first else { Issue.record("\(effects)"); return }
         #expect(request.selection == 1 && job == 1)
         #expect(model.screenText == """
-             Timeline  6 entries             ▂▆▆███ │ State after 2
-               1  +0.000s   app/launch            · │ Reading the state after entry 2 (240 B
-               2  +0.500s   todo/add title: "Bu… ±1 │ of records)… ⠋ Esc stops; the keys
-               3  +1.250s   todo/add title: "Wr… ±1 │ keep working
+             Timeline  6 entries             ▆▆▆███ │ State after 2
+               1  +0.000s   app/launch            · │ Reading the state after entry 2 (508
+               2  +0.500s   todo/add title: "Bu… ±1 │ B)… ⠋ Esc stops; the keys keep working
+               3  +1.250s   todo/add title: "Wr… ±1 │
                4  +2.000s   todo/toggle index: 0 ±1 │
                5  +3.500s   filter/set filter: … ±1 │
                6  +4.125s ↳ sync/loaded count: 3 ±1 │
@@ -48,7 +48,7 @@ import Recorder
         model.run(effects, with: runner)
         // (The sparkline drew states not cached at the size of their keyframes.)
         #expect(model.screenText.split(separator: "\n").prefix(4).joined(separator: "\n") == """
-             Timeline  6 entries             ▂▆▆███ │ State after 2
+             Timeline  6 entries             ▆▆▆███ │ State after 2
                1  +0.000s   app/launch            · │●▾ todos [1]
                2  +0.500s   todo/add title: "Bu… ±1 │●  ▸ 0 {title, done}
                3  +1.250s   todo/add title: "Wr… ±1 │   filter: "all"
@@ -76,7 +76,7 @@ import Recorder
         model.type("G")
         model.run(model.send(.escape), with: runner)
         #expect(model.screenText.split(separator: "\n")[1...3].map { $0.split(separator: "│").last.map(String.init) ?? "" } == [
-            " Not read: Esc stopped reading the", " state after entry 6 (1.3 KB of", " records); Enter reads it",
+            " Not read: Esc stopped reading the", " state after entry 6 (1.3 KB); Enter", " reads it",
         ])
         #expect(model.screenText.hasSuffix("Stopped reading the state after entry 6; Enter reads it"))
         model.run(model.send(.enter), with: runner)

@@ -341,7 +341,10 @@ import Recorder
             ```
 
             """)
-        #expect(model.screenText.contains("│  exporting… 0%"))
+        #expect(model.screenText.contains("│  exporting… building the report"))
+        #expect(model.screenText.hasSuffix("Exporting the diff… (Esc cancels)"))
+        reduce(&model, .exportStarted(path: "/tmp/todo-diff-3-4.md"))     // where it goes is said before it is written
+        #expect(model.screenText.hasSuffix("Exporting the diff to /tmp/todo-diff-3-4.md… (Esc cancels)"))
         reduce(&model, .exportProgress(fraction: 0.5))
         #expect(model.screenText.contains("│  exporting… 50%"))
         reduce(&model, .exportFinished(path: "/tmp/todo-diff-3-4.md"))

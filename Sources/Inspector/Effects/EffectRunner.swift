@@ -13,6 +13,8 @@ final class EffectRunner {
     let replays = ReplayWorker()
     /// Reads states that take long on another thread; nil for a source read on the session's thread only.
     let views: ViewBuilder?
+    /// How long the session waits for a view being built before drawing without it (tests: zero).
+    var viewPatience: Duration = .milliseconds(40)
     private let source: any TimelineSource
 
     init(source: any TimelineSource, directory: String = FileManager.default.currentDirectoryPath) {
@@ -30,22 +32,30 @@ final class EffectRunner {
     func perform(_ effect: InspectorEffect) -> [InspectorEvent] {
         switch effect {
         case .exportDiff(let export, let suggestedName):
+            // Built on the export queue when the source can be read from there (a report of a 30 MB
+            // diff takes seconds); a source read on this thread only holds its states in memory.
+            if let reader = source.concurrentReader {
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { try export.markdown(from: reader) })]
+            }
             do {
-                exports.start(try export.markdown(from: source), suggestedName: suggestedName)
+                let text = try export.markdown(from: source)
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { text })]
             } catch {
                 return [.exportFailed(reason: "\(error)")]
             }
+        case .cancelExport:
+            exports.cancel()
         case .saveHiddenActionTypes(let types):
             do {
                 try HiddenActionTypes.save(types, directory: directory)
             } catch {
-                return [.exportFailed(reason: "\(error)")]
+                return [.hideListSaveFailed(reason: "\(error)")]
             }
         case .saveLogHiddenActionTypes(let log, let types):
             do {
                 try HiddenActionTypes.save(types, forLog: log, directory: directory)
             } catch {
-                return [.exportFailed(reason: "\(error)")]
+                return [.hideListSaveFailed(reason: "\(error)")]
             }
         case .chooseBranchFile(let suggestedName):
             return [.branchFileChosen(path: FreeFileName.path(for: suggestedName, in: directory))]
@@ -69,6 +79,7 @@ final class EffectRunner {
             // A source read on this thread only has its states at hand: built here.
             guard let views else { return [.viewBuilt(job: job, view: SelectionView.build(request, source: source))] }
             views.build(request, job: job)
+            return viewPatience > .zero ? views.waitBriefly(viewPatience) : []
         case .stopBuildingView:
             views?.stop()
         case .quit, .copyToClipboard, .redraw:

@@ -29,6 +29,17 @@ final class ViewBuilder: @unchecked Sendable {
         }
     }
 
+    /// Waits at most `limit` for the job started last; its event when it is done by then.
+    /// Most big views take a few milliseconds: waiting for those spares the screen a frame
+    /// that says "reading…", while one that takes long still leaves the keys free.
+    func waitBriefly(_ limit: Duration) -> [InspectorEvent] {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        let nanoseconds = Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000)
+        guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return [] }
+        return takeEvents()
+    }
+
     /// Nothing is waited for any more (Esc).
     func stop() { lock.withLock { wanted = nil } }
 

@@ -30,6 +30,9 @@ struct DiffLine: Equatable, Sendable {
 enum DiffLines {
     /// Lines per added or removed value before the rest is folded into one line.
     static let valueLineLimit = 40
+    /// Lines of one tree diff (a changed path's, or a whole mark diff) before it is cut:
+    /// a list of 100,000 items added whole is shown by its start, not written out.
+    static let treeLineLimit = 10_000
 
     static func lines(from old: JSONValue?, to new: JSONValue?, changedPaths: [JSONPointer]) -> [DiffLine] {
         var lines: [DiffLine] = []
@@ -52,7 +55,7 @@ enum DiffLines {
 
     /// The whole-document tree diff (mark → selection).
     static func treeLines(from old: JSONValue, to new: JSONValue) -> [DiffLine] {
-        JSONDiff.treeLines(from: old, to: new).map { line in
+        JSONDiff.treeLines(from: old, to: new, lineLimit: treeLineLimit).map { line in
             let kind: DiffLine.Kind = switch line.kind {
             case .unchanged: .unchanged
             case .removed: .removed

@@ -50,11 +50,17 @@ enum InspectorEvent: Equatable, Sendable {
     case tick
     /// Ctrl-C: leave at once, whatever is open.
     case interrupt
+    /// The export the model asked for goes to `path` (chosen before it is built and written).
+    case exportStarted(path: String)
     /// The session's background export wrote `fraction` of the file.
     case exportProgress(fraction: Double)
+    /// Esc stopped the export: nothing was left on disk.
+    case exportCancelled
     /// The terminal layer finished an export the model asked for.
     case exportFinished(path: String)
     case exportFailed(reason: String)
+    /// A hide-list could not be saved (`.rewind/hidden-actions…`): why, in words.
+    case hideListSaveFailed(reason: String)
     /// The session found a free name for the branch `s` saves: ask before writing it.
     case branchFileChosen(path: String)
     /// The session wrote the branch (`entries` of them) to `path`, or could not.
@@ -76,7 +82,10 @@ enum InspectorEvent: Equatable, Sendable {
 enum InspectorEffect: Equatable, Sendable {
     case quit
     /// Write the Markdown of `export` to a new file, in the background; `suggestedName` is a file name without directory.
+    /// Answered by `exportStarted` at once, then `exportProgress` and `exportFinished`, `exportFailed` or `exportCancelled`.
     case exportDiff(DiffExport, suggestedName: String)
+    /// Esc while exporting: stop and remove what was written.
+    case cancelExport
     /// Put `text` on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).

@@ -171,8 +171,8 @@ struct InspectorModel {
     var message: String?
     /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
     var notice: String?
-    /// How much of an export the session has written, 0...1, while it writes one.
-    var exporting: Double?
+    /// The export being built and written in the background, if one is.
+    var exporting: ExportProgress?
     /// The last replay (`r`, with a linked reducer): which entries diverge.
     var replayRun: ReplayRun?
     /// The replay running in the background, if one is.
@@ -226,8 +226,8 @@ struct InspectorModel {
     private(set) var viewBuildJob = 0
     /// A new selection's first changed node is still to be brought into view (its state was not there yet).
     private var revealsChange = false
-    /// States whose records take more bytes than this to read are read in the background
-    /// (about 8 ms of parsing; tests set 0 to read every state that is not cached there).
+    /// A view whose states take more bytes than this (to read, or as JSON) is built in the
+    /// background (about 8 ms of parsing; tests set 0 to build every view there).
     var quickStateBytes = 2 << 20
     /// The open nodes in effect (user choices plus revealed changes).
     private(set) var expansion = TreeExpansion(open: [])
@@ -309,7 +309,10 @@ struct InspectorModel {
     mutating func refreshView() {
         let request = viewRequest
         if view.request != request || view.entry == nil {
-            let bytes = request.stateIndexes.reduce(0) { $0 + source.stateRebuildBytes(at: $1) }
+            // Big states take long to read, and their diffs to work out even when cached: off this thread.
+            let bytes = request.stateIndexes.reduce(0) { bytes, index in
+                bytes + max(source.stateRebuildBytes(at: index), source.stateBytesEstimate(at: index) ?? 0)
+            }
             if bytes > quickStateBytes {
                 viewBuildJob += 1
                 show(SelectionView.loading(request, bytes: bytes, source: source))
@@ -393,6 +396,16 @@ struct InspectorModel {
         if cursor >= top + height { top = cursor - height + 1 }
         top = max(0, min(top, max(0, total - height)))
     }
+}
+
+/// How far the background export (`e`) got.
+struct ExportProgress: Equatable, Sendable {
+    /// Where it goes, once the runner chose the name.
+    var path: String?
+    /// How much of the file is written, 0...1; nil while the report is still being built.
+    var written: Double?
+    /// Esc was pressed: it stops at the next chunk.
+    var cancelling = false
 }
 
 extension InspectorModel.Overlay {

@@ -6,11 +6,31 @@ import Recorder
 package final class InspectorProbe {
     private let timeline: LogTimeline
     private var model: InspectorModel
+    /// Reads states that take long in the background, as the session's runner does.
+    private let runner: EffectRunner
 
     /// Opens a log and builds the first screen's model (no drawing yet).
     package init(path: String, columns: Int, rows: Int, indexInBackground: Bool) throws {
         timeline = try LogTimeline(path: path, indexInBackground: indexInBackground)
         model = InspectorModel(source: timeline, size: ScreenSize(columns: columns, rows: rows))
+        runner = EffectRunner(source: timeline, directory: FileManager.default.temporaryDirectory.path)
+        for effect in reduce(&model, .tick) { start(effect) }
+    }
+
+    /// Reduces `event`, starting the background reading it asks for (not waiting for it); returns the other effects.
+    @discardableResult
+    private func send(_ event: InspectorEvent) -> [InspectorEffect] {
+        reduce(&model, event).filter { effect in
+            switch effect {
+            case .buildView, .stopBuildingView: start(effect); return false
+            default: return true
+            }
+        }
+    }
+
+    private func start(_ effect: InspectorEffect) {
+        if case .buildView = effect { _ = runner.perform(effect) }
+        if case .stopBuildingView = effect { _ = runner.perform(effect) }
     }
 
     /// Renders the current screen and returns it as text.
@@ -23,11 +43,11 @@ package final class InspectorProbe {
     package var modelEntryCount: Int { model.count }
 
     /// One tick of the run loop, without drawing.
-    package func tick() { reduce(&model, .tick) }
+    package func tick() { send(.tick) }
 
     /// One `j` press and the redraw that follows.
     package func stepDown() {
-        reduce(&model, .key(.down))
+        send(.key(.down))
         _ = render(model, size: model.size)
     }
 
@@ -36,8 +56,8 @@ package final class InspectorProbe {
 
     /// Selects entry `number` (from 1) as `:number` Enter would.
     package func jump(to number: Int) {
-        for key in ":\(number)" { reduce(&model, .key(.character(key))) }
-        reduce(&model, .key(.enter))
+        for key in ":\(number)" { send(.key(.character(key))) }
+        send(.key(.enter))
     }
 
     /// Types `text` as keys (`\n` is Enter, `\u{1b}` Esc), then ticks until no scan
@@ -49,7 +69,7 @@ package final class InspectorProbe {
         func timed(_ event: InspectorEvent) {
             let start = ContinuousClock.now
             let cpuStart = Self.threadCPUSeconds()
-            reduce(&model, event)
+            send(event)
             _ = render(model, size: model.size)
             eventCPUSeconds.append(Self.threadCPUSeconds() - cpuStart)
             let elapsed = ContinuousClock.now - start
@@ -68,7 +88,14 @@ package final class InspectorProbe {
     }
 
     /// Blocks until the state pane shows the selected entry's state (or says why it cannot).
-    package func waitUntilStateShown() {}
+    package func waitUntilStateShown() {
+        while model.view.loading != nil {
+            runner.waitUntilIdle()
+            let events = runner.takeEvents()
+            if events.isEmpty { return }
+            for event in events { send(event) }
+        }
+    }
 
     /// Presses `keys` (named as ``PacedSession`` names them: `j`, `<PgDn>`, `<Esc>`…) one
     /// after another; returns the seconds each took (`reduce` + `render`), what blocks the next key.
@@ -76,7 +103,7 @@ package final class InspectorProbe {
         keys.map { token in
             guard let key = PacedSession.key(named: token) else { return 0 }
             let start = ContinuousClock.now
-            reduce(&model, .key(key))
+            send(.key(key))
             _ = render(model, size: model.size)
             return PacedTerminalClock.seconds(ContinuousClock.now - start)
         }
@@ -140,9 +167,9 @@ package final class InspectorProbe {
     /// Markdown the effect runner hands the background writer.
     package func exportMarkDiff(from: Int, to: Int) -> (seconds: Double, markdown: String)? {
         jump(to: from)
-        reduce(&model, .key(.character("m")))
+        send(.key(.character("m")))
         jump(to: to)
-        reduce(&model, .key(.character("d")))
+        send(.key(.character("d")))
         return pressExport()
     }
 
@@ -157,12 +184,12 @@ package final class InspectorProbe {
     /// effect runner then builds (its work, done after the key is answered).
     private func pressExport() -> (seconds: Double, markdown: String)? {
         let start = ContinuousClock.now
-        let effects = reduce(&model, .key(.character("e")))
+        let effects = send(.key(.character("e")))
         _ = render(model, size: model.size)
         let elapsed = ContinuousClock.now - start
         guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
-        reduce(&model, .exportFinished(path: "-"))
-        reduce(&model, .key(.escape))
+        send(.exportFinished(path: "-"))
+        send(.key(.escape))
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
     }
 

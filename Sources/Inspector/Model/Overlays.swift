@@ -261,7 +261,8 @@ extension InspectorModel {
             from = diffBase(of: selection)
             export = .entry(selection)
         }
-        exporting = 0
+        exporting = ExportProgress()
+        message = "Exporting the diff… (Esc cancels)"
         effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(to).md"))
     }
 }

@@ -46,7 +46,7 @@ struct RecordingListModel: Equatable {
             move(to: cursor)
         case .interrupt:
             return [.quit]
-        case .tick, .exportFinished, .exportFailed, .exportProgress, .branchFileChosen, .branchSaved, .branchSaveFailed,
+        case .tick, .exportStarted, .exportFinished, .exportFailed, .exportProgress, .exportCancelled, .hideListSaveFailed, .branchFileChosen, .branchSaved, .branchSaveFailed,
              .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .viewBuilt:
             // The list starts none of the work these report.
             break

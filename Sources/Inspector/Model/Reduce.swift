@@ -42,14 +42,25 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.continuePendingJump()
     case .interrupt:
         effects.append(.quit)
+    case .exportStarted(let path):
+        model.exporting?.path = path
+        model.message = "Exporting the diff to \(path)… (Esc cancels)"
     case .exportProgress(let fraction):
-        model.exporting = fraction
+        model.exporting?.written = fraction
     case .exportFinished(let path):
         model.exporting = nil
+        model.message = nil   // "Exporting… (Esc cancels)" no longer holds
         model.notice = "Exported the diff to \(path)  (Esc dismisses)"
     case .exportFailed(let reason):
         model.exporting = nil
+        model.message = nil
         model.notice = "Export failed: \(reason)  (Esc dismisses)"
+    case .exportCancelled:
+        model.exporting = nil
+        model.message = "Export cancelled: nothing was written"
+    case .hideListSaveFailed(let reason):
+        // A notice: the filter's own message comes with the same key and must not hide it for good.
+        model.notice = "Cannot save the hide-list: \(reason)  (Esc dismisses)"
     case .branchFileChosen(let path):
         model.branchFileChosen(path: path)
     case .branchSaved(let path, let entries):
@@ -136,6 +147,12 @@ extension InspectorModel {
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if notice != nil { notice = nil; return }
+            if let export = exporting, !export.cancelling {
+                exporting?.cancelling = true
+                effects.append(.cancelExport)
+                message = "Cancelling the export" + (export.path.map { " to \($0)" } ?? "") + "…"
+                return
+            }
             if stopBuildingView() { return }
             if cancelPendingJump() { return }
             if cancelReplay(effects: &effects) { return }

@@ -41,8 +41,8 @@ struct SelectionView: Equatable, Sendable {
     var widestDiffLine = 0
     /// Why there is no diff to show (a damaged record on the way), instead of "(no changes)".
     var diffError: String?
-    /// The states are being read in the background: how many bytes of records, and
-    /// whether Esc stopped waiting for them.
+    /// The view is being built in the background: about how many bytes of states it
+    /// reads, and whether Esc stopped waiting for it.
     var loading: Loading?
 
     struct Loading: Equatable, Sendable {

@@ -6,9 +6,9 @@ import Recorder
 /// that reducer took over four times the median. Spikes show before rows are read.
 ///
 /// Samples are taken a few per event (each rebuilds one state), so a huge log
-/// fills the picture in over a few ticks without slowing a key press. A state that
-/// takes long to rebuild (a 30 MB one) is not rebuilt for it: it is drawn at the size
-/// of the keyframe it is rebuilt from. One that cannot be rebuilt (a damaged record on
+/// fills the picture in over a few ticks without slowing a key press. A big state (over
+/// 2 MB, or slow to rebuild) is not rebuilt for it: it is drawn at the size of the
+/// keyframe it is rebuilt from. One that cannot be rebuilt (a damaged record on
 /// the way) is a gap mark, not a low bar: its size is not known.
 struct Sparkline: Equatable, Sendable {
     struct Sample: Equatable, Sendable {
@@ -47,8 +47,10 @@ struct Sparkline: Equatable, Sendable {
         for bucket in samples.indices where samples[bucket] == nil {
             guard taken < Self.samplesPerEvent else { break }
             let index = entry(forBucket: bucket)
-            let bytes = source.stateRebuildBytes(at: index) > quickStateBytes
-                ? source.stateBytesEstimate(at: index)
+            // A big state (or one slow to rebuild) is neither rebuilt nor written out for a bar.
+            let estimate = source.stateBytesEstimate(at: index)
+            let bytes = (estimate ?? 0) > quickStateBytes || source.stateRebuildBytes(at: index) > quickStateBytes
+                ? estimate
                 : (try? source.state(at: index)).map { JSONWriter.compact($0).count }
             samples[bucket] = Sample(stateBytes: bytes, duration: source.entry(at: index)?.duration)
             taken += 1

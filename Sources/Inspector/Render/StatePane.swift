@@ -13,7 +13,7 @@ extension ScreenPainter {
         guard model.view.state != nil else {
             if let loading = model.view.loading {
                 let what = model.showingInitialState ? "the initial state" : "the state after entry \(model.selection + 1)"
-                let size = ValueFormatting.shortBytes(Int64(loading.bytes)) + " of records"
+                let size = ValueFormatting.shortBytes(Int64(loading.bytes))
                 let text = loading.stopped ? "Not read: Esc stopped reading \(what) (\(size)); Enter reads it"
                     : "Reading \(what) (\(size))… \(Self.spinner(model.ticks)) Esc stops; the keys keep working"
                 drawWrapped(text, in: area, style: .dim)

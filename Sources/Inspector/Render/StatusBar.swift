@@ -29,7 +29,10 @@ extension ScreenPainter {
                                          : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
         }
         if let mark = model.mark { parts.append("mark \(mark + 1)") }
-        if let exporting = model.exporting { parts.append("exporting… \(Int(exporting * 100))%") }
+        if let exporting = model.exporting {
+            parts.append(exporting.cancelling ? "cancelling the export…"
+                         : exporting.written.map { "exporting… \(Int($0 * 100))%" } ?? "exporting… building the report")
+        }
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")
         }
