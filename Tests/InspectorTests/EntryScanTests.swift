@@ -105,13 +105,13 @@ import Recorder
         #expect(model.cursorRow?.path.description == "/label")
         model.type("w")                             // walks back from entry 72 first: 72…53, the change at 71
         #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 20%"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set  "))   // old → new once the walk is done
+        #expect(model.screenText.contains("│     71 +70.000s  label/set           …  "))   // old → new once the walk is done
         for _ in 0..<3 { reduce(&model, .tick) }    // back to entry 1, then forward from 73
         #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 80%"))
         reduce(&model, .tick)
         #expect(!model.hasPendingScan)
-        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, Enter/Esc close)"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set  \"\" → \"set\""))
+        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, v view, ←/→, Esc)"))
+        #expect(model.screenText.contains("│     71 +70.000s  label/set           \"\" → \"set\"  "))
     }
 
     @Test func escStopsThePathHistoryScan() {

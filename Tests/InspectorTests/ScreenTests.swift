@@ -269,9 +269,15 @@ import Recorder
         #expect(model.cursorRow?.path.description == "/todos")
         model.type("w")
         let screen = model.screenText
-        #expect(screen.contains("History of /todos — 4 changes"))
-        #expect(screen.contains("│      2  +0.500s  todo/add title: \"Buy milk\""))
-        #expect(screen.contains("│      6  +4.125s  sync/loaded count: 3"))
+        // Each row: the action, then old → new cut around their first difference, so what changed shows.
+        #expect(screen.split(separator: "\n")[1...6].joined(separator: "\n") == """
+               1┌ History of /todos — 4 changes (j/k jump, v view, ←/→, Esc) ──────────┐
+               2│      2  +0.500s  todo/add            [] → [{"title":"Bu…             │
+               3│      3  +1.250s  todo/add            …lse}] → …lse},{"title…         │
+               4│      4  +2.000s  todo/toggle         …ne":false},{… → …ne":true},{"… │
+               5│      6  +4.125s  sync/loaded         …lse}] → …lse},{"title…         │
+               6└──────────────────────────────────────────────────────────────────────┘
+            """)
         model.type("k")
         #expect(model.selection == 3)   // moving in the list moves the selection behind it
         model.type("k")
@@ -279,6 +285,7 @@ import Recorder
         model.type("\n")
         #expect(model.overlay == nil)
         #expect(model.selection == 2)
+        #expect(model.cursorRow?.path.description == "/todos", "the cursor stays on the value watched")
     }
 
     @Test func exportAsksForAMarkdownFileWithTheDiff() throws {

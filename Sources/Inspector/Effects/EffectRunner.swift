@@ -82,6 +82,9 @@ final class EffectRunner {
             return viewPatience > .zero ? views.waitBriefly(viewPatience) : []
         case .stopBuildingView:
             views?.stop()
+        case .describeChanges(let changes):
+            guard let views else { return [.changesDescribed(Dictionary(changes.map { ($0.entry, ValueChangeText.values(of: $0, source: source)) }) { $1 })] }
+            views.describe(changes)
         case .quit, .copyToClipboard, .redraw:
             break
         }

@@ -40,6 +40,15 @@ final class ViewBuilder: @unchecked Sendable {
         return takeEvents()
     }
 
+    /// Works out old and new of history rows, after any view being built.
+    func describe(_ changes: [ValueChange]) {
+        queue.async { [self] in
+            var described: [Int: ValueChangeText.Values] = [:]
+            for change in changes { described[change.entry] = ValueChangeText.values(of: change, source: source) }
+            lock.withLock { events.append(.changesDescribed(described)) }
+        }
+    }
+
     /// Nothing is waited for any more (Esc).
     func stop() { lock.withLock { wanted = nil } }
 

@@ -76,6 +76,8 @@ enum InspectorEvent: Equatable, Sendable {
     case compatibilityChecked(CompatibilityCheck)
     /// The view builder read the states of view `job` (``InspectorEffect/buildView(_:job:)``).
     case viewBuilt(job: Int, view: SelectionView)
+    /// Old and new values of history rows, by entry (``InspectorEffect/describeChanges(_:)``).
+    case changesDescribed([Int: ValueChangeText.Values])
 }
 
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
@@ -112,4 +114,7 @@ enum InspectorEffect: Equatable, Sendable {
     case buildView(ViewRequest, job: Int)
     /// Esc while a view is being built: its result is no longer wanted.
     case stopBuildingView
+    /// Work out old and new of these history rows in the background (their states are big);
+    /// answered by `changesDescribed`.
+    case describeChanges([ValueChange])
 }

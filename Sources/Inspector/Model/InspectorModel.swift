@@ -83,10 +83,22 @@ struct InspectorModel {
         var top = 0
         /// True once the user moved the cursor: changes found earlier then keep it on its change.
         var cursorMoved = false
-        /// `old → new` of the changes on screen, by entry (worked out in `reduce`, not `render`).
-        var details: [Int: String] = [:]
+        /// Old and new values of the changes on screen, by entry (worked out in `reduce`, not `render`).
+        var details: [Int: ValueChangeText.Values] = [:]
+        /// Columns the rows are scrolled sideways (→ / ←), after their entry number and time.
+        var left = 0
+        /// Changes whose values the background reader is working out (big states).
+        var describing: [ValueChange] = []
 
         var path: JSONPointer { history.path }
+
+        /// Width of the action column of a row: the change after it must fit too.
+        static let actionWidth = 18
+
+        /// A row after its entry number and time: the action, then `old → new` (or `…` until worked out).
+        static func rowText(actionType: String?, detail: String?) -> String {
+            (actionType ?? "(unreadable)").truncated(toWidth: actionWidth).padded(toWidth: actionWidth) + "  " + (detail ?? "…")
+        }
         /// Every entry found (tests; the screen reads only the rows it shows).
         var entries: [Int] { history.entries }
     }
@@ -226,6 +238,9 @@ struct InspectorModel {
     private(set) var viewBuildJob = 0
     /// A new selection's first changed node is still to be brought into view (its state was not there yet).
     private var revealsChange = false
+    /// Where the state pane's cursor goes once the selected state is shown: a node the user
+    /// asked to keep (`reveals`: its parents open), or the one it was on before the selection moved.
+    private var cursorTarget: (path: JSONPointer, reveals: Bool)?
     /// A view whose states take more bytes than this (to read, or as JSON) is built in the
     /// background (about 8 ms of parsing; tests set 0 to build every view there).
     var quickStateBytes = 2 << 20
@@ -341,6 +356,13 @@ struct InspectorModel {
         return true
     }
 
+    /// Puts the state pane's cursor on `path` (its parents opened) as soon as the selected state is shown.
+    mutating func keepCursor(on path: JSONPointer) {
+        cursorTarget = (path, reveals: true)
+        // The entry on screen already: nothing new will be shown, so now.
+        if view.request == viewRequest, view.state != nil { show(view) }
+    }
+
     /// Enter after Esc stopped reading the states: read them again.
     mutating func resumeBuildingView() -> Bool {
         guard view.loading?.stopped == true else { return false }
@@ -352,6 +374,8 @@ struct InspectorModel {
     /// once its state is there, the first changed node in view.
     private mutating func show(_ next: SelectionView) {
         let selectionMoved = view.selection != next.selection
+        // Working in the tree, the cursor stays on its node from entry to entry (by path, not by row).
+        if selectionMoved, focus == .state, cursorTarget == nil, let path = cursorRow?.path { cursorTarget = (path, reveals: false) }
         view = next
         if selectionMoved {
             diffTop = 0
@@ -363,6 +387,16 @@ struct InspectorModel {
         }
         guard view.state != nil || view.loading == nil else { return }
         expansion = effectiveExpansion()
+        if let target = cursorTarget, let state = view.state {
+            cursorTarget = nil
+            revealsChange = false
+            if target.reveals, state[pointer: target.path] != nil { reveal(target.path); return }
+            // The node, or the nearest of its parents on screen.
+            var path: JSONPointer? = target.path
+            while let candidate = path, !candidate.isRoot, StateTree.rowIndex(of: candidate, in: state, expansion: expansion) == nil { path = candidate.parent }
+            if let path, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
+            return
+        }
         // Bring the first changed node into view unless the user is working in the tree.
         if revealsChange, focus != .state, let state = view.state, let changed = view.changedPaths.first {
             var target: JSONPointer? = changed

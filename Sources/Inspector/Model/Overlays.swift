@@ -21,6 +21,9 @@ extension InspectorModel {
         case .enter, .character(" "):
             chooseInOverlay()
             return
+        case .right, .left, .character("l"), .character("h"), .character("v"):
+            handleHistoryKey(key)
+            return
         default:
             return
         }
@@ -48,7 +51,11 @@ extension InspectorModel {
             break
         case .pathHistory(let history):
             overlay = nil
-            if history.cursor < history.history.count { selectKeepingFilter(history.history[history.cursor].entry) }
+            guard history.cursor < history.history.count else { return }
+            let change = history.history[history.cursor]
+            selectKeepingFilter(change.entry)
+            // The state pane stays on the value watched, where it is after that entry.
+            keepCursor(on: change.pathAfter ?? change.pathBefore ?? history.path)
         default:
             overlay = nil
         }
@@ -167,6 +174,56 @@ extension InspectorModel {
         overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: selection, source: source)))
     }
 
+    /// → / ← scroll both values of every row sideways, together (long values); `v` shows the
+    /// value a row's entry left (or, for a removal, the value it removed) whole.
+    private mutating func handleHistoryKey(_ key: Key) {
+        guard case .pathHistory(var history) = overlay else { return }
+        switch key {
+        case .right, .character("l"):
+            history.left = min(history.left + Self.sidewaysStep, historyLeftLimit(history))
+            overlay = .pathHistory(history)
+        case .left, .character("h"):
+            history.left = max(0, history.left - Self.sidewaysStep)
+            overlay = .pathHistory(history)
+        default:
+            viewHistoryValue(history)
+        }
+    }
+
+    /// How far the rows on screen scroll sideways: until the longest value's end shows.
+    private func historyLeftLimit(_ history: PathHistory) -> Int {
+        history.details.values.map { $0.shiftLimit(width: historySideWidth) }.max() ?? 0
+    }
+
+    /// Columns of a history row before what scrolls sideways: the entry number and time.
+    static let historyPrefixWidth = 17
+
+    /// Columns each side of a row's `old → new` takes: both fit on screen around their first difference.
+    var historySideWidth: Int {
+        let room = layout.overlay.width - 3 - Self.historyPrefixWidth - PathHistory.actionWidth - 2
+        return max(12, (room - 3) / 2)
+    }
+
+    /// `v` on a history row: the value after that entry, in the viewer; Esc comes back here.
+    private mutating func viewHistoryValue(_ history: PathHistory) {
+        guard history.cursor < history.history.count else { return }
+        let change = history.history[history.cursor]
+        // The selection follows the history's cursor: the state on screen is that entry's.
+        guard view.selection == change.entry, let state = view.state else {
+            message = "The state after entry \(change.entry + 1) is still being read: v again once it shows"
+            return
+        }
+        let path = change.pathAfter ?? change.pathBefore ?? history.path
+        guard let value = change.pathAfter.flatMap({ state[pointer: $0] }) else {
+            message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
+            return
+        }
+        var viewer = ValueViewer(path: path, value: value)
+        viewer.caption = "after entry \(change.entry + 1)"
+        viewer.returnsTo = history
+        overlay = .value(viewer)
+    }
+
     /// Works out `old → new` for the history rows on screen (the renderer only draws them).
     /// Each takes two states, so not while the walk is still scrolling the list:
     /// only once it is done or the user moved the cursor.
@@ -177,14 +234,39 @@ extension InspectorModel {
         Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
         if history.cursorMoved || history.history.isDone(count: count) {
             let shown = history.top..<min(history.history.count, history.top + visible)
-            var details: [Int: String] = [:]
+            var details: [Int: ValueChangeText.Values] = [:]
+            var slow: [ValueChange] = []
             for position in shown {
                 let change = history.history[position]
-                details[change.entry] = history.details[change.entry] ?? ValueChangeText.describe(change, source: source)
+                if let known = history.details[change.entry] {
+                    details[change.entry] = known
+                } else if isQuickState(change.entry) && (change.entry == 0 || isQuickState(change.entry - 1)) {
+                    details[change.entry] = ValueChangeText.values(of: change, source: source)
+                } else {
+                    slow.append(change)
+                }
             }
             history.details = details
+            // Big states are read for them in the background; the rows say `…` until then.
+            if !slow.isEmpty && slow != history.describing {
+                history.describing = slow
+                pendingEffects.append(.describeChanges(slow))
+            }
         }
         overlay = .pathHistory(history)
+    }
+
+    /// The background reader worked out old and new of history rows (``InspectorEffect/describeChanges(_:)``).
+    mutating func changesDescribed(_ described: [Int: ValueChangeText.Values]) {
+        guard var history = overlay?.takePathHistory() else { return }
+        history.details.merge(described) { _, new in new }
+        history.describing = []
+        overlay = .pathHistory(history)
+    }
+
+    /// True when the state after entry `index` is at hand: cached or small.
+    func isQuickState(_ index: Int) -> Bool {
+        max(source.stateRebuildBytes(at: index), source.stateBytesEstimate(at: index) ?? 0) <= quickStateBytes
     }
 
     // MARK: Value viewer
@@ -195,7 +277,7 @@ extension InspectorModel {
         guard var viewer = overlay?.takeValueViewer() else { return }
         let page = max(1, viewer.height - 1)
         switch key {
-        case .escape, .character("q"), .enter: overlay = nil; return
+        case .escape, .character("q"), .enter: overlay = viewer.returnsTo.map { .pathHistory($0) }; return
         case .down, .character("j"): viewer.scroll(by: 1)
         case .up, .character("k"): viewer.scroll(by: -1)
         case .pageDown, .character(" "), .control("f"): viewer.scroll(by: page)

@@ -47,7 +47,7 @@ struct RecordingListModel: Equatable {
         case .interrupt:
             return [.quit]
         case .tick, .exportStarted, .exportFinished, .exportFailed, .exportProgress, .exportCancelled, .hideListSaveFailed, .branchFileChosen, .branchSaved, .branchSaveFailed,
-             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .viewBuilt:
+             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .viewBuilt, .changesDescribed:
             // The list starts none of the work these report.
             break
         }

@@ -77,6 +77,8 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.finishCompatibilityCheck(check)
     case .viewBuilt(let job, let view):
         model.viewBuilt(job: job, view: view)
+    case .changesDescribed(let described):
+        model.changesDescribed(described)
     }
     model.scheduleCompatibilityCheck(effects: &effects)
     model.advanceScans()

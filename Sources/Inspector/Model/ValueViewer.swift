@@ -19,6 +19,10 @@ struct ValueViewer: Equatable, Sendable {
     }
 
     let path: JSONPointer
+    /// Says which state the value is from when it is not the selected one's (`after entry 12`).
+    var caption: String?
+    /// The history the viewer was opened from (`v` on a row): Esc goes back to it.
+    var returnsTo: InspectorModel.PathHistory?
     private var document: ViewerDocument
     /// The first row on screen.
     private(set) var top = Position(line: 0, row: 0)

@@ -28,26 +28,26 @@ extension ScreenPainter {
         case .pathHistory(let history):
             let changes = history.history
             let source = model.source
+            let sideWidth = model.historySideWidth
             let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
             // Only the rows on screen are built: a history can hold a million changes.
-            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, Enter/Esc close)",
+            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, v view, ←/→, Esc)",
                     count: changes.count, cursor: history.cursor, top: history.top) { position in
                 let change = changes[position]
                 let entry = source.entry(at: change.entry)
                 let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
-                var action = entry.map { entry in
-                    let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
-                    return payload.isEmpty ? entry.actionType : entry.actionType + " " + payload
-                } ?? "(unreadable)"
-                if let detail = history.details[change.entry] { action += "  " + detail }
-                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
+                // Both values cut around their first difference, as far in as the row is scrolled sideways.
+                let detail = history.details[change.entry]?.text(width: sideWidth, shift: history.left)
+                let rest = InspectorModel.PathHistory.rowText(actionType: entry?.actionType, detail: detail)
+                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + rest, .plain)
             }
         case .value(let viewer):
             // The rows on screen only (the model lays them out): lines are counted, never all written.
             let rows = viewer.visibleRows
             let position = viewer.top == ValueViewer.Position(line: 0, row: 0) && viewer.bottomLine == viewer.lineCount - 1
                 ? nil : "lines \(viewer.top.line + 1)–\(viewer.bottomLine + 1) of \(viewer.lineCount)"
-            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(viewer.lineCount.counted("line", "lines")) (j/k scroll, Esc closes)",
+            let caption = viewer.caption.map { " " + $0 } ?? ""
+            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description)\(caption) — \(viewer.lineCount.counted("line", "lines")) (j/k scroll, Esc closes)",
                     count: rows.count, cursor: nil, top: 0, position: position) { (rows[$0], .plain) }
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
