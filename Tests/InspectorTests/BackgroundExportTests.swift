@@ -7,7 +7,12 @@ import Recorder
 /// the key is answered at once with where the file goes, progress follows, Esc cancels
 /// and leaves nothing on disk.
 @Suite struct BackgroundExportTests {
-    static func hintLine(_ model: InspectorModel) -> String { String(model.screenText.split(separator: "\n").last ?? "") }
+    /// The hint line; a message longer than it takes the status bar's row too (joined here).
+    static func hintLine(_ model: InspectorModel) -> String {
+        let message = model.message ?? model.notice ?? ""
+        let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false)
+        return TerminalWidth.of(message) > model.size.columns ? lines.suffix(2).joined(separator: " ") : String(lines.last ?? "")
+    }
 
     @Test func eSaysWhereTheFileGoesBeforeItIsBuiltAndWritten() throws {
         let folder = TemporaryDirectory()

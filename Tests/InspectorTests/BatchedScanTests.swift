@@ -96,7 +96,7 @@ import RewindJSON
         #expect(models.batched.selection == 29)
         Self.typeIntoBoth("/\"text\":\"caf\n", &models)
         Self.typeIntoBoth("/no such thing\n", &models)
-        #expect(models.batched.screenText.hasSuffix("No match for \"no such thing\" in the timeline pane"))
+        #expect(models.batched.screenText.hasSuffix("No action matches \"no such thing\" (states: :find, or Tab then /)"))
 
         Self.typeIntoBoth(":41\n\t", &models)                  // the state pane
         #expect(models.batched.cursorRow?.path.description == "/todos/10/done")

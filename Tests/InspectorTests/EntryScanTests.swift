@@ -159,7 +159,7 @@ import Recorder
         #expect(model.selection == 0)
         model.type("n")
         for _ in 0..<4 { reduce(&model, .tick) }
-        #expect(model.screenText.hasSuffix("No match for \"nothing\" in the timeline pane"))
+        #expect(model.screenText.hasSuffix("No action matches \"nothing\" (states: :find, or Tab then /)"))
         #expect(!model.hasPendingScan)
     }
 
@@ -193,8 +193,8 @@ import Recorder
         var terminal = ScriptedTerminal(events: [.key(.character("f")), nil, nil, nil, nil, nil, .key(.escape), .key(.character("q"))])
         var model = Self.model()
         _ = InspectorSession.run(model: &model, terminal: &terminal)
-        // f's key press and four ticks finish the scan; then the session waits again.
-        #expect(terminal.timeouts == [100, 0, 0, 0, 0, 100, 100, 100])
+        // f's key press and four ticks finish the scan; then, nothing going on, the session sleeps until a key.
+        #expect(terminal.timeouts == [-1, 0, 0, 0, 0, -1, -1, -1])
         #expect(terminal.frames.contains { $0.plainText.contains("│ reset  (2)") })
     }
 }

@@ -155,23 +155,21 @@ import Testing
 
     // MARK: Unavailable keys
 
-    @Test func withoutAReducerTheReplayKeysAreGreyedInHelpAndHintsAndSayWhyOnce() throws {
+    @Test func withoutAReducerTheReplayKeysAreNotHintedHelpListsThemApartAndTheySayWhyOnce() throws {
         var model = InspectorFixtures.model(columns: 160, rows: 60)
         let hints = ReplayKeysTests.lines(model).last ?? ""
-        let screen = render(model, size: model.size)
-        let column = TerminalWidth.of(String(hints[..<hints.range(of: "r replay")!.lowerBound]))
-        #expect(screen[59, column].style == .unavailable)
-        #expect(screen[59, column + 2].style == .unavailable)
-        #expect(screen[59, 0].style == .bold, "a working key's hint stays bold")
+        #expect(!hints.contains("replay") && !hints.contains("edit") && !hints.contains("save") && !hints.contains("skip"))
 
         model.type("?")
         let lines = ReplayKeysTests.lines(model)
-        let row = try #require(lines.firstIndex { $0.contains("replay from here, mark divergences (needs a linked reducer)") })
+        let heading = try #require(lines.firstIndex { $0.contains("Only in a debug executable linked with your reducer (docs/REPLAY.md), not here:") })
+        let row = try #require(lines.firstIndex { $0.contains("replay from here, mark divergences") })
+        #expect(row > heading, "the replay keys come after the keys that work, under what they need")
         let help = render(model, size: model.size)
         let start = TerminalWidth.of(String(lines[row][..<lines[row].range(of: "replay from here")!.lowerBound]))
         #expect(help[row, start].style == .unavailable)
         let quitRow = try #require(lines.firstIndex { $0.contains("quit") && $0.contains("q ") })
-        #expect(!lines[quitRow].contains("needs a linked reducer"))
+        #expect(quitRow < heading && help[quitRow, start].style != .unavailable)
         model.type("\u{1b}")
 
         model.type("r")
@@ -189,5 +187,6 @@ import Testing
         let hints = ReplayKeysTests.lines(model).last ?? ""
         let column = TerminalWidth.of(String(hints[..<hints.range(of: "r replay")!.lowerBound]))
         #expect(render(model, size: model.size)[59, column].style == .bold)
+        #expect(!model.helpLines(width: 100).contains { $0.unavailable })
     }
 }

@@ -42,7 +42,7 @@ import Recorder
                                                     │ -   "title": "Write tests",
                                                     │ -   "done": false
                                                     │ - }
-             todo.jsonl  │  entry 1/6  │  timeline  │  mark 3
+             todo.jsonl  │  initial state (0/6)  │  timeline  │  mark 3
             Diff: entry 3 → the initial state; d again turns it off
             """)
         model.type("d")
@@ -114,7 +114,7 @@ import Recorder
                                                     │
                                                     │
              todo.jsonl  │  entry 6/6  │  state
-            ? help  q quit  Tab pane  / search  w history  v view  y copy  p action
+            Esc close  j/k line  Space/b page  g/G start/end
             """)
     }
 
@@ -214,9 +214,9 @@ import Recorder
         model.type("jjp\t")                              // the action view of entry 3, cursor on /title
         #expect(model.screenText.contains("│ Action 3  /title"))
         #expect(model.send(.character("y")) == [.copyToClipboard(#""Write tests""#)])
-        #expect(model.screenText.hasSuffix("Copied the action's value at /title (13 bytes) to the clipboard"))
+        #expect(model.screenText.hasSuffix("Sent the action's value at /title (13 bytes) to the terminal's clipboard"))
         #expect(model.send(.character("Y")) == [.copyToClipboard("/title")])
-        #expect(model.screenText.hasSuffix("Copied the action's path /title to the clipboard"))
+        #expect(model.screenText.hasSuffix("Sent the action's path /title (6 bytes) to the terminal's clipboard"))
         model.type("p")                                   // the state again: the state node's value
         #expect(model.send(.character("Y")) != [.copyToClipboard("/title")])
     }

@@ -78,7 +78,7 @@ import Recorder
                 └─────────────────────────────────────────────── lines 1–18 of 300002 ─┘
                                                     │
              big.jsonl  │  entry 1/1  │  state
-            ? help  q quit  Tab pane  / search  w history  v view  y copy  p action
+            Esc close  j/k line  Space/b page  g/G start/end
             """)
         model.type("G")
         #expect(model.screenText == """
@@ -105,7 +105,7 @@ import Recorder
                 └────────────────────────────────────── lines 299985–300002 of 300002 ─┘
                                                     │
              big.jsonl  │  entry 1/1  │  state
-            ? help  q quit  Tab pane  / search  w history  v view  y copy  p action
+            Esc close  j/k line  Space/b page  g/G start/end
             """)
         /// The box's bottom edge, which says which lines are on screen.
         func bottomEdge() -> Substring { model.screenText.split(separator: "\n")[20] }

@@ -91,6 +91,10 @@ final class EffectRunner {
         return []
     }
 
+    /// True when no background work is running or has news to hand over: the session may
+    /// then wait for a key without ticking.
+    var isIdle: Bool { exports.isIdle && replays.isIdle && (views?.isIdle ?? true) }
+
     /// What the background work reported since the last call, in order.
     func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() + (views?.takeEvents() ?? []) }
 

@@ -6,12 +6,14 @@ import Recorder
 /// as events. The file's name is chosen at once, so the screen says where it goes
 /// before it is written; Esc cancels (a file half written is removed).
 final class ExportWorker: @unchecked Sendable {
-    // Unchecked: `events` and `cancelled` are only touched under `lock`.
+    // Unchecked: `events`, `cancelled` and `running` are only touched under `lock`.
     private let directory: String
     private let queue = DispatchQueue(label: "rewind.inspector.export", qos: .userInitiated)
     private let lock = NSLock()
     private var events: [InspectorEvent] = []
     private var cancelled = false
+    /// Exports queued or running.
+    private var running = 0
 
     init(directory: String = FileManager.default.currentDirectoryPath) {
         self.directory = directory
@@ -21,8 +23,9 @@ final class ExportWorker: @unchecked Sendable {
     /// after `suggestedName` (`-2`, `-3` … when taken); returns the path it is meant to have.
     func start(suggestedName: String, build: @escaping @Sendable () throws -> String) -> String {
         let path = FreeFileName.path(for: suggestedName, in: directory)
-        lock.withLock { cancelled = false }
+        lock.withLock { cancelled = false; running += 1 }
         queue.async { [self] in
+            defer { lock.withLock { running -= 1 } }
             let outcome: InspectorEvent
             do {
                 let text = try build()
@@ -49,6 +52,9 @@ final class ExportWorker: @unchecked Sendable {
     private var isCancelled: Bool { lock.withLock { cancelled } }
 
     private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+
+    /// True when nothing is queued, running, or waiting to be taken.
+    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
 
     /// Events since the last call, in order.
     func takeEvents() -> [InspectorEvent] {

@@ -9,16 +9,19 @@ final class ReplayWorker: @unchecked Sendable {
     /// Separate queues: a long replay never holds back the compatibility report.
     private let replayQueue = DispatchQueue(label: "rewind.inspector.replay", qos: .userInitiated)
     private let checkQueue = DispatchQueue(label: "rewind.inspector.compatibility", qos: .utility)
-    /// Guards `events` and `currentReplay`.
+    /// Guards `events`, `currentReplay` and `running`.
     private let lock = NSLock()
     private var events: [InspectorEvent] = []
     private var currentReplay: Int?
+    /// Jobs queued or running.
+    private var running = 0
 
     /// Replays from `start` to the last entry; progress about every 1%.
     func replay(_ verifier: any ReplayVerifier, from start: Int, job: Int) {
-        lock.withLock { currentReplay = job }
+        lock.withLock { currentReplay = job; running += 1 }
         let handed = HandedOver(verifier)
         replayQueue.async { [self] in
+            defer { lock.withLock { running -= 1 } }
             let verifier = handed.value
             let total = max(1, verifier.entryCount - start)
             let step = max(1, total / 100)
@@ -39,7 +42,9 @@ final class ReplayWorker: @unchecked Sendable {
     /// Extends `check` over the entries up to `end`; progress about every 1%.
     func checkCompatibility(_ verifier: any ReplayVerifier, continuing check: CompatibilityCheck, through end: Int) {
         let handed = HandedOver(verifier)
+        lock.withLock { running += 1 }
         checkQueue.async { [self] in
+            defer { lock.withLock { running -= 1 } }
             let step = max(1, (end - check.checkedEntries) / 100)
             let result = handed.value.checkCompatibility(continuing: check, through: end) { index in
                 if index > check.checkedEntries && (index - check.checkedEntries) % step == 0 { post(.compatibilityProgress(checked: index)) }
@@ -52,6 +57,9 @@ final class ReplayWorker: @unchecked Sendable {
     private func isCurrent(_ job: Int) -> Bool { lock.withLock { currentReplay == job } }
 
     private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+
+    /// True when nothing is queued, running, or waiting to be taken.
+    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
 
     /// Events since the last call, in order.
     func takeEvents() -> [InspectorEvent] {

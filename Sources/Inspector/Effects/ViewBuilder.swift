@@ -7,7 +7,7 @@ import Recorder
 /// selection replaced (or Esc stopped) before it started is skipped, and a result
 /// nobody waits for any more is dropped.
 final class ViewBuilder: @unchecked Sendable {
-    // Unchecked: `wanted` and `events` are only touched under `lock`; `source` is a
+    // Unchecked: `wanted`, `events` and `running` are only touched under `lock`; `source` is a
     // concurrent reader (LogTimeline), made to be read from several threads.
     private let source: any TimelineSource & Sendable
     private let queue = DispatchQueue(label: "rewind.inspector.view", qos: .userInitiated)
@@ -15,14 +15,17 @@ final class ViewBuilder: @unchecked Sendable {
     /// The job the model waits for; nil after Esc.
     private var wanted: Int?
     private var events: [InspectorEvent] = []
+    /// Jobs queued or running.
+    private var running = 0
 
     init(source: any TimelineSource & Sendable) {
         self.source = source
     }
 
     func build(_ request: ViewRequest, job: Int) {
-        lock.withLock { wanted = job }
+        lock.withLock { wanted = job; running += 1 }
         queue.async { [self] in
+            defer { lock.withLock { running -= 1 } }
             guard lock.withLock({ wanted == job }) else { return }
             let view = SelectionView.build(request, source: source)
             lock.withLock { if wanted == job { events.append(.viewBuilt(job: job, view: view)) } }
@@ -42,7 +45,9 @@ final class ViewBuilder: @unchecked Sendable {
 
     /// Works out old and new of history rows, after any view being built.
     func describe(_ changes: [ValueChange]) {
+        lock.withLock { running += 1 }
         queue.async { [self] in
+            defer { lock.withLock { running -= 1 } }
             var described: [Int: ValueChangeText.Values] = [:]
             for change in changes { described[change.entry] = ValueChangeText.values(of: change, source: source) }
             lock.withLock { events.append(.changesDescribed(described)) }
@@ -51,6 +56,9 @@ final class ViewBuilder: @unchecked Sendable {
 
     /// Nothing is waited for any more (Esc).
     func stop() { lock.withLock { wanted = nil } }
+
+    /// True when nothing is queued, running, or waiting to be taken.
+    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
 
     /// Events since the last call, in order.
     func takeEvents() -> [InspectorEvent] {

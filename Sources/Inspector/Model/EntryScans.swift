@@ -247,7 +247,8 @@ extension InspectorModel {
             if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
         } else if search.examined >= search.rows {
             timelineSearch = nil
-            message = "No match for \"\(search.query)\" in the timeline pane"
+            // The timeline holds actions only: say where the states are searched.
+            message = "No action matches \"\(search.query)\" (states: :find, or Tab then /)"
         } else {
             timelineSearch = search
         }

@@ -11,7 +11,7 @@ extension InspectorModel {
         if follow {
             pickUpNewEntries()
             selectRow(visibleEntryCount - 1)
-            message = "Following \(source.name): new entries appear as they are written; scroll up to look back"
+            message = "Following \(source.name): new entries show as written (k looks back, F stops)"
         } else {
             message = "Follow mode off"
         }

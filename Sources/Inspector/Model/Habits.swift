@@ -14,36 +14,65 @@ extension InspectorModel {
 
     // MARK: Copying (OSC 52)
 
+    /// What OSC 52 carries at most: terminals drop (or choke on) more (xterm and tmux take
+    /// about 100 KB); a bigger value is exported or printed instead.
+    static let clipboardLimit = 100 << 10
+
     /// `y`: the node's value as compact JSON (state pane: the state's, or in the action
-    /// view the payload's, whichever the cursor is on), else the selected action.
+    /// view the payload's, whichever the cursor is on), in the diff pane the diff on
+    /// screen as text, in the timeline the selected action. OSC 52 gets no answer, so the
+    /// message says it was sent to the terminal, not that the clipboard has it.
     mutating func copySelection(effects: inout [InspectorEffect]) {
         if actionPaneHasKeys, let row = payloadTree.cursorRow {
-            let text = JSONWriter.compactString(row.value)
-            effects.append(.copyToClipboard(text))
-            message = "Copied the action's value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+            send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
         } else if focus == .state, !actionPaneHasKeys, let row = cursorRow {
-            let text = JSONWriter.compactString(row.value)
-            effects.append(.copyToClipboard(text))
-            message = "Copied the value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+            guard !Self.exceedsClipboard(row.value) else {
+                message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(selection + 1) --path \(row.path) prints it"
+                return
+            }
+            send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
+        } else if focus == .diff {
+            guard !view.diffLines.isEmpty else { message = "No diff on screen to copy"; return }
+            let text = view.diffLines.map { DiffFormatting.plainText($0) }.joined(separator: "\n") + "\n"
+            send(text, "the diff's \(view.diffLines.count.counted("line", "lines"))", effects: &effects)
         } else if let entry = view.entry {
-            let text = JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload])
-            effects.append(.copyToClipboard(text))
-            message = "Copied entry \(entry.index + 1)'s action (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(entry.index + 1)'s action", effects: &effects)
         }
+    }
+
+    private mutating func send(_ text: String, _ what: String, effects: inout [InspectorEffect]) {
+        guard text.utf8.count <= Self.clipboardLimit else {
+            message = "\(what.prefix(1).uppercased() + what.dropFirst()) is \(text.utf8.count.counted("byte", "bytes")): too big for the terminal's clipboard (at most \(Self.clipboardLimit / 1024) KB); e exports the diff"
+            return
+        }
+        effects.append(.copyToClipboard(text))
+        message = "Sent \(what) (\(text.utf8.count.counted("byte", "bytes"))) to the terminal's clipboard"
+    }
+
+    /// True when `value` takes more than the clipboard's limit as JSON, found without writing it
+    /// (a 30 MB node would take a while): scalars' lengths add up until past the limit.
+    static func exceedsClipboard(_ value: JSONValue) -> Bool {
+        var budget = clipboardLimit
+        var walk = NodeWalk(value)
+        while let node = walk.next() {
+            budget -= 4 + (node.key?.utf8.count ?? 0)
+            if case .string(let text) = node.value { budget -= text.utf8.count } else { budget -= 4 }
+            if budget < 0 { return true }
+        }
+        return false
     }
 
     /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).
     mutating func copyPath(effects: inout [InspectorEffect]) {
         if actionPaneHasKeys {
             guard let row = payloadTree.cursorRow else { message = "The action has no payload node to copy the path of"; return }
-            effects.append(.copyToClipboard(row.path.isRoot ? "" : row.path.description))
-            message = "Copied the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description) to the clipboard"
+            send(row.path.isRoot ? "" : row.path.description,
+                 "the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)", effects: &effects)
             return
         }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
-        let text = row.path.isRoot ? "" : row.path.description
-        effects.append(.copyToClipboard(text))
-        message = "Copied the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : text) to the clipboard"
+        send(row.path.isRoot ? "" : row.path.description, "the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)",
+             effects: &effects)
     }
 
     // MARK: Cause and effect

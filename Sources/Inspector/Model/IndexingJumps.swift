@@ -17,6 +17,13 @@ extension InspectorModel {
     /// True while the background scan has not reached the end of the file.
     var isIndexing: Bool { source.indexing != .complete }
 
+    /// True while something changes without a key: indexing, follow mode, a spinner, work
+    /// the model waits for. Otherwise the session sleeps until the next key.
+    var needsTicks: Bool {
+        isIndexing || follow || view.loading?.stopped == false || exporting != nil || replaying != nil
+            || compatibilityChecking != nil || pendingJump != nil || sparkline.isFilling
+    }
+
     /// `indexing 43%`, for messages about waiting for it.
     var indexingProgress: String {
         if case .scanning(let fraction) = source.indexing { return "indexing \(Int(fraction * 100))%" }

@@ -14,11 +14,11 @@ extension InspectorModel {
         switch key {
         case .down, .character("j"): delta = 1
         case .up, .character("k"): delta = -1
-        case .pageDown: delta = max(1, layout.overlay.height - 3)
-        case .pageUp: delta = -max(1, layout.overlay.height - 3)
+        case .pageDown, .character(" "), .control("f"): delta = max(1, layout.overlay.height - 3)
+        case .pageUp, .character("b"), .control("b"): delta = -max(1, layout.overlay.height - 3)
         case .home, .character("g"): delta = Int.min / 2
         case .end, .character("G"): delta = Int.max / 2
-        case .enter, .character(" "):
+        case .enter:
             chooseInOverlay()
             return
         case .right, .left, .character("l"), .character("h"), .character("v"):
@@ -29,7 +29,8 @@ extension InspectorModel {
         }
         switch overlay {
         case .help(let scroll):
-            self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: KeyTable.bindings.count))
+            let lines = helpLines(width: layout.overlay.width - 3).count
+            self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: max(1, lines - (layout.overlay.height - 3))))
         case .damage(let scroll):
             self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
         case .filterPicker, .value:
@@ -44,6 +45,28 @@ extension InspectorModel {
     }
 
     private static func clamp(_ value: Int, count: Int) -> Int { min(max(0, value), max(0, count - 1)) }
+
+    /// The `?` overlay's lines, `width` columns wide: every key that works here, a description
+    /// too long for the row going on under its column (not cut); then, under a line saying what
+    /// they need, the keys that do nothing in this inspector (`unavailable`).
+    func helpLines(width: Int) -> [(text: String, unavailable: Bool)] {
+        let keyColumn = 14
+        func lines(_ binding: KeyBinding) -> [String] {
+            let rows = WrappedLine.wrap(binding.description, width: max(8, width - keyColumn))
+            return rows.enumerated().map { ($0.offset == 0 ? binding.keyLabel : "").padded(toWidth: keyColumn) + $0.element }
+        }
+        var result: [(text: String, unavailable: Bool)] = []
+        for binding in KeyTable.bindings where unavailability(of: binding) == nil {
+            result += lines(binding).map { ($0, false) }
+        }
+        let missing = KeyTable.bindings.filter { unavailability(of: $0) != nil }
+        for requirement in Set(missing.compactMap { unavailability(of: $0) }).sorted(by: { $0.note < $1.note }) {
+            result.append(("", false))
+            result += WrappedLine.wrap("Only in \(requirement.place), not here:", width: width).map { ($0, true) }
+            for binding in missing where unavailability(of: binding) == requirement { result += lines(binding).map { ($0, true) } }
+        }
+        return result
+    }
 
     private mutating func chooseInOverlay() {
         switch overlay {
@@ -99,7 +122,8 @@ extension InspectorModel {
         func move(_ delta: Int) { picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: visible.count) }
         let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
         switch key {
-        case .escape: overlay = nil; return
+        // q closes the picker as it closes every overlay, until something is typed (then it narrows).
+        case .escape, .character("q") where picker.query.isEmpty: overlay = nil; return
         case .down: move(1)
         case .up: move(-1)
         case .pageDown: move(page)

@@ -129,8 +129,13 @@ extension InspectorModel {
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
         case .toggleNode: toggleNode()
+        case .spaceBar:
+            // Space pages, as in less, where there is a page to turn; in the trees it folds, as Enter does.
+            if focus == .state { toggleNode() } else { move(by: page * times) }
         case .expandNode: expandNode()
         case .collapseNode: collapseNode()
+        case .expandAll: expandAllUnderCursor()
+        case .collapseAll: collapseAllNodes()
         case .search: prompt = .search("")
         case .nextMatch: repeatSearch(forward: true)
         case .previousMatch: repeatSearch(forward: false)
@@ -232,16 +237,49 @@ extension InspectorModel {
         if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
     }
 
-    /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
+    /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do);
+    /// on a closed top-level node, back to the timeline (`l` came from there).
     mutating func collapseNode() {
         if focus == .diff { diffLeft = max(0, min(diffLeft, diffLeftLimit) - Self.sidewaysStep); return }
         if actionPaneHasKeys { collapsePayloadNode(); return }
-        guard focus == .state, let row = cursorRow else { return }
+        guard focus == .state, let row = cursorRow else { if focus == .state { focus = .timeline }; return }
         if row.isExpanded {
             setExpanded(row.path, false)
         } else if let parent = row.path.parent, !parent.isRoot, let parentRow = stateRowIndex(of: parent) {
             stateCursor = parentRow
+        } else {
+            focus = .timeline
         }
+    }
+
+    /// Containers `E` opens at most: a 30 MB list has a hundred thousand, and every one
+    /// open is a row to count on each key.
+    static let expandAllLimit = 10_000
+
+    /// `E`: the node under the cursor open, and every container inside it (up to ``expandAllLimit``).
+    mutating func expandAllUnderCursor() {
+        guard focus == .state, !actionPaneHasKeys, let row = cursorRow else { message = "E opens a state node and all inside it: Tab to the state pane"; return }
+        guard row.isContainer else { message = "\(row.path) has nothing inside to open"; return }
+        var opened = 0
+        setExpanded(row.path, true)
+        var walk = NodeWalk(row.value)
+        while let node = walk.next(), opened < Self.expandAllLimit {
+            guard StateTree.opens(node.value) else { continue }
+            setExpanded(JSONPointer(tokens: row.path.tokens + node.tokens), true)
+            opened += 1
+        }
+        message = opened < Self.expandAllLimit ? "Opened \(row.path.isRoot ? "/" : row.path.description) and everything in it"
+            : "Opened the first \(Self.expandAllLimit) nodes in \(row.path) (the rest stay closed: Enter opens one)"
+    }
+
+    /// `C`: every node closed, the ones the action's change opened too; the cursor on its top-level node.
+    mutating func collapseAllNodes() {
+        guard focus == .state, !actionPaneHasKeys else { message = "C closes every state node: Tab to the state pane"; return }
+        let top = cursorRow.flatMap { $0.path.tokens.first }.map { JSONPointer(tokens: [$0]) }
+        for path in folds.opened.union(expansion.openPaths) { setExpanded(path, false) }
+        refreshRows()
+        if let top, let row = stateRowIndex(of: top) { stateCursor = row }
+        message = "Closed every node (E opens one and all in it)"
     }
 
     /// The most columns the diff pane scrolls sideways: where the longest line's end

@@ -27,6 +27,9 @@ struct Sparkline: Equatable, Sendable {
     /// Where the state cannot be rebuilt.
     static let gap: Character = "╌"
 
+    /// True while buckets are still to be sampled (a few per event).
+    var isFilling: Bool { samples.contains(nil) }
+
     /// The entry sampled for `bucket`: the middle of its range.
     func entry(forBucket bucket: Int) -> Int {
         let low = bucket * entryCount / max(1, columns)

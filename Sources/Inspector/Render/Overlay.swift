@@ -6,12 +6,7 @@ extension ScreenPainter {
         guard let overlay = model.overlay else { return }
         switch overlay {
         case .help(let scroll):
-            let lines = KeyTable.bindings.map { binding in
-                guard let requirement = model.unavailability(of: binding) else {
-                    return (binding.keyLabel.padded(toWidth: 14) + binding.description, CellStyle.plain)
-                }
-                return (binding.keyLabel.padded(toWidth: 14) + binding.description + " (\(requirement.note))", CellStyle.unavailable)
-            }
+            let lines = model.helpLines(width: layout.overlay.width - 3).map { ($0.text, $0.unavailable ? CellStyle.unavailable : .plain) }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):
             let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in

@@ -7,7 +7,8 @@ extension ScreenPainter {
         let width = layout.size.columns
         screen.fill(rows: row..<(row + 1), columns: 0..<width, style: .reverse)
         var parts: [String] = [model.source.name]
-        parts.append(model.count == 0 ? "no entries" : "entry \(model.selection + 1)/\(model.count)")
+        // `:0` shows the state before the first entry: no entry is selected.
+        parts.append(model.count == 0 ? "no entries" : model.showingInitialState ? "initial state (0/\(model.count))" : "entry \(model.selection + 1)/\(model.count)")
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let compatibility = model.compatibilityText { parts.append(compatibility) }
@@ -36,9 +37,11 @@ extension ScreenPainter {
         if case .scanning(let fraction) = model.source.indexing {
             parts.append("indexing \(Int(fraction * 100))%")
         }
+        // A torn last line is what a crash mid-write leaves (the reader drops it as it should), not damage;
+        // while following it is a record still being written.
+        if model.source.tornTail != nil && !model.follow { parts.append("last line torn (D)") }
         let x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
-        // While following, a cut-off last line is a record still being written, not damage.
-        let damageCount = model.source.damage.count + (model.source.tornTail == nil || model.follow ? 0 : 1)
+        let damageCount = model.source.damage.count
         if damageCount > 0 {
             let text = "  ⚠ \(damageCount) damaged (D lists)"
             screen.write(text, row: row, column: x, style: CellStyle(foreground: .warning, bold: true, reverse: true), limit: width)
@@ -62,17 +65,54 @@ extension ScreenPainter {
             return
         }
         if let message = model.message ?? model.notice {
-            screen.write(message, row: row, column: 0, style: .colored(.accent, bold: true), limit: width)
+            // Too long for one row (a path, a reason): it takes the status bar's row too, rather than be cut.
+            let style = CellStyle.colored(.accent, bold: true)
+            if TerminalWidth.of(message) > width, row > 0 {
+                let (first, rest) = Self.split(message, width: width)
+                screen.fill(rows: (row - 1)..<row, columns: 0..<width)
+                screen.write(first, row: row - 1, column: 0, style: style, limit: width)
+                screen.write(rest.truncated(toWidth: width), row: row, column: 0, style: style, limit: width)
+            } else {
+                screen.write(message, row: row, column: 0, style: style, limit: width)
+            }
             return
         }
+        // An overlay has keys of its own: its hints, not the pane's behind it.
+        let hints = model.overlay.map(Self.overlayHints)
+            ?? KeyTable.hints(for: model.focus, actionView: model.showsAction, unavailable: model.unavailability(of:))
         var x = 0
-        for (key, label, unavailable) in KeyTable.hints(for: model.focus, actionView: model.showsAction, unavailable: model.unavailability(of:)) {
+        for (key, label) in hints {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2
             if x + needed > width { break }
-            // An unavailable key is greyed whole (key and label), where a working key's is bold.
-            x = screen.write(key, row: row, column: x, style: unavailable ? .unavailable : .bold, limit: width)
-            x = screen.write(" " + label + "  ", row: row, column: x, style: unavailable ? .unavailable : .dim, limit: width)
+            x = screen.write(key, row: row, column: x, style: .bold, limit: width)
+            x = screen.write(" " + label + "  ", row: row, column: x, style: .dim, limit: width)
         }
+    }
+
+    /// The keys each overlay answers to, for the hint line.
+    static func overlayHints(_ overlay: InspectorModel.Overlay) -> [(key: String, label: String)] {
+        switch overlay {
+        case .help, .damage: [("Esc", "close"), ("j/k", "scroll"), ("Space/PgDn", "page")]
+        case .filterPicker: [("Esc", "close"), ("Enter", "show"), ("Space", "pick"), ("type", "narrows"), ("Tab", "hide"), ("S-Tab", "this log")]
+        case .pathHistory: [("Esc", "close"), ("j/k", "change"), ("Enter", "go there"), ("v", "view"), ("←/→", "scroll")]
+        case .value: [("Esc", "close"), ("j/k", "line"), ("Space/b", "page"), ("g/G", "start/end")]
+        }
+    }
+
+    /// `text` broken in two at a space before `width` columns (or at `width` when there is none).
+    static func split(_ text: String, width: Int) -> (String, String) {
+        var first = ""
+        var index = text.startIndex
+        var lastSpace: (String.Index, Int)?
+        while index < text.endIndex, TerminalWidth.of(first) + TerminalWidth.of(text[index]) <= width {
+            if text[index] == " " { lastSpace = (index, first.count) }
+            first.append(text[index])
+            index = text.index(after: index)
+        }
+        if index < text.endIndex, let (space, kept) = lastSpace, kept > width / 2 {
+            return (String(first.prefix(kept)), String(text[text.index(after: space)...]))
+        }
+        return (first, String(text[index...]))
     }
 
     /// `label` and the line being edited, the cursor as a block (reversed over the character it is on).

@@ -54,8 +54,11 @@ enum InspectorSession {
                 terminal.draw(screen)
                 shown = screen
             }
-            // A scan in progress takes its next slice as soon as no key is waiting.
-            let event = terminal.nextEvent(timeoutMilliseconds: model.hasPendingScan ? 0 : tickMilliseconds) ?? .tick
+            // A scan in progress takes its next slice as soon as no key is waiting; background work,
+            // indexing and follow mode are looked at every tick; with nothing going on, the session
+            // sleeps until a key (a resize or a mouse event) comes: an idle inspector costs no CPU.
+            let timeout = model.hasPendingScan ? 0 : model.needsTicks || !runner.isIdle ? tickMilliseconds : -1
+            let event = terminal.nextEvent(timeoutMilliseconds: timeout) ?? .tick
             effects = reduce(&model, event)
         }
     }
