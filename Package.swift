@@ -26,10 +26,17 @@ let package = Package(
         // What the CPU can run (cpuid), for the C fast paths: links on every platform, Apple's included.
         .target(name: "CCPUFeatures"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
-        .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware", "CReadAhead"]),
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace", "CRC32Hardware"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
         .target(name: "CRC32Hardware", dependencies: ["CCPUFeatures"]),
-        // Files read past the page cache, a few blocks ahead on threads of their own (Linux), for Recorder's cold searches.
+        // Reading logs without building them, and the query language over them: the entry, state
+        // and path scans, lazy keyframes, the query parser, evaluator and parallel scan behind
+        // `rewind find`, `bisect`, `tail` and the inspector's `:find`. Apart from Recorder, so
+        // what an app links holds none of it.
+        .target(name: "RewindQuery", dependencies: ["Recorder", "RewindJSON", "CQueryScan", "CReadAhead"]),
+        // A record's head and a keyframe's tape read in C (RewindQuery's scans), beside CJSONScan's plain runs.
+        .target(name: "CQueryScan", dependencies: ["CJSONScan", "CCPUFeatures"]),
+        // Files read past the page cache, a few blocks ahead on threads of their own (Linux), for cold searches.
         .target(name: "CReadAhead"),
         // The reference store, apart so its names never clash with an app's architecture.
         .target(name: "RewindStore", dependencies: ["Recorder"]),
@@ -47,7 +54,7 @@ let package = Package(
         // users can link it with their own reducer for replay.
         .target(
             name: "Inspector",
-            dependencies: ["Recorder", "RewindJSON", "CNcurses", "CCellWidth"],
+            dependencies: ["Recorder", "RewindJSON", "RewindQuery", "CNcurses", "CCellWidth"],
             linkerSettings: [
                 // macOS ships the wide-capable ncurses 6 as libncurses; Linux names the wide build libncursesw.
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
@@ -61,20 +68,22 @@ let package = Package(
         .executableTarget(name: "rewind-demo", dependencies: ["Recorder", "RewindStore", "SampleDomains"]),
         // The inspector linked with the sample reducers: replay keys and `verify <log>`.
         .executableTarget(name: "rewind-debug-demo", dependencies: ["Inspector", "Recorder", "SampleDomains"]),
-        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "Inspector", "CReadAhead"]),
+        .executableTarget(name: "rewind-bench", dependencies: ["Recorder", "RewindJSON", "RewindQuery", "Inspector", "CReadAhead"]),
         // Kills a recording process at random moments and verifies the log (scripts/test runs it).
         .executableTarget(name: "rewind-crash-test", dependencies: ["Recorder", "RewindJSON"]),
         // Test support for apps: `@Test(.recorded)` and `recordTest()` for XCTest.
         .target(name: "RewindTesting", dependencies: ["Recorder"]),
         // What the three test targets share: temporary directories, file bytes, hand-sealed
         // records and `LogFixture` (Tests/Support; a target, not a product).
-        .target(name: "RewindTestSupport", dependencies: ["Recorder"], path: "Tests/Support"),
+        .target(name: "RewindTestSupport", dependencies: ["Recorder", "SampleDomains"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
         .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan", "CCPUFeatures"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "CJSONScan", "RewindStore", "SampleDomains", "RewindTestSupport"]),
+        // The scans held to the reference readers, the lazy documents, the query language and its scan.
+        .testTarget(name: "RewindQueryTests", dependencies: ["RewindQuery", "Recorder", "RewindJSON", "CQueryScan", "CJSONScan", "CCPUFeatures", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
-        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "RewindQuery", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,9 +18,16 @@ import XCTest
 /// ```
 ///
 /// The fixture (a log slice, `rewind export --format jsonl`) gives the state
-/// the steps start from, and the recorded states that ``Expected/recorded``
-/// and ``skip(_:fileID:filePath:line:column:)`` refer to.
-public struct RecordedSteps<State: Codable, Action: Decodable> {
+/// the steps start from, the recorded states that ``Expected/recorded``
+/// and ``skip(_:fileID:filePath:line:column:)`` refer to, and the outside values
+/// each entry read through `Recorded` (`now()`, `uuid()`, `value`): the reducer gets
+/// them back as recorded, as `verify` and `expectReplays` hand them back, and a read
+/// the entry has no value for fails the step. Failures name each step by the number
+/// `rewind log` gives its entry in the recording the fixture was cut from.
+///
+/// A ReSwift reducer replays through ``ReSwiftReducer``, which names the action types:
+/// `RecordedSteps(fixture: "…", reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self]))`.
+public struct RecordedSteps<State: Codable, Action> {
     /// Which test library reports a failed step.
     public enum Framework: Sendable {
         case swiftTesting
@@ -45,6 +52,7 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
     /// Steps sent so far.
     public private(set) var stepCount = 0
     private let reduce: (inout State, Action) -> Void
+    private let decodeAction: ActionDecoding<Action>
     private let framework: Framework
     private let fixture: LogReader
 
@@ -55,7 +63,21 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
     ///   - reducer: your reducer; what it returns (effects) is ignored.
     /// - Throws: when the fixture cannot be read or its starting state does not decode as `State`.
     public init<Result>(fixture: String, reducer: @escaping (inout State, Action) -> Result,
-                        framework: Framework = .swiftTesting, filePath: String = #filePath) throws {
+                        framework: Framework = .swiftTesting, filePath: String = #filePath) throws where Action: Decodable {
+        try self.init(fixture: fixture, framework: framework, filePath: filePath, reduce: { state, action in _ = reducer(&state, action) },
+                      decodeAction: ActionDecoding { _, payload, decoder throws(JSONValueDecodingError) in try decoder.decode(Action.self, from: payload) })
+    }
+
+    /// Starts from the state before the fixture's first entry, for a ReSwift reducer: each
+    /// action is decoded with the listed type its entry is named after (the recorded type name).
+    ///
+    /// - Throws: when the fixture cannot be read or its starting state does not decode as `State`.
+    public init(fixture: String, reducer: ReSwiftReducer<State, Action>, framework: Framework = .swiftTesting, filePath: String = #filePath) throws {
+        try self.init(fixture: fixture, framework: framework, filePath: filePath, reduce: reducer.inoutReducer, decodeAction: reducer.decoding)
+    }
+
+    private init(fixture: String, framework: Framework, filePath: String, reduce: @escaping (inout State, Action) -> Void,
+                 decodeAction: ActionDecoding<Action>) throws {
         let path = fixture.hasPrefix("/") ? fixture
             : URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(fixture).path
         self.fixture = try LogReader(path: path)
@@ -67,8 +89,23 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
         } catch {
             throw RecordedStepsError(description: "the fixture's starting state does not decode as \(State.self): \(error)")
         }
-        reduce = { state, action in _ = reducer(&state, action) }
+        self.reduce = reduce
+        self.decodeAction = decodeAction
         self.framework = framework
+    }
+
+    /// The number `rewind log` gives the entry of step `step` (from 1) in the recording the fixture
+    /// was cut from: its first entry's number (`rewind.slice.firstEntry`, written by `rewind export`
+    /// and `testgen`) plus how far its sequence number is from the first's; in a fixture without it,
+    /// the entry's number in the fixture itself.
+    private func entryNumber(ofStep step: Int) -> Int {
+        let index = step - 1
+        guard let first = fixture.header.metadata[LogSliceMetadata.firstEntryKey].flatMap({ Int($0) }), (1..<(1 << 40)).contains(first),
+              let firstSequence = try? fixture.entry(at: 0).sequence, let sequence = try? fixture.entry(at: index).sequence,
+              sequence >= firstSequence, sequence - firstSequence < Int64(Int32.max) else {
+            return fixture.entryNumber(at: index)
+        }
+        return first + Int(sequence - firstSequence)
     }
 
     /// Sends the next recorded action (its JSON, as recorded) and checks the
@@ -78,26 +115,33 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
                               fileID: String = #fileID, filePath: StaticString = #filePath,
                               line: UInt = #line, column: UInt = #column) {
         stepCount += 1
+        let step = entryNumber(ofStep: stepCount)
         let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let recorded = try? fixture.entry(at: stepCount - 1)
+        let name = recorded?.action.name ?? Self.actionName(action)
         let decoded: Action
         do {
-            decoded = try JSONValueDecoder().decode(Action.self, from: try JSONParser.parse(action))
+            decoded = try decodeAction.decode(recorded?.action.name, try JSONParser.parse(action), JSONValueDecoder())
         } catch {
-            fail("step \(stepCount): the action does not decode as \(Action.self): \(error); the recorded state is used from here", at: location)
+            fail("step \(step): the action does not decode as \(Action.self): \(error); the recorded state is used from here", at: location)
             adoptRecordedState()
             return
         }
-        reduce(&state, decoded)
+        // The outside values the entry read (`Recorded.now()`, `uuid()`, `value`), handed back as recorded.
+        let unrecordedReads = RecordedValuesContext.replaying(recorded?.recordedValues ?? []) { reduce(&state, decoded) }
+        for read in unrecordedReads {
+            fail("step \(step) (\(name)): reads Recorded value \(read); the reducer got a live value", at: location)
+        }
         let encoded: JSONValue
         do {
             encoded = try JSONEncoding.value(of: state)
         } catch {
-            fail("step \(stepCount): the state does not encode: \(error)", at: location)
+            fail("step \(step): the state does not encode: \(error)", at: location)
             return
         }
         for (pathText, expected) in expecting {
             guard let path = try? JSONPointer(parsing: pathText) else {
-                fail("step \(stepCount): \(pathText) is not a JSON Pointer", at: location)
+                fail("step \(step): \(pathText) is not a JSON Pointer", at: location)
                 continue
             }
             let wanted: JSONValue?
@@ -106,14 +150,14 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
             case .recorded: wanted = (try? fixture.state(at: stepCount - 1))?[pointer: path]
             case .json(let text):
                 guard let value = try? JSONParser.parse(text) else {
-                    fail("step \(stepCount): the expected value at \(pathText) is not JSON: \(text)", at: location)
+                    fail("step \(step): the expected value at \(pathText) is not JSON: \(text)", at: location)
                     continue
                 }
                 wanted = value
             }
             let actual = encoded[pointer: path]
             if actual != wanted {
-                fail("step \(stepCount) (\(Self.actionName(action))): \(pathText) is \(Self.describe(actual)); the recording has \(Self.describe(wanted))", at: location)
+                fail("step \(step) (\(name)): \(pathText) is \(Self.describe(actual)); the recording has \(Self.describe(wanted))", at: location)
             }
         }
     }
@@ -130,7 +174,7 @@ public struct RecordedSteps<State: Codable, Action: Decodable> {
         do {
             state = try JSONValueDecoder().decode(State.self, from: try fixture.state(at: stepCount - 1))
         } catch {
-            if let location { fail("step \(stepCount): the recorded state cannot be used: \(error)", at: location) }
+            if let location { fail("step \(entryNumber(ofStep: stepCount)): the recorded state cannot be used: \(error)", at: location) }
         }
     }
 

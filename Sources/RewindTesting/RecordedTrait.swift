@@ -6,10 +6,10 @@ import Testing
 /// Records the test's store and keeps the log when the test fails.
 ///
 /// Toolchains: Swift 6.2 and later keep the log only when the test fails and
-/// put the report on the failure itself (and the log as an attachment);
-/// Swift 6.1 has scoping traits but no way to watch issues, so every test's
-/// log is kept (the report is printed when the test throws); on Swift 6.0,
-/// which has no scoping traits, use ``TestRecording`` directly.
+/// put the report on the failure itself, an error the test throws included (and
+/// the log as an attachment); Swift 6.1 has scoping traits but no way to watch
+/// issues, so every test's log is kept (an error the test throws carries the
+/// report); on Swift 6.0, which has no scoping traits, use ``TestRecording`` directly.
 ///
 /// ```swift
 /// @Test(.recorded) func checkout() throws {
@@ -43,16 +43,26 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
             issue.comments.append(Comment(rawValue: recording.failureReport()))
             return issue
         }
+        var thrown: (any Error)?
         do {
             try await TestRecording.$current.withValue(recording) {
-                try await watcher.provideScope(for: test, testCase: testCase, performing: function)
+                try await watcher.provideScope(for: test, testCase: testCase) {
+                    do {
+                        try await function()
+                    } catch where Self.isUnreported(error) && !failed.isSet {
+                        // Thrown out of this scope, the error would become an issue where the watcher
+                        // cannot see it: recorded here, it carries the report as an `#expect` failure does.
+                        Issue.record(error, sourceLocation: test.sourceLocation)
+                    }
+                }
             }
         } catch {
-            // A thrown error is recorded as an issue after this scope, without the report: print it.
-            recording.finish(failed: true, printing: !failed.isSet)
-            throw error
+            thrown = error
         }
-        if failed.isSet, recording.finish(failed: true, printing: false) != nil {
+        // Failed, or (thrown: cancelled, or after a failure that carries the report) ended early:
+        // the report is printed only when no issue carries it.
+        if failed.isSet || thrown != nil {
+            recording.finish(failed: true, printing: !failed.isSet)
             // The log itself, for `swift test --attachments-path` and IDEs that keep attachments.
             if let bytes = FileManager.default.contents(atPath: recording.path) {
                 Attachment.record(Array(bytes), named: (recording.path as NSString).lastPathComponent)
@@ -60,17 +70,30 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
         } else {
             recording.finish(failed: false)
         }
+        if let thrown { throw thrown }
         #else
         // Swift 6.1: an `#expect` that fails cannot be seen from here, so the log is kept
         // whatever happens (as with REWIND_KEEP=1), with the report printed when it throws.
         do {
             try await TestRecording.$current.withValue(recording) { try await function() }
+        } catch where Self.isUnreported(error) {
+            // The error as the issue it would become, with the report attached.
+            let report = recording.finish(failed: true, printing: false) ?? ""
+            Issue.record(error, Comment(rawValue: report), sourceLocation: test.sourceLocation)
+            return
         } catch {
             recording.finish(failed: true, printing: true)
             throw error
         }
         recording.finish(failed: false, printing: false, environment: ["REWIND_KEEP": "1"])
         #endif
+    }
+
+    /// Whether a thrown `error` still has to become an issue: not a failed `#require`
+    /// (recorded already) and not a cancelled test (`Test.cancel`, a cancelled task), which
+    /// Swift Testing reports as such, not as a failure.
+    private static func isUnreported(_ error: any Error) -> Bool {
+        !(error is ExpectationFailedError) && !(error is CancellationError) && !Task.isCancelled
     }
 
     #if compiler(>=6.2)

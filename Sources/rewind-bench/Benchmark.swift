@@ -39,6 +39,17 @@ struct Benchmark {
         return best
     }
 
+    /// The `rewind` executable built beside this one, which `section` runs as a user does;
+    /// nil (and a line saying so) when it has not been built.
+    static func rewindExecutable(for section: String) -> String? {
+        let rewind = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rewind").path
+        guard FileManager.default.isExecutableFile(atPath: rewind) else {
+            print("\(section): \(rewind) is missing: build it first (swift build -c release)")
+            return nil
+        }
+        return rewind
+    }
+
     /// Seconds for one run of `body` (for things too slow to repeat).
     static func once(_ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds

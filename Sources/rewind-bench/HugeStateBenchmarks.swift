@@ -24,10 +24,10 @@ func runHugeStateBenchmarks() {
     let requested = CommandLine.arguments.first { $0.hasPrefix("--items=") }.flatMap { Int($0.dropFirst("--items=".count)) }
     let items = requested ?? (quick ? 4_000 : 100_000)
     var stateBytes = 0
-    let writeSeconds = Benchmark.once { stateBytes = (try? HugeStateLog.write(path: path, items: items)) ?? 0 }
+    let writeSeconds = Benchmark.once { stateBytes = (try? EditedHugeStateLog.write(path: path, items: items)) ?? 0 }
     let fileBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     guard stateBytes > 0 else { return print("huge-state: could not record the log") }
-    Benchmark.report("record \(HugeStateLog.edits(items: items).count + 1) entries, \(megabytes(stateBytes)) state",
+    Benchmark.report("record \(EditedHugeStateLog.edits(items: items).count + 1) entries, \(megabytes(stateBytes)) state",
                      Benchmark.format(seconds: writeSeconds), baseline: "file " + megabytes(fileBytes))
 
     // In this process: the first screen, then the value viewer on the whole list.
@@ -57,7 +57,7 @@ func runHugeStateBenchmarks() {
         Benchmark.report("one state rebuilt: resident growth", megabytes(grown),
                          baseline: "\(Benchmark.format3(Double(grown) / Double(stateBytes)))× its JSON")
     }
-    runSessionInChild("huge-state", log: path, entries: HugeStateLog.edits(items: items).count + 1, directory: directory.path,
+    runSessionInChild("huge-state", log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
                       stateBytes: stateBytes)
 
     let hugePath = directory.appendingPathComponent("huge.jsonl").path

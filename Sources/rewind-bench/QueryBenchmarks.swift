@@ -17,11 +17,7 @@ import Recorder
 //   REWIND_BENCH_QUERY_ENTRIES=200000 swift run -c release rewind-bench queries
 func runQueryBenchmarks() {
     print("\n## queries")
-    let rewind = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rewind").path
-    guard FileManager.default.isExecutableFile(atPath: rewind) else {
-        print("queries: \(rewind) is missing: build it first (swift build -c release)")
-        return
-    }
+    guard let rewind = Benchmark.rewindExecutable(for: "queries") else { return }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-queries-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

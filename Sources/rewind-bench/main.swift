@@ -24,9 +24,12 @@ let benchmarkSections: [BenchmarkSection] = [
     BenchmarkSection(name: "huge-state", summary: "the inspector on a 30 MB state and a 1 GB log, driven as a person would (writes 1.2 GB)",
                      run: runHugeStateBenchmarks),
     BenchmarkSection(name: "export", summary: "rewind export in every format", run: runExportBenchmarks),
+    BenchmarkSection(name: "states", summary: "rewind export --format states on the 1 GB log (writes 1.2 GB)", run: runStatesExportBenchmarks),
     BenchmarkSection(name: "replay", summary: "decoding and verifying a recording", run: runReplayBenchmarks),
     BenchmarkSection(name: "trace", summary: "recording with call sites and stacks", run: runTraceBenchmarks),
     BenchmarkSection(name: "queries", summary: "rewind find, bisect and tail against jq", run: runQueryBenchmarks),
+    BenchmarkSection(name: "search", summary: "the inspector's :find and :bisect against rewind find and bisect (writes 1.2 GB)",
+                     run: runSearchBenchmarks),
     BenchmarkSection(name: "live", summary: "streaming to rewind listen", run: runLiveBenchmarks),
     BenchmarkSection(name: "catalog", summary: "rewind ls and find over a directory of recordings", run: runCatalogBenchmarks),
     BenchmarkSection(name: "history", summary: "w, the history of a value, on a 1 GB log (writes 1.2 GB)", run: runPathHistoryBenchmarks),
@@ -55,8 +58,8 @@ if arguments.first == "huge-state-session" {
 if arguments.first == "write-huge-state-log", arguments.count >= 2 {
     let items = arguments.first { $0.hasPrefix("--items=") }.flatMap { Int($0.dropFirst("--items=".count)) } ?? 100_000
     do {
-        let bytes = try HugeStateLog.write(path: arguments[1], items: items)
-        print("wrote \(arguments[1]): \(HugeStateLog.edits(items: items).count + 1) entries, a \(bytes)-byte state")
+        let bytes = try EditedHugeStateLog.write(path: arguments[1], items: items)
+        print("wrote \(arguments[1]): \(EditedHugeStateLog.edits(items: items).count + 1) entries, a \(bytes)-byte state")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("rewind-bench: cannot write \(arguments[1]): \(error)\n".utf8))

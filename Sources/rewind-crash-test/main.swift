@@ -166,7 +166,9 @@ func verify(log: String, flushedPerSession: [Int], expected: inout ExpectedState
         }
         let session = Int(step) / stepsPerSession
         let withinSession = Int(step) % stepsPerSession
-        guard session < entriesPerSession.count, withinSession == entriesPerSession[session], Int(entry.sequence) == withinSession else {
+        // A log opened again continues its entry numbers: every entry's sequence number is its
+        // place in the whole log, across sessions (no gaps: the queue waits).
+        guard session < entriesPerSession.count, withinSession == entriesPerSession[session], entry.sequence == Int64(index) else {
             throw VerificationFailure(description: "entry \(index) (session \(session), step \(withinSession), sequence \(entry.sequence)) is out of order or repeated")
         }
         entriesPerSession[session] += 1

@@ -22,6 +22,8 @@ import RewindJSON
         func entry(at index: Int) -> TimelineEntry? { file.entry(at: index) }
         func state(at index: Int) throws -> JSONValue { try file.state(at: index) }
         func refresh() -> FollowNotice? { file.refresh() }
+        func entryNumber(at index: Int) -> Int { file.entryNumber(at: index) }
+        func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup { file.lookUp(entryNumber: number) }
     }
 
     /// 60 entries of four action types; keyframes every 4; line 12 damaged.
@@ -98,7 +100,7 @@ import RewindJSON
         Self.typeIntoBoth("/no such thing\n", &models)
         #expect(models.batched.screenText.hasSuffix("No action matches \"no such thing\" (states: :find, or Tab then /)"))
 
-        Self.typeIntoBoth(":41\n\t", &models)                  // the state pane
+        Self.typeIntoBoth(":42\n\t", &models)                  // the state pane (entry 42: entry 11's record is damaged, the numbers after it are the file's)
         #expect(models.batched.cursorRow?.path.description == "/todos/10/done")
         Self.typeIntoBoth("w", &models)
         guard case .pathHistory(let history) = models.batched.overlay else { Issue.record("no history"); return }

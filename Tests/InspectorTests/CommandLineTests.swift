@@ -42,7 +42,7 @@ struct CapturedStreams: TextStreams {
         #expect(result.error == """
             rewind export: unknown option '--bogus'
             usage: rewind export <log> [--format FORMAT] [--from A] [--to B] [-o FILE] [--per-entry]
-                                 [--path /json/pointer] [--redact RULE]...
+                                 [--path /json/pointer]... [--redact RULE]...
             See 'rewind export --help'.
 
             """)
@@ -81,7 +81,7 @@ struct CapturedStreams: TextStreams {
         #expect(rewind("log", "--trace=yes", "a.jsonl").error.hasPrefix("rewind log: option '--trace' takes no value\n"))
         #expect(rewind("import", "export.json").error.hasPrefix("rewind import: -o <out.jsonl> is required\nusage: rewind import <export.json> -o <out.jsonl>\n"))
         #expect(rewind("export", "app.jsonl", "--format", "pdf").error.hasPrefix(
-            "rewind export: unknown format 'pdf' (expected one of: markdown, patch, unified, jsonl, redux-devtools)\n"))
+            "rewind export: unknown format 'pdf' (expected one of: markdown, patch, unified, jsonl, redux-devtools, states)\n"))
     }
 
     // MARK: Help

@@ -167,7 +167,7 @@ import Testing
     @Test(arguments: [
         (["export"], "rewind export: missing <log>\nusage: rewind export <log>"),
         (["export", "/nonexistent/app.jsonl"], "rewind export: "),
-        (["export", "LOG", "--format", "pdf"], "rewind export: unknown format 'pdf' (expected one of: markdown, patch, unified, jsonl, redux-devtools)"),
+        (["export", "LOG", "--format", "pdf"], "rewind export: unknown format 'pdf' (expected one of: markdown, patch, unified, jsonl, redux-devtools, states)"),
         (["export", "LOG", "--from", "0"], "rewind export: --from '0' is not an entry number (entries are numbered from 1)"),
         (["export", "LOG", "--to", "x"], "rewind export: --to 'x' is not an entry number (entries are numbered from 1)"),
         (["export", "LOG", "--from", "6", "--to", "2"], "rewind export: --from 6 is after --to 2"),

@@ -127,6 +127,8 @@ struct GappedCounter: Encodable {
         let text = run("blame", log, "/count").output
         #expect(text.contains("(across a gap: entries 3–5 not recorded)"), "\(text)")
         #expect(text.contains("note: entries 3–5, 7 were not recorded; a change to /count there is not listed"))
+        // The second session started from count 100: its first entry changed 100 to 101, not 8 to 101.
+        #expect(text.contains("  9    +1h00m  String \"inc\"  100 → 101  (a new recording session starts here)\n"), "\(text)")
     }
 
     @Test func aMarkdownReportSaysItsDiffSpansAGap() throws {
@@ -145,6 +147,78 @@ struct GappedCounter: Encodable {
         #expect(run("show", log, "--at", "10").error == "rewind show: no entry 10 (gapped.jsonl has entries 1–9)\n")
         // A range that starts in a gap starts after it.
         #expect(run("export", log, "--format", "jsonl", "--from", "4", "--to", "6").output.contains(#""seq":5"#))
+    }
+
+    /// The inspector as `rewind` opens it: a row for each gap and each later session.
+    static func inspector(_ log: String) throws -> InspectorModel {
+        InspectorFixtures.model(try LogTimeline(path: log, keepsDamagedRows: true), columns: 100, rows: 14)
+    }
+
+    @Test func theInspectorShowsEachGapAndSessionAsARowAndEntriesKeepTheirNumbers() throws {
+        var model = try Self.inspector(try Self.gappedLog())
+        model.type("jj")                                    // onto the gap's row
+        #expect(model.screenText == """
+             Timeline  9 entries                     ▇▇╌▇╌▇██ │ State  (entries 3–5 not recorded)
+               1  +0.000s   String "inc"                   ±1 │ State unavailable: entries 3–5 were not
+               2  +0.500s   String "inc"                   ±1 │ recorded: the recording queue was full (queue
+             3–5 ⋯ not recorded (3 entries): the recording qu…│ policy .drop)
+               6  +2.500s   String "inc"                   ±1 │
+               7 ⋯ not recorded: entry 7 (String) was not rec…│
+               8  +3.500s   String "inc"                   ±1 │ Diff
+                 ── new recording session 2025-11-24T17:00:00…│ Nothing to diff: entries 3–5 were not recorded;
+               9   +1h00m   String "inc"                   ±1 │ the next entry's diff starts from the last state
+                                                              │ recorded before
+                                                              │
+                                                              │
+             gapped.jsonl  │  entries 3–5/9 (not recorded)  │  timeline
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action
+            """)
+        model.type(":4\n")                                  // a number the gap stands for: its row, and why
+        #expect(model.selection == 2)
+        #expect(model.screenText.hasSuffix("Entry 4 was not recorded (entries 3–5: the recording queue was full (queue policy .drop))"))
+        model.type("p")                                     // the action view of a gap's row: no action, and why
+        #expect(model.screenText.contains("│ Action 3–5  (p: back to the state)\n"))
+        #expect(model.screenText.contains("│ No action: entries 3–5 were not recorded: the\n"))
+        model.type("p")
+        model.type(":8\n")
+        #expect(model.view.state?["count"] == 8)
+        #expect(model.screenText.contains(" gapped.jsonl  │  entry 8/9  │"))
+    }
+
+    @Test func aDiffAcrossAGapStartsFromTheLastRecordedStateAndSaysItSpansTheGap() throws {
+        var model = try Self.inspector(try Self.gappedLog())
+        model.type(":6\n")
+        #expect(model.screenText == """
+             Timeline  9 entries                     ▇▇╌▇╌▇██ │ State after 6
+               1  +0.000s   String "inc"                   ±1 │●  count: 6
+               2  +0.500s   String "inc"                   ±1 │
+             3–5 ⋯ not recorded (3 entries): the recording qu…│
+               6  +2.500s   String "inc"                   ±1 │
+               7 ⋯ not recorded: entry 7 (String) was not rec…│
+               8  +3.500s   String "inc"                   ±1 │ Diff  2 → 6  (across a gap: entries 3–5 not reco
+                 ── new recording session 2025-11-24T17:00:00…│ @ /count
+               9   +1h00m   String "inc"                   ±1 │ - 2
+                                                              │ + 6
+                                                              │
+                                                              │
+             gapped.jsonl  │  entry 6/9  │  timeline
+            ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action
+            """)
+        // Marking across the gap names the recorded numbers too.
+        model.type(":2\nm:8\nd")
+        #expect(model.screenText.contains("│ Diff  2 → 8\n"))
+        #expect(model.screenText.hasSuffix("Diff: entry 2 → entry 8; d again for the action's own diff"))
+    }
+
+    @Test func aNewSessionsFirstDiffStartsFromTheStateTheSessionStartedFrom() throws {
+        var model = try Self.inspector(try Self.gappedLog())
+        model.type(":9\n")
+        #expect(model.screenText.contains("│ Diff  session start → 9\n"))
+        #expect(model.screenText.contains("│ - 100\n"), "the second session started from count 100, not the first session's 8")
+        model.type("k")                                     // the session's own row
+        #expect(model.screenText.contains("│ State at the start of a new session\n"))
+        #expect(model.view.diffError == "A new recording session 2025-11-24T17:00:00Z, \(ProcessInfo.processInfo.processName) starts here: the log was opened again")
+        #expect(model.screenText.contains(" gapped.jsonl  │  new session (before entry 9/9)  │"))
     }
 
     @Test func changedPathsAreUnambiguous() throws {

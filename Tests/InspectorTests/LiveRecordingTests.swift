@@ -99,11 +99,57 @@ import SampleDomains
         }
         #expect(expected == 5060)
         #expect(reader.entryCount == 5060 - Int(reader.gaps.map(\.droppedCount).reduce(0, +)))
+        // The app's count is the gap records' count: the entries lost in flight included.
+        #expect(recorder.liveDroppedEntries == reader.gaps.map(\.droppedCount).reduce(0, +))
+        // The listener said where each gap is, numbered as the log numbers its entries.
+        let said = second.current.events.compactMap { event -> (Int, Int)? in
+            if case .gap(_, _, let first, let count, _) = event { (first, count) } else { nil }
+        }
+        #expect(said.map(\.1).reduce(0, +) == recorder.liveDroppedEntries)
+        #expect(said.map(\.0) == reader.gaps.map { Int($0.firstSequence) + 1 })
+        #expect(second.current.events.contains { $0.description.hasSuffix(" not recorded: live connection lost") || $0.description.hasSuffix(" not recorded: live stream queue full") })
         // Every state after the gap rebuilds, and the last one is the app's.
         for index in 0..<reader.entryCount { _ = try reader.state(at: index) }
         let last = try reader.state(at: reader.entryCount - 1)
         #expect(last["todos"]?.arrayValue?.count == state.todos.count)
         #expect(last["nextID"]?.int64Value == Int64(state.nextID))
+    }
+
+    @Test func entriesThatNeverReachAListenerGoneForGoodAreCountedAndCloseSaysSo() throws {
+        let directory = TemporaryDirectory()
+        let listener = try Self.listener(directory)
+        let errors = ErrorCollector()
+        var options = ActionRecorder.Options()
+        options.onError = { errors.add($0) }
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: options)
+        var state = TodoState()
+        Self.record(19, with: recorder, from: &state)
+        try recorder.flush()                   // the listener has confirmed all 19
+        #expect(recorder.liveDroppedEntries == 0)
+        listener.stop()                        // gone for good
+        Self.record(31, with: recorder, from: &state)
+        #expect(throws: RecorderError.self) { try recorder.close() }
+
+        let reader = try LogReader(path: try #require(directory.logs.first))
+        #expect(reader.entryCount == 19)
+        #expect(recorder.liveDroppedEntries == 31, "every entry the listener's log lacks")
+        let expected = "127.0.0.1:\(listener.address.port): 31 entries never reached the listener (the listener was unreachable when "
+            + "the recorder closed); 31 entries are missing from its log in all (liveDroppedEntries)"
+        do { try recorder.close() } catch { #expect(error.description == expected) }
+        #expect(errors.waitFor(count: 1))
+        #expect(errors.all.map(\.description) == [expected])
+    }
+
+    @Test func aListenerThatAcknowledgesConfirmsWhatItWroteAndCloseWaitsForIt() throws {
+        let directory = TemporaryDirectory()
+        let listener = try Self.listener(directory)
+        defer { listener.stop() }
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
+        var state = TodoState()
+        Self.record(200, with: recorder, from: &state)
+        try recorder.close()                   // returns once the listener confirmed entry 200: no loss
+        #expect(recorder.liveDroppedEntries == 0)
+        #expect(listener.current.recordings.values.contains(199))
     }
 
     @Test func aWrongTokenIsRefusedBeforeAnythingIsWritten() throws {

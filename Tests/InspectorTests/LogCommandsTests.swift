@@ -192,7 +192,7 @@ import Recorder
         }
         #expect(run(["blame", missing, "/a"]).error == "rewind: \(missing): no such file\n")
         #expect(run(["log"]).status == 2)
-        #expect(run(["log"]).error == "rewind log: missing <log>\nusage: rewind log <log> [--trace] [--full]\nSee 'rewind log --help'.\n")
+        #expect(run(["log"]).error == "rewind log: missing <log>\nusage: rewind log <log> [--from A] [--to B] [--width N] [--trace] [--full]\nSee 'rewind log --help'.\n")
         #expect(run(["stats", "a", "b"]).status == 2)
     }
 

@@ -4,15 +4,16 @@ import Testing
 @testable import Recorder
 import RewindStore
 
-private struct Tally: Codable, Equatable { var count = 0 }
+struct Tally: Codable, Equatable { var count = 0 }
 private enum TallyAction: Codable, Equatable, Sendable { case add(Int), reset }
 
-/// ReSwift-shaped actions (a protocol) and its init action, which is not Codable.
-private protocol ReSwiftAction {}
-private struct ReSwiftInit: ReSwiftAction {}
-private struct Add: ReSwiftAction, Codable { var amount: Int }
+/// ReSwift-shaped actions (a protocol) and its init action, which is not Codable
+/// (also what `testgen` is tried on: TestgenRecordingTests).
+protocol ReSwiftAction {}
+struct ReSwiftInit: ReSwiftAction {}
+struct Add: ReSwiftAction, Codable { var amount: Int }
 
-private func reSwiftReducer(_ action: any ReSwiftAction, _ state: Tally?) -> Tally {
+func reSwiftReducer(_ action: any ReSwiftAction, _ state: Tally?) -> Tally {
     var state = state ?? Tally()
     if let add = action as? Add { state.count += add.amount }
     return state
@@ -86,7 +87,7 @@ private func fixedClock() -> ActionRecorder.Options {
     @Test func logRejectsAnUnknownOptionWithItsUsage() {
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(["log", "--tracer", "x.jsonl"], streams: &streams) == 2)
-        #expect(streams.standardError == "rewind log: unknown option '--tracer'\nusage: rewind log <log> [--trace] [--full]\nSee 'rewind log --help'.\n")
+        #expect(streams.standardError == "rewind log: unknown option '--tracer'\nusage: rewind log <log> [--from A] [--to B] [--width N] [--trace] [--full]\nSee 'rewind log --help'.\n")
     }
 
     /// A ReSwift store without a state dispatches ReSwiftInit first, through the middleware.

@@ -106,6 +106,25 @@ import Recorder
     }
 }
 
+/// `rewind blame` on long values: both sides are cut around where they first differ.
+@Suite struct BlameLongValueTests {
+    @Test func longValuesAreCutAroundTheirFirstDifferenceSoBothSidesShowIt() throws {
+        let shared = String(repeating: "lorem ipsum ", count: 12)   // 144 characters both share
+        let path = try LogFixture.write([
+            .init(type: "write", payload: .null, state: ["note": .string(shared + "draft one, then more text")]),
+            .init(type: "edit", payload: .null, state: ["note": .string(shared + "final two, then more text")]),
+        ], name: "notes.jsonl")
+        var streams = CapturedStreams()
+        _ = RewindCommandLine.run(["blame", path, "/note"], streams: &streams)
+        let edit = try #require(streams.standardOutput.split(separator: "\n").last.map(String.init))
+        let parts = try #require(edit.range(of: "edit  ").map { edit[$0.upperBound...] }?.components(separatedBy: " → "))
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { $0.hasPrefix("…") }, "the shared start is cut: \(edit)")
+        #expect(parts[0].contains("draft one") && parts[1].contains("final two"), "both sides show where they differ: \(edit)")
+        #expect(parts[0] != parts[1])
+    }
+}
+
 /// The header's `datePaths` (docs/FORMAT.md), read from a log file.
 @Suite struct DatePathsTests {
     @Test func theHeadersDatePathsReachTheStatePane() throws {

@@ -78,6 +78,46 @@ import Testing
         #expect(Self.summary(backlog.takeAll()) == ["gap(1+4)", "k5"])
     }
 
+    @Test func theCountOfDroppedEntriesIsWhatTheGapRecordsSay() {
+        var backlog = LiveBacklog(capacity: 10_000)
+        _ = backlog.admit(Self.header + Self.entry(0, keyframe: true) + Self.entry(1) + Self.entry(2))
+        _ = backlog.takeAll()   // sent; the listener stored only entry 0
+        _ = backlog.admit(Self.entry(3))
+        _ = backlog.resume(listenerHolds: 0)
+        #expect(backlog.droppedEntries == 3, "1 and 2 lost in flight, 3 a patch over them: the next gap names all three")
+        _ = backlog.admit(Self.entry(4) + Self.entry(5, keyframe: true))
+        #expect(Self.summary(backlog.takeAll()) == ["h", "gap(1+4)", "k5"])
+        #expect(backlog.droppedEntries == 4)
+    }
+
+    @Test func aGapLostInFlightIsCountedOnceWhenTheNextGapCoversItAgain() {
+        var backlog = LiveBacklog(capacity: Self.header.count + Self.entry(0, keyframe: true).count + 10)
+        _ = backlog.admit(Self.header + Self.entry(0, keyframe: true))
+        _ = backlog.admit(Self.entry(1) + Self.entry(2) + Self.entry(3))        // the queue is full: dropped
+        #expect(Self.summary(backlog.takeAll()) == ["h", "k0"])
+        backlog.confirm(upTo: 0)
+        _ = backlog.admit(Self.entry(4, keyframe: true))
+        #expect(backlog.droppedEntries == 3)
+        #expect(Self.summary(backlog.takeAll()) == ["gap(1+3)", "k4"])
+        _ = backlog.resume(listenerHolds: 0)                                     // the gap and 4 never arrived
+        _ = backlog.admit(Self.entry(5, keyframe: true))
+        #expect(Self.summary(backlog.takeAll()) == ["h", "gap(1+4)", "k5"])
+        #expect(backlog.droppedEntries == 4, "entries 1–4 once, not the lost gap's three again")
+    }
+
+    @Test func whatIsQueuedOrUnconfirmedAtTheEndIsUndelivered() {
+        var backlog = LiveBacklog(capacity: 10_000)
+        _ = backlog.admit(Self.header + Self.entry(0, keyframe: true) + Self.entry(1) + Self.entry(2))
+        _ = backlog.takeAll()
+        #expect(backlog.awaitsConfirmation)
+        backlog.confirm(upTo: 1)                 // the listener wrote 0 and 1
+        _ = backlog.admit(Self.entry(3) + Self.entry(4))
+        #expect(backlog.undeliveredEntries == 3, "2 sent but unconfirmed, 3 and 4 still queued")
+        #expect(backlog.droppedEntries == 0)
+        backlog.confirm(upTo: 2)
+        #expect(backlog.undeliveredEntries == 2)
+    }
+
     @Test func aListenerWithoutTheLogGetsTheHeaderAndAGapFromTheStart() {
         var backlog = LiveBacklog(capacity: 10_000)
         _ = backlog.admit(Self.header + Self.entry(0, keyframe: true))

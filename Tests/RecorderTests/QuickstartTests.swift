@@ -119,18 +119,42 @@ extension _ReducerPrinter {
 }
 
 // MARK: ReactiveSwift's `Action` (stand-in with its public shape: `Action<Input, Output, Error>(execute:)`,
-// `apply(_:)` returning a `SignalProducer`, `SignalProducer.on(failed:completed:value:)`, `start()`).
+// `apply(_:)` returning a `SignalProducer`, `SignalProducer.on(failed:completed:interrupted:value:)`, `start()`
+// returning a `Disposable` whose `dispose()` interrupts a run that has not ended, which ends the `Action`'s run too).
 
 enum ReactiveSwift {
+    final class RunEnded { var value = false }
+
+    final class Disposable {
+        private let action: () -> Void
+        init(_ action: @escaping () -> Void) { self.action = action }
+        func dispose() { action() }
+    }
+
     struct SignalProducer<Value, Error: Swift.Error> {
-        let run: (_ value: (Value) -> Void, _ failed: (Error) -> Void, _ completed: () -> Void) -> Void
-        init(_ run: @escaping (_ value: (Value) -> Void, _ failed: (Error) -> Void, _ completed: () -> Void) -> Void) { self.run = run }
-        func on(failed: ((Error) -> Void)? = nil, completed: (() -> Void)? = nil, value: ((Value) -> Void)? = nil) -> SignalProducer {
-            SignalProducer { send, fail, complete in
+        let run: (_ value: @escaping (Value) -> Void, _ failed: @escaping (Error) -> Void, _ completed: @escaping () -> Void) -> Void
+        /// What disposing of a run that has not ended calls, innermost first.
+        var onInterrupted: [() -> Void] = []
+        init(_ run: @escaping (_ value: @escaping (Value) -> Void, _ failed: @escaping (Error) -> Void, _ completed: @escaping () -> Void) -> Void) {
+            self.run = run
+        }
+        func on(failed: ((Error) -> Void)? = nil, completed: (() -> Void)? = nil, interrupted: (() -> Void)? = nil,
+                value: ((Value) -> Void)? = nil) -> SignalProducer {
+            var producer = SignalProducer { send, fail, complete in
                 run({ value?($0); send($0) }, { failed?($0); fail($0) }, { completed?(); complete() })
             }
+            producer.onInterrupted = onInterrupted + (interrupted.map { [$0] } ?? [])
+            return producer
         }
-        func start() { run({ _ in }, { _ in }, {}) }
+        @discardableResult func start() -> Disposable {
+            let ended = RunEnded()
+            run({ _ in }, { _ in ended.value = true }, { ended.value = true })
+            return Disposable { [onInterrupted] in
+                guard !ended.value else { return }
+                ended.value = true
+                onInterrupted.forEach { $0() }
+            }
+        }
     }
 
     final class Action<Input, Output, Error: Swift.Error> {
@@ -138,10 +162,13 @@ enum ReactiveSwift {
         private(set) var isExecuting = false
         init(execute: @escaping (Input) -> SignalProducer<Output, Error>) { self.execute = execute }
         func apply(_ input: Input) -> SignalProducer<Output, Error> {
-            SignalProducer { [self] value, failed, completed in
+            let work = execute(input)
+            var applied = SignalProducer<Output, Error> { [self] value, failed, completed in
                 isExecuting = true
-                execute(input).run(value, { self.isExecuting = false; failed($0) }, { self.isExecuting = false; completed() })
+                work.run(value, { self.isExecuting = false; failed($0) }, { self.isExecuting = false; completed() })
             }
+            applied.onInterrupted = work.onInterrupted + [{ [self] in isExecuting = false }]
+            return applied
         }
     }
 }
@@ -155,7 +182,8 @@ extension Action {
         let work = WorkRecording<Input, Output>(recorder: recorder)
         self.init { input in
             work.applied(input)
-            return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() }, value: { work.value($0) })
+            return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() },
+                                     interrupted: { work.interrupted() }, value: { work.value($0) })
         }
     }
 }
@@ -331,6 +359,40 @@ private final class ProfileStore: ObservableObject {
         #expect(try reader.state(at: 2) == ["isExecuting": true, "lastValue": 10])
         #expect(try reader.state(at: 3) == ["isExecuting": false, "lastValue": 10])
         #expect(try reader.state(at: 5) == ["isExecuting": false, "lastValue": 10, "lastError": "offline"])
+        try Replay(log: path).verify(reducer: WorkRecording<String, Int>.reduce)
+    }
+
+    @Test func theReadmesPackageSnippetNamesTheProductsThisPackageHas() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Add Rewind to your package").dropFirst().first)
+        let snippet = try #require(section.components(separatedBy: "```").dropFirst().first, "a Package.swift snippet")
+        let products = snippet.components(separatedBy: ".product(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(products == ["Recorder", "RewindTesting", "Inspector"])
+        for product in products {
+            #expect(manifest.contains(".library(name: \"\(product)\""), "\(product) is a product of Package.swift")
+        }
+        #expect(snippet.components(separatedBy: "package: \"rewind\")").count == products.count + 1, "every product names the package")
+    }
+
+    @Test func aDisposedRunIsRecordedAsInterruptedAndNoLongerExecutingAsTheActionSays() throws {
+        let path = directory.file("interrupted.jsonl")
+        let recorder = try ActionRecorder(file: path)
+        let load = Action<String, Int, LoadError>(recording: recorder) { query in
+            SignalProducer { value, _, _ in value(query.count) }   // still loading when disposed of
+        }
+        let run = load.apply("swift").start()
+        #expect(load.isExecuting)
+        run.dispose()
+        #expect(!load.isExecuting)
+        try recorder.close()
+
+        let reader = try LogReader(path: path)
+        let entries = try (0..<reader.entryCount).map { try reader.entry(at: $0) }
+        #expect(entries.map(\.action.name) == ["apply", "value", "interrupted"])
+        #expect(entries.map(\.effectOf) == [nil, 0, 0])
+        #expect(try reader.state(at: 2) == ["isExecuting": false, "lastValue": 5], "the log agrees with the Action: the run ended")
         try Replay(log: path).verify(reducer: WorkRecording<String, Int>.reduce)
     }
 

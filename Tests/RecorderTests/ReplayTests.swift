@@ -295,3 +295,42 @@ func expectEveryStateReproduced<State: Codable, Action: Decodable, Result>(
         #expect(try reader.state(at: index) == JSONEncoding.value(of: state))
     }
 }
+
+/// A counter that can be asked to hold a chain too deep for a log record: that entry is a gap.
+private struct DeepCounter: Codable, Equatable {
+    indirect enum Chain: Codable, Equatable { case end, link(Chain) }
+    var count = 0
+    var chain: Chain?
+}
+
+/// Entries keep the numbers they were recorded with in replay's reports, as in `rewind log`.
+@Suite struct ReplayNumberingTests {
+    @Test func aDivergenceAfterAGapNamesTheEntryByItsRecordedNumber() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("deep.jsonl")
+        let recorder = try ActionRecorder(file: path)
+        let reduce = { (state: inout DeepCounter, action: String) in
+            state.count += 1
+            state.chain = action == "deep" ? (0..<600).reduce(.end) { chain, _ in .link(chain) } : nil
+        }
+        let reducer = recorder.recording(reduce)
+        var state = DeepCounter()
+        for action in ["inc", "deep", "inc", "inc"] { reducer(&state, action) }   // entry 2 is not recorded
+        try recorder.close()
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 3 && reader.gaps.count == 1)
+        #expect((0..<3).map { reader.entryNumber(at: $0) } == [1, 3, 4])
+
+        // Today's reducer counts entry 4 twice.
+        do {
+            try Replay(log: path).verify(reducer: { (state: inout DeepCounter, action: String) in
+                reduce(&state, action)
+                if state.count == 4 { state.count += 1 }
+            })
+            Issue.record("verify passed")
+        } catch let divergence as ReplayDivergence {
+            #expect(divergence.entryIndex == 2)
+            #expect(divergence.description.hasPrefix("entry 4 of 4 diverges: String \"inc\""), "\(divergence.description)")
+        }
+    }
+}

@@ -74,6 +74,63 @@ import Testing
         #expect(firstLine.hasSuffix("/RecordedTraitReportTests.theFirstFailureCarriesTheReportAsAComment.jsonl"))
     }
 
+    /// What the test's own store throws, to be seen as the issue it becomes.
+    struct StoreError: Error, CustomStringConvertible { var description: String { "the store refused the action" } }
+
+    @Test func anErrorTheTestThrowsIsItsIssueAndCarriesTheReport() async throws {
+        let test = try #require(Test.current)
+        let issues = IssueBox()
+        let inspect = IssueHandlingTrait.filterIssues { issue in
+            issues.append(issue)
+            return false
+        }
+        var thrownOut = false
+        do {
+            try await inspect.provideScope(for: test, testCase: Test.Case.current) {
+                try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+                    let recording = try #require(TestRecording.current)
+                    var state = Counter()
+                    recording.recorder.recording(counterReducer)(&state, .add(4))
+                    throw StoreError()
+                }
+            }
+        } catch is StoreError {
+            thrownOut = true
+        }
+        #expect(!thrownOut, "recorded inside the trait's scope, where the report can go with it")
+        let recorded = issues.all
+        #expect(recorded.count == 1)
+        let issue = try #require(recorded.first)
+        guard case .errorCaught(let error) = issue.kind else { Issue.record("not the thrown error: \(issue.kind)"); return }
+        #expect(error is StoreError)
+        let report = try #require(issue.comments.last?.rawValue)
+        #expect(report.hasPrefix("Rewind: test failed; recording kept at "))
+        #expect(report.contains("last actions (of 1):\n    1  add 4\n"))
+    }
+
+    @Test func aFailedRequireIsOneIssueWithTheReport() async throws {
+        let test = try #require(Test.current)
+        let issues = IssueBox()
+        let inspect = IssueHandlingTrait.filterIssues { issue in
+            issues.append(issue)
+            return false
+        }
+        do {
+            try await inspect.provideScope(for: test, testCase: Test.Case.current) {
+                try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+                    let recording = try #require(TestRecording.current)
+                    var state = Counter()
+                    recording.recorder.recording(counterReducer)(&state, .increment)
+                    try #require(state.count == 2, "one increment makes 1")
+                }
+            }
+        } catch is ExpectationFailedError {}
+        let recorded = issues.all
+        #expect(recorded.count == 1, "the failed #require, not a second issue for the error it throws")
+        #expect(recorded.first?.comments.map(\.rawValue).first == "one increment makes 1")
+        #expect(recorded.first?.comments.last?.rawValue.hasPrefix("Rewind: test failed; recording kept at ") == true)
+    }
+
     @Test(.recorded, arguments: [3, 5])
     func aParameterizedCaseIsNamedByItsArguments(count: Int) throws {
         let recording = try #require(TestRecording.current)
@@ -91,6 +148,13 @@ import Testing
         let testCase = try #require(Test.Case.current)
         #expect(TestCaseArguments.describe(testCase) == #"note: "gift wrap""#)
     }
+}
+
+final class IssueBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var issues: [Issue] = []
+    func append(_ issue: Issue) { lock.withLock { issues.append(issue) } }
+    var all: [Issue] { lock.withLock { issues } }
 }
 
 final class CommentBox: @unchecked Sendable {

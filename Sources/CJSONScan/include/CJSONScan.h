@@ -5,9 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "PlainTape.h"
-#include "CheckedSkim.h"
-
 /// Where a JSON string's plain run ends: `plain` is the offset of the first
 /// byte that is '"', '\\' or below 0x20 (the count when there is none), and
 /// `hasHighByte` says whether a byte before it is 0x80 or more (so the caller

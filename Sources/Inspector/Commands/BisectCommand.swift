@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind bisect <log> '<invariant>'`: the first entry whose state breaks an
 /// invariant, with the action that broke it and that step's diff (exit 1),
@@ -58,25 +59,11 @@ enum BisectCommand: CommandRunner {
     /// it broke), and the entries before it that had no state to check.
     static func firstBreak(in timeline: LogTimeline, query: Query?, invariants: [StateInvariant]) -> (found: (Int, String)?, unchecked: UncheckedEntries) {
         if invariants.isEmpty, let query {
-            // Only the query: the parallel scan for its negation.
-            var found: Int?
-            var uncheckedCount = 0
-            let negation = Query(negating: query)
-            QueryScan(reader: timeline.reader, query: negation, mode: .first).run { report in
-                uncheckedCount += report.unavailable
-                found = report.hits.first?.index
-                return true
-            }
+            // Only the query: the engine's parallel search (the inspector's `:bisect` runs it too).
+            let found = QueryScan.firstBreak(of: query, in: timeline.reader) ?? QueryScan.FirstBreak(entry: nil, unchecked: [])
             var unchecked = UncheckedEntries()
-            if uncheckedCount > 0 {
-                // A damaged log only: the parallel scan counts the entries it skipped; one more
-                // pass over the same paths finds which they were.
-                timeline.reader.scanPathValues(0..<(found ?? timeline.reader.entryCount), paths: negation.distinctPaths) { step in
-                    if !step.isReadable || step.values == nil { unchecked.add(step.index) }
-                    return true
-                }
-            }
-            return (found.map { ($0, query.text) }, unchecked)
+            for index in found.unchecked { unchecked.add(index) }
+            return (found.entry.map { ($0, query.text) }, unchecked)
         }
         // Swift invariants decode each state: one pass in order, once the index is complete.
         _ = QueryScan.waitForIndex(of: timeline.reader, toReach: Int.max)

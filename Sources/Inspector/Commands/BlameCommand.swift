@@ -29,6 +29,9 @@ enum BlameCommand: CommandRunner {
             // The value before is the last recorded one: the change may have happened in the gap.
             if let (gap, first) = gaps.last(where: { $0.gap.beforeEntry == change.entry }) {
                 line += "  (across a gap: " + GapDescription.entries(numbered: first, gap: gap) + " not recorded)"
+            } else if timeline.startsNewSession(at: change.entry) {
+                // Not what the previous session left: the state the app started the new session with.
+                line += "  (a new recording session starts here)"
             }
             lines.append(line)
         }

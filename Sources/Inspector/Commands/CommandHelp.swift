@@ -12,7 +12,7 @@ extension CommandLineProgram {
     /// `usage: rewind export <log> [--from A] … [--redact RULE]...`, wrapped.
     func usageLine(of command: CommandSpec) -> String {
         let head = "usage: \(name) \(command.name)"
-        var pieces = command.arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }
+        var pieces = command.arguments.map { ($0.isOptional ? "[\($0.name)]" : $0.name) + ($0.repeats ? "..." : "") }
         pieces += command.options.map { option in
             let shown = option.valueName.map { "\(option.key) \($0)" } ?? option.key
             return (option.isRequired ? shown : "[\(shown)]") + (option.isRepeatable ? "..." : "")

@@ -77,7 +77,7 @@ enum CommandParser {
         if parsed.positional.count < required {
             return .usageError("missing \(command.arguments[parsed.positional.count].name)")
         }
-        if parsed.positional.count > command.arguments.count {
+        if parsed.positional.count > command.arguments.count, command.arguments.last?.repeats != true {
             return .usageError("unexpected argument '\(parsed.positional[command.arguments.count])'")
         }
         return .parsed(parsed)

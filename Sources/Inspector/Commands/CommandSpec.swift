@@ -20,11 +20,15 @@ struct CommandSpec {
         var name: String
         var help: String
         var isOptional = false
+        /// The last argument may be given any number of times (`[<directory>]...`).
+        var repeats = false
 
         /// A required argument.
         static func required(_ name: String, _ help: String) -> Argument { Argument(name: name, help: help) }
-        /// An argument that may be left out.
-        static func optional(_ name: String, _ help: String) -> Argument { Argument(name: name, help: help, isOptional: true) }
+        /// An argument that may be left out (or, with `repeats`, given any number of times).
+        static func optional(_ name: String, _ help: String, repeats: Bool = false) -> Argument {
+            Argument(name: name, help: help, isOptional: true, repeats: repeats)
+        }
     }
 
     /// A flag (`--first`) or an option with a value (`--from A`).

@@ -42,7 +42,7 @@ enum CommandSupport {
         var line = String(number).leftPadded(toWidth: numberWidth) + "  "
         line += ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + "  "
         line += entry.actionType
-        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        let payload = ValueFormatting.payloadSummary(of: entry)
         if !payload.isEmpty { line += " " + payload }
         return line.escapingControlCharacters
     }

@@ -28,6 +28,9 @@ enum CommandTable {
             CommandSpec(name: "log", runner: LogCommand.self, arguments: [.logFile],
                 abstract: "one line per entry: number, time, action, what changed",
                 options: [
+                    .value("--from", valueName: "A", help: "the first entry to list (default: 1)"),
+                    .value("--to", valueName: "B", help: "the last entry to list (default: the last)"),
+                    .value("--width", valueName: "N", help: "cut lines to N columns (default: the terminal's width, or 120)"),
                     .flag("--trace", help: "under each entry, where its action was dispatched and the recorded call stack"),
                     .flag("--full", help: "whole action summaries (cut to the terminal's width, or 120 columns, without it)"),
                 ],
@@ -45,19 +48,24 @@ enum CommandTable {
                             help: "tree: -/+ lines, unchanged members collapsed (the default); patch: RFC 6902; unified: diff -u"),
                 ],
                 discussion: "Exit status: 0 the documents are equal, 1 they differ, 2 a file is missing or not valid JSON."),
-            CommandSpec(name: "export", runner: ExportCommand.self, arguments: [.logFile],
+            CommandSpec(name: "export", runner: ExportCommand.self, arguments: [.required("<log>", "a Rewind log (.jsonl); for --format states, also a directory of recordings")],
                 abstract: "a bug report, patch, diff, log slice or Redux DevTools file for some entries",
                 options: [
                     .choice("--format", choices: ExportFormat.allCases.map(\.rawValue), valueName: "FORMAT",
-                            help: "markdown (a bug report, the default), patch (RFC 6902), unified (diff -u), jsonl (a log), redux-devtools"),
+                            help: "markdown (a bug report, the default), patch (RFC 6902), unified (diff -u), jsonl (a log), redux-devtools, states (a row per entry, for SQL)"),
                     .value("--from", valueName: "A", help: "the first entry (entries are numbered from 1; default: 1)"),
                     .value("--to", valueName: "B", help: "the last entry (default: the last)"),
                     .value("-o", "--output", valueName: "FILE", help: "write to FILE (replaced atomically) instead of standard output"),
                     .flag("--per-entry", help: "patch and unified: one per entry instead of one for the whole range"),
-                    .value("--path", valueName: "/json/pointer", help: "markdown, patch and unified: only this part of the state"),
+                    .value("--path", valueName: "/json/pointer", help: "markdown, patch and unified: only this part of the state; states: a column per path (repeatable)", repeatable: true),
                     .value("--redact", valueName: "RULE", help: "hide a key (password) or a path (/user/email, /users/*/token)", repeatable: true),
                 ],
-                discussion: "Every format covers the change from the state before entry A to the state after entry B (docs/EXPORT.md)."),
+                discussion: """
+                    Every format covers the change from the state before entry A to the state after entry B (docs/EXPORT.md).
+                    states writes JSON Lines, one row per entry (recording, entry, time, duration, action, payload,
+                    changed paths, the state or the --path columns; gaps and damaged records as rows), for SQL
+                    engines: docs/EXPORT.md, "Querying recordings with SQL".
+                    """),
             CommandSpec(name: "import", runner: ImportCommand.self, arguments: [.required("<export.json>", "a file the Redux DevTools extension exported (or rewind export wrote)")],
                 abstract: "a Redux DevTools export as a Rewind log",
                 options: [.value("-o", "--output", valueName: "<out.jsonl>", help: "the log to write", required: true)]),
@@ -113,6 +121,16 @@ enum CommandTable {
                       +   "nextID": 2
                           }
                     or "(No state changes)". Coloured when stdout is a terminal and NO_COLOR is not set.
+                    """),
+            CommandSpec(name: "mcp", runner: MCPCommand.self,
+                arguments: [.optional("<directory>", "a directory whose recordings agents may read (default: . and .build/rewind-recordings)", repeats: true)],
+                abstract: "serve recordings to coding agents over the Model Context Protocol (stdio)",
+                discussion: """
+                    Reads JSON-RPC messages on standard input and answers on standard output (protocol 2026-07-28,
+                    and 2025-11-25 back to 2024-11-05 through initialize). Tools: list_recordings, stats, log,
+                    show_state, diff, find, bisect, blame, testgen; each reads only the recordings under the
+                    directories (paths leading out of them, links included, are refused) and writes nothing.
+                    Results are cut at max_bytes with an offset to read on (README, "Let a coding agent read recordings").
                     """),
             CommandSpec(name: "listen", runner: ListenCommand.self, abstract: "record apps live over TCP (ActionRecorder(streamingTo:token:)) and follow the first",
                 options: [

@@ -13,11 +13,19 @@ enum ExportCommand: CommandRunner {
         var request = ExportRequest(format: format)
         request.perEntry = perEntry
         if perEntry, format != .patch, format != .unified { return fail("--per-entry applies to the patch and unified formats") }
-        if let text = invocation["--path"] {
-            guard format == .markdown || format == .patch || format == .unified else {
-                return fail("--path applies to the markdown, patch and unified formats")
+        let paths = invocation.values(of: "--path")
+        if format != .states {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: logPath, isDirectory: &isDirectory), isDirectory.boolValue {
+                return fail("\(logPath) is a directory; --format states exports every recording under one, the other formats one log")
             }
-            do { request.path = try JSONPointer(parsing: text) } catch { return fail(error.description) }
+            if paths.count > 1 { return fail("--path is given once for the \(format.rawValue) format (states takes several)") }
+            if let text = paths.last {
+                guard format == .markdown || format == .patch || format == .unified else {
+                    return fail("--path applies to the markdown, patch and unified formats")
+                }
+                do { request.path = try JSONPointer(parsing: text) } catch { return fail(error.description) }
+            }
         }
         let rules = invocation.values(of: "--redact")
         if !rules.isEmpty {
@@ -31,6 +39,7 @@ enum ExportCommand: CommandRunner {
         if let first = request.firstEntry, let last = request.lastEntry, first > last {
             return fail("--from \(first) is after --to \(last)")
         }
+        if format == .states { return exportStates(invocation, request, paths: paths, streams: &streams) }
 
         let bytes: [UInt8]
         do {
@@ -42,6 +51,65 @@ enum ExportCommand: CommandRunner {
             return CommandSupport.write(bytes, to: output, inputs: [logPath], invocation: invocation, streams: &streams)
         }
         streams.output(String(decoding: bytes, as: UTF8.self))
+        return 0
+    }
+}
+
+extension ExportCommand {
+    /// `--format states`: rows streamed to standard output or `-o FILE` (replaced atomically
+    /// once complete), from one log or every recording under a directory (in path order).
+    static func exportStates(_ invocation: Invocation, _ request: ExportRequest, paths: [String], streams: inout some TextStreams) -> Int32 {
+        func fail(_ message: String) -> Int32 { invocation.fail(message, streams: &streams) }
+        var export = StateRowsExport(redaction: request.redaction, firstEntry: request.firstEntry, lastEntry: request.lastEntry)
+        for text in paths {
+            do {
+                let pointer = try JSONPointer(parsing: text)
+                if !export.paths.contains(pointer) { export.paths.append(pointer) }
+            } catch {
+                return fail(error.description)
+            }
+        }
+
+        let target = invocation.positional[0]
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else { return fail("\(target): no such file or directory") }
+        // A directory: the recordings `rewind ls` lists under it, each under the name it has there.
+        let recordings: [(path: String, shown: String)] = isDirectory.boolValue
+            ? RecordingCatalog.logFiles(under: target).sorted { $0.relative < $1.relative }
+                .map { ($0.path, (target as NSString).appendingPathComponent($0.relative)) }
+            : [(target, target)]
+        if isDirectory.boolValue, recordings.isEmpty { return fail("\(target): no recordings (.jsonl files) under it") }
+
+        var file: OutputFile.Stream?
+        if let output = invocation["-o"] {
+            do { file = try OutputFile.open(output, inputs: recordings.map(\.path)) } catch { return fail(error.description) }
+        }
+
+        func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputFile.Failure) {
+            if let file { try file.write(bytes) } else { streams.output(bytes: bytes) }
+        }
+        for recording in recordings {
+            do {
+                try export.write(recordingAt: recording.path, shownAs: recording.shown) { (bytes) throws(OutputFile.Failure) in
+                    try emit(bytes)
+                }
+            } catch {
+                // Under a directory, a file that is not a log is skipped, as `rewind find DIR` skips it; a
+                // recording that cannot be read is a row (and a line here). Alone, either is the error.
+                if isDirectory.boolValue, error.isNotARecording { continue }
+                guard isDirectory.boolValue, !error.description.hasPrefix("cannot write") else {
+                    file?.abandon()
+                    return fail(error.description)
+                }
+                streams.error("\(invocation.displayName): \(error.description)")
+                do { try StateRowsExport.unreadableRow(recording: recording.shown, reason: error.description).withUnsafeBufferPointer(emit) } catch {
+                    file?.abandon()
+                    return fail(error.description)
+                }
+            }
+        }
+
+        do { try file?.finish() } catch { return fail(error.description) }
         return 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind find <log|dir> '<query>' [--first] [--changes] [--count]`: the
 /// entries whose state satisfies a query (docs/QUERIES.md), one line each as

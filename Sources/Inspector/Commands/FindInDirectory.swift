@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind find <dir> '<query>'`: every recording under a directory, one per
 /// core at a time, results written in path order as soon as the recordings

@@ -4,10 +4,47 @@ import Recorder
 /// `rewind <log>` prints when stdout is not a terminal.
 enum LogCommand: CommandRunner {
     static func run(_ invocation: Invocation, streams: inout some TextStreams) -> Int32 {
+        var numbers: (from: Int?, to: Int?) = (nil, nil)
+        for name in ["--from", "--to"] {
+            guard let text = invocation[name] else { continue }
+            guard let number = Int(text), number >= 1 else {
+                return invocation.fail("\(name) '\(text.escapingControlCharacters)' is not an entry number (entries are numbered from 1)", streams: &streams)
+            }
+            if name == "--from" { numbers.from = number } else { numbers.to = number }
+        }
+        if let from = numbers.from, let to = numbers.to, from > to { return invocation.fail("--from \(from) is after --to \(to)", streams: &streams) }
+        var width = streams.listingWidth(full: invocation.isSet("--full"))
+        if let text = invocation["--width"] {
+            guard let columns = Int(text), columns >= 1 else {
+                return invocation.fail("--width '\(text.escapingControlCharacters)' is not a number of columns", streams: &streams)
+            }
+            if invocation.isSet("--full") { return invocation.usageError("--width and --full cannot be combined", streams: &streams) }
+            width = columns
+        }
         guard let timeline = CommandSupport.openLog(invocation.positional[0], program: invocation.program.name, streams: &streams) else { return 2 }
-        printEntries(of: timeline, trace: invocation.isSet("--trace"), width: streams.listingWidth(full: invocation.isSet("--full")),
+        let lastNumber = timeline.count > 0 ? timeline.entryNumber(at: timeline.count - 1) : 0
+        if let from = numbers.from, from > lastNumber {
+            let entries = timeline.count == 0 ? "has no entries" : "has entries 1–\(lastNumber)"
+            return invocation.fail("no entry \(from) (\(timeline.name.escapingControlCharacters) \(entries))", streams: &streams)
+        }
+        let range = numbers.from == nil && numbers.to == nil ? nil : (numbers.from ?? 1)...max(numbers.from ?? 1, numbers.to ?? lastNumber)
+        printEntries(of: timeline, numbers: range, trace: invocation.isSet("--trace"), width: width,
                      program: invocation.program.name, streams: &streams)
         return 0
+    }
+
+    /// The rows whose entry numbers lie in `numbers` (numbers grow with rows: a binary search each end).
+    static func rows(numbered numbers: ClosedRange<Int>, in timeline: LogTimeline) -> Range<Int> {
+        func firstRow(numberedAtLeast number: Int) -> Int {
+            var low = 0, high = timeline.count
+            while low < high {
+                let middle = (low + high) / 2
+                if timeline.entryNumber(at: middle) < number { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let lower = firstRow(numberedAtLeast: numbers.lowerBound)
+        return lower..<max(lower, firstRow(numberedAtLeast: numbers.upperBound + 1))
     }
 
     /// `   6   +4.125s  sync/loaded count: 3  [effect]  changed /todos/-`; with `trace`,
@@ -16,8 +53,18 @@ enum LogCommand: CommandRunner {
     /// Gaps and new sessions get a line where they happened; entries keep their recorded
     /// numbers. Lines are cut to `width` columns (nil: whole).
     /// Damage is reported on stderr, each line starting with `program` (`rewind`, or a debug executable's name).
-    static func printEntries(of timeline: LogTimeline, trace: Bool = false, width: Int? = nil, program: String,
+    /// `numbers` limits the listing to the entries numbered in it, with the gaps whose numbers
+    /// reach into it and the sessions that start at an entry listed.
+    static func printEntries(of timeline: LogTimeline, numbers: ClosedRange<Int>? = nil, trace: Bool = false, width: Int? = nil, program: String,
                              streams: inout some TextStreams) {
+        let rows = numbers.map { self.rows(numbered: $0, in: timeline) } ?? 0..<timeline.count
+        func isListed(_ mark: EntryListing.Mark, before index: Int) -> Bool {
+            guard let numbers else { return true }
+            switch mark {
+            case .gap(let gap, let first): return first <= numbers.upperBound && first + max(1, gap.droppedCount) - 1 >= numbers.lowerBound
+            case .session: return index < rows.upperBound
+            }
+        }
         let lastNumber = timeline.count > 0 ? timeline.entryNumber(at: timeline.count - 1) : 0
         let numberWidth = max(3, String(lastNumber + (timeline.reader.gaps.last.map { $0.droppedCount } ?? 0)).count)
         var listing = EntryListing(timeline)
@@ -25,9 +72,11 @@ enum LogCommand: CommandRunner {
         func add(_ line: String) {
             text += (width.map { line.truncated(toWidth: $0) } ?? line) + "\n"
         }
-        for index in 0...timeline.count {
-            for mark in listing.take(before: index) { add(EntryListing.line(mark, numberWidth: numberWidth)) }
-            guard index < timeline.count else { break }
+        // The marks before the entries listed belong to earlier ones (those right before the first are weighed below).
+        if rows.lowerBound > 0 { listing.skip(before: rows.lowerBound - 1) }
+        for index in rows.lowerBound...rows.upperBound {
+            for mark in listing.take(before: index) where isListed(mark, before: index) { add(EntryListing.line(mark, numberWidth: numberWidth)) }
+            guard index < rows.upperBound else { break }
             let number = timeline.entryNumber(at: index)
             guard let entry = timeline.entry(at: index) else {
                 add(String(number).leftPadded(toWidth: numberWidth) + "  (unreadable record)")

@@ -22,11 +22,79 @@ enum OutputFile {
     /// must not be overwritten (compared by device and inode, so hard links and
     /// other spellings of the same path count).
     static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(Failure) {
-        guard let target = try existingTarget(of: path, inputs: inputs) else { return try createNew(bytes, at: path) }
+        let file = try open(path, inputs: inputs)
+        do {
+            try file.write(bytes)
+        } catch {
+            file.abandon()
+            throw error
+        }
+        try file.finish()
+    }
+
+    /// Opens `path` to be written chunk by chunk under the same rules (an export too large to
+    /// hold in memory): a regular file is written beside its name and renamed over it by
+    /// ``Stream/finish()``; ``Stream/abandon()`` leaves nothing (and the old file whole).
+    static func open(_ path: String, inputs: [String]) throws(Failure) -> Stream {
+        guard let target = try existingTarget(of: path, inputs: inputs) else { return try Stream(creating: path) }
         if (target.st_mode & S_IFMT) == S_IFREG {
-            try replace(at: path, with: bytes)
-        } else {
-            try writeThrough(bytes, to: path)
+            return try Stream(creating: path + ".rewind-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp", renamedTo: path)
+        }
+        return try Stream(writingThrough: path)
+    }
+
+    /// An output file being written; ``finish()`` or ``abandon()`` ends it.
+    final class Stream {
+        private let descriptor: Int32
+        /// The name written to (a temporary name beside `path` when it replaces a file), removed on failure.
+        private let created: String?
+        private let path: String
+
+        /// Creates `name` (never an existing name: O_EXCL | O_NOFOLLOW, so whatever appeared there
+        /// since `lstat` is not written through), owner-only; to be renamed to `path` when given.
+        fileprivate init(creating name: String, renamedTo path: String? = nil) throws(Failure) {
+            self.path = path ?? name
+            descriptor = Foundation.open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw OutputFile.failure(self.path, code: errno) }
+            created = name
+        }
+
+        /// A device or FIFO, written through.
+        fileprivate init(writingThrough path: String) throws(Failure) {
+            self.path = path
+            created = nil
+            // O_NONBLOCK: a FIFO without a reader fails with ENXIO instead of waiting forever.
+            descriptor = Foundation.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENXIO { throw Failure(description: "\(path) is a FIFO that nobody is reading") }
+                throw OutputFile.failure(path, code: errno)
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
+
+        func write(_ bytes: [UInt8]) throws(Failure) {
+            if let code = writeAll(bytes, to: descriptor) { throw OutputFile.failure(path, code: code) }
+        }
+
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) {
+            if let code = WriteAll.write(UnsafeRawBufferPointer(bytes), to: descriptor).failure { throw OutputFile.failure(path, code: code) }
+        }
+
+        /// Closes the file and puts it under its name.
+        func finish() throws(Failure) {
+            close(descriptor)
+            guard let created, created != path else { return }
+            guard rename(created, path) == 0 else {
+                let code = errno
+                unlink(created)
+                throw OutputFile.failure(path, code: code)
+            }
+        }
+
+        /// Closes the file, leaving nothing new under its name.
+        func abandon() {
+            close(descriptor)
+            if let created { unlink(created) }
         }
     }
 
@@ -77,48 +145,12 @@ enum OutputFile {
         return lstat(path, &status) == 0
     }
 
-    /// Creates `path` (never an existing name) holding `bytes`; on failure nothing is left
-    /// under the name, and the error names `reported` (the file the user asked for).
-    private static func createNew(_ bytes: [UInt8], at path: String, reporting reported: String? = nil) throws(Failure) {
-        // O_EXCL | O_NOFOLLOW: whatever appeared under the name since lstat is not written through.
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(reported ?? path, code: errno) }
-        let code = writeAll(bytes, to: descriptor)
-        close(descriptor)
-        if let code {
-            unlink(path)
-            throw failure(reported ?? path, code: code)
-        }
-    }
-
-    private static func replace(at path: String, with bytes: [UInt8]) throws(Failure) {
-        let temporary = path + ".rewind-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp"
-        try createNew(bytes, at: temporary, reporting: path)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw failure(path, code: code)
-        }
-    }
-
-    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(Failure) {
-        // O_NONBLOCK: a FIFO without a reader fails with ENXIO instead of waiting forever.
-        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENXIO { throw Failure(description: "\(path) is a FIFO that nobody is reading") }
-            throw failure(path, code: errno)
-        }
-        defer { close(descriptor) }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        if let code = writeAll(bytes, to: descriptor) { throw failure(path, code: code) }
-    }
-
     /// Writes everything; the errno of a failure, nil when all was written.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor).failure }
     }
 
-    private static func failure(_ path: String, code: Int32) -> Failure {
+    fileprivate static func failure(_ path: String, code: Int32) -> Failure {
         Failure(description: "cannot write \(path): \(String(cString: strerror(code)))")
     }
 }

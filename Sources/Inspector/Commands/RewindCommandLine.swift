@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 /// The `rewind` command line: `rewind <log>`, `rewind diff A B`, `rewind show …`.
 ///
@@ -31,6 +32,8 @@ public enum RewindCommandLine {
 /// Where commands write; tests substitute an in-memory implementation.
 protocol TextStreams {
     mutating func output(_ text: String)
+    /// Bytes already made (an export streamed a megabyte at a time): standard output writes them as they are.
+    mutating func output(bytes: UnsafeBufferPointer<UInt8>)
     mutating func error(_ text: String)
     /// True when stdin and stdout are a terminal (the inspector can run full-screen).
     var isTerminal: Bool { get }
@@ -41,6 +44,12 @@ protocol TextStreams {
 extension TextStreams {
     var isTerminal: Bool { false }
     var outputColumns: Int? { nil }
+
+    /// Output that is bytes already (an export streamed a megabyte at a time), written as it is.
+    mutating func output(bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        output(String(decoding: bytes, as: UTF8.self))
+    }
 
     /// How wide a line of listing (`log`, `tail`, `find`, `ls`) may be: the terminal's
     /// width, or 120 columns when the output is a file or a pipe. Action summaries
@@ -71,6 +80,11 @@ struct StandardStreams: TextStreams {
     mutating func output(_ text: String) {
         guard outputFailure == nil else { return }
         outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
+    }
+
+    mutating func output(bytes: UnsafeBufferPointer<UInt8>) {
+        guard outputFailure == nil, !bytes.isEmpty else { return }
+        outputFailure = WriteAll.write(UnsafeRawBufferPointer(bytes), to: outputDescriptor).failure
     }
 
     func error(_ text: String) {

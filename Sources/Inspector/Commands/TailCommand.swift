@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// `rewind tail <log> [-n N|all] [-f] [--format text|json]`: the last entries
 /// the way TCA's `_printChanges` prints them (`received action:`, the action
@@ -162,7 +163,7 @@ enum TailCommand: CommandRunner {
             return style.bold("received action:") + "\n  (entry \(number): unreadable record)"
         }
         var lines = [style.bold("received action:")]
-        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        let payload = ValueFormatting.payloadSummary(of: entry)
         let action = ("  " + entry.actionType + (payload.isEmpty ? "" : " " + payload)).escapingControlCharacters
         lines.append(width.map { action.truncated(toWidth: $0) } ?? action)
         // The first entry of a log without an initial state: all of its state is new.

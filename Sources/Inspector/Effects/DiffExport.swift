@@ -3,9 +3,9 @@ import Recorder
 /// What `e` exports, as the model asks for it; the effect runner turns it into
 /// Markdown (``markdown(from:)``), so the model never runs the exporter itself.
 enum DiffExport: Equatable, Sendable {
-    /// After `m` and `d`: the mark-against-selection diff exactly as the diff pane shows it;
-    /// `to` nil: against the initial state (`:0`).
-    case markedDiff(logName: String, from: Int, to: Int?, lines: [DiffLine])
+    /// After `m` and `d`: the mark-against-selection diff exactly as the diff pane shows it, the
+    /// entries by the numbers the inspector shows (`6`, `3–5`); `to` nil: against the initial state (`:0`).
+    case markedDiff(logName: String, from: String, to: String?, lines: [DiffLine])
     /// The exporter's report of one entry (`rewind export --format markdown --from N --to N`), 0-based.
     case entry(Int)
 
@@ -15,18 +15,18 @@ enum DiffExport: Equatable, Sendable {
             return Self.markdown(logName: logName, from: mark, to: selection, lines: lines)
         case .entry(let index):
             var request = ExportRequest(format: .markdown)
-            request.firstEntry = index + 1
-            request.lastEntry = index + 1
+            request.firstEntry = source.entryNumber(at: index)
+            request.lastEntry = source.entryNumber(at: index)
             return String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
         }
     }
 
     /// The mark-against-selection diff as the diff pane shows it, in Markdown.
     /// `selection` nil: the initial state, before entry 1.
-    static func markdown(logName: String, from mark: Int, to selection: Int?, lines: [DiffLine]) -> String {
-        var text = "# Diff: \(logName), entry \(mark + 1) → " + (selection.map { "entry \($0 + 1)" } ?? "the initial state") + "\n\n"
-        let after = selection.map { "the state after entry \($0 + 1)" } ?? "the initial state, before entry 1,"
-        text += "The state after entry \(mark + 1) (`-`) against \(after) (`+`), "
+    static func markdown(logName: String, from mark: String, to selection: String?, lines: [DiffLine]) -> String {
+        var text = "# Diff: \(logName), entry \(mark) → " + (selection.map { "entry \($0)" } ?? "the initial state") + "\n\n"
+        let after = selection.map { "the state after entry \($0)" } ?? "the initial state, before entry 1,"
+        text += "The state after entry \(mark) (`-`) against \(after) (`+`), "
         text += "as the inspector's diff pane shows it.\n\n"
         if lines.isEmpty { return text + "No differences.\n" }
         text += "```diff\n"

@@ -1,8 +1,9 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// Does the work `reduce` asks for that is not the terminal's — writing files,
-/// choosing their names, replaying and checking compatibility in the background —
+/// choosing their names, replaying, checking compatibility and searching in the background —
 /// so that `reduce` and `render` stay free of I/O and long work. What comes of
 /// it goes back to the model as events: at once for what is done on the spot
 /// (``perform(_:)``'s result), later for background work (``takeEvents()``).
@@ -11,6 +12,7 @@ final class EffectRunner {
     let directory: String
     let exports: ExportWorker
     let replays = ReplayWorker()
+    let queries = QueryWorker()
     /// Reads states that take long on another thread; nil for a source read on the session's thread only.
     let views: ViewBuilder?
     /// How long the session waits for a view being built before drawing without it (tests: zero).
@@ -85,6 +87,12 @@ final class EffectRunner {
         case .describeChanges(let changes):
             guard let views else { return [.changesDescribed(Dictionary(changes.map { ($0.entry, ValueChangeText.values(of: $0, source: source)) }) { $1 })] }
             views.describe(changes)
+        case .runQuery(let job, let kind, let query):
+            // A timeline without a queryable log never asks (it is searched in slices).
+            guard let reader = source.queryableLog else { return [.queryFinished(job: job, firstBreak: nil)] }
+            queries.start(job: job, kind: kind, query: query, reader: reader)
+        case .cancelQuery(let job):
+            queries.cancel(job: job)
         case .quit, .copyToClipboard, .redraw:
             break
         }
@@ -93,15 +101,18 @@ final class EffectRunner {
 
     /// True when no background work is running or has news to hand over: the session may
     /// then wait for a key without ticking.
-    var isIdle: Bool { exports.isIdle && replays.isIdle && (views?.isIdle ?? true) }
+    var isIdle: Bool { exports.isIdle && replays.isIdle && queries.isIdle && (views?.isIdle ?? true) }
 
     /// What the background work reported since the last call, in order.
-    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() + (views?.takeEvents() ?? []) }
+    func takeEvents() -> [InspectorEvent] {
+        exports.takeEvents() + replays.takeEvents() + queries.takeEvents() + (views?.takeEvents() ?? [])
+    }
 
     /// Blocks until every piece of background work started so far is done (tests).
     func waitUntilIdle() {
         exports.waitUntilIdle()
         replays.waitUntilIdle()
+        queries.waitUntilIdle()
         views?.waitUntilIdle()
     }
 }

@@ -5,15 +5,13 @@ import Recorder
 /// 30 MB diff) never blocks the keys, and hands the session progress and the outcome
 /// as events. The file's name is chosen at once, so the screen says where it goes
 /// before it is written; Esc cancels (a file half written is removed).
-final class ExportWorker: @unchecked Sendable {
-    // Unchecked: `events`, `cancelled` and `running` are only touched under `lock`.
+final class ExportWorker: Sendable {
     private let directory: String
     private let queue = DispatchQueue(label: "rewind.inspector.export", qos: .userInitiated)
-    private let lock = NSLock()
-    private var events: [InspectorEvent] = []
-    private var cancelled = false
-    /// Exports queued or running.
-    private var running = 0
+    private let inbox = EventInbox()
+    /// The export that may go on: Esc ends it.
+    private let current = CurrentJob()
+    private let jobs = JobNumbers()
 
     init(directory: String = FileManager.default.currentDirectoryPath) {
         self.directory = directory
@@ -23,16 +21,19 @@ final class ExportWorker: @unchecked Sendable {
     /// after `suggestedName` (`-2`, `-3` … when taken); returns the path it is meant to have.
     func start(suggestedName: String, build: @escaping @Sendable () throws -> String) -> String {
         let path = FreeFileName.path(for: suggestedName, in: directory)
-        lock.withLock { cancelled = false; running += 1 }
+        let job = jobs.next()
+        current.start(job)
+        inbox.begin()
         queue.async { [self] in
-            defer { lock.withLock { running -= 1 } }
+            defer { inbox.end() }
+            let isCancelled = { [current] in !current.isCurrent(job) }
             let outcome: InspectorEvent
             do {
                 let text = try build()
-                guard !isCancelled else { return post(.exportCancelled) }
+                guard !isCancelled() else { return post(.exportCancelled) }
                 post(.exportProgress(fraction: 0))
                 let written = try ExportFile.write(text, suggestedName: (path as NSString).lastPathComponent, directory: directory,
-                                                   isCancelled: { [self] in isCancelled }) { [self] fraction in
+                                                   isCancelled: isCancelled) { [self] fraction in
                     post(.exportProgress(fraction: fraction))
                 }
                 outcome = .exportFinished(path: written)
@@ -47,22 +48,15 @@ final class ExportWorker: @unchecked Sendable {
     }
 
     /// Esc: the export running stops (between chunks), its file removed.
-    func cancel() { lock.withLock { cancelled = true } }
+    func cancel() { current.end() }
 
-    private var isCancelled: Bool { lock.withLock { cancelled } }
-
-    private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+    private func post(_ event: InspectorEvent) { inbox.post(event) }
 
     /// True when nothing is queued, running, or waiting to be taken.
-    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
+    var isIdle: Bool { inbox.isIdle }
 
     /// Events since the last call, in order.
-    func takeEvents() -> [InspectorEvent] {
-        lock.withLock {
-            defer { events = [] }
-            return events
-        }
-    }
+    func takeEvents() -> [InspectorEvent] { inbox.take() }
 
     /// Blocks until every export started so far is written (tests).
     func waitUntilIdle() { queue.sync {} }

@@ -5,23 +5,21 @@ import Recorder
 /// verifier of its own (``ReplayEngine/makeVerifier()``), and hands the session
 /// progress and results as events. A replay that was cancelled or replaced by
 /// a newer one stops at its next entry and reports nothing.
-final class ReplayWorker: @unchecked Sendable {
+final class ReplayWorker: Sendable {
     /// Separate queues: a long replay never holds back the compatibility report.
     private let replayQueue = DispatchQueue(label: "rewind.inspector.replay", qos: .userInitiated)
     private let checkQueue = DispatchQueue(label: "rewind.inspector.compatibility", qos: .utility)
-    /// Guards `events`, `currentReplay` and `running`.
-    private let lock = NSLock()
-    private var events: [InspectorEvent] = []
-    private var currentReplay: Int?
-    /// Jobs queued or running.
-    private var running = 0
+    private let inbox = EventInbox()
+    /// The replay that may go on: a newer one, or a cancel, ends the one before.
+    private let current = CurrentJob()
 
     /// Replays from `start` to the last entry; progress about every 1%.
     func replay(_ verifier: any ReplayVerifier, from start: Int, job: Int) {
-        lock.withLock { currentReplay = job; running += 1 }
+        current.start(job)
         let handed = HandedOver(verifier)
+        inbox.begin()
         replayQueue.async { [self] in
-            defer { lock.withLock { running -= 1 } }
+            defer { inbox.end() }
             let verifier = handed.value
             let total = max(1, verifier.entryCount - start)
             let step = max(1, total / 100)
@@ -36,15 +34,15 @@ final class ReplayWorker: @unchecked Sendable {
     }
 
     func cancel(job: Int) {
-        lock.withLock { if currentReplay == job { currentReplay = nil } }
+        current.cancel(job)
     }
 
     /// Extends `check` over the entries up to `end`; progress about every 1%.
     func checkCompatibility(_ verifier: any ReplayVerifier, continuing check: CompatibilityCheck, through end: Int) {
         let handed = HandedOver(verifier)
-        lock.withLock { running += 1 }
+        inbox.begin()
         checkQueue.async { [self] in
-            defer { lock.withLock { running -= 1 } }
+            defer { inbox.end() }
             let step = max(1, (end - check.checkedEntries) / 100)
             let result = handed.value.checkCompatibility(continuing: check, through: end) { index in
                 if index > check.checkedEntries && (index - check.checkedEntries) % step == 0 { post(.compatibilityProgress(checked: index)) }
@@ -54,20 +52,15 @@ final class ReplayWorker: @unchecked Sendable {
         }
     }
 
-    private func isCurrent(_ job: Int) -> Bool { lock.withLock { currentReplay == job } }
+    private func isCurrent(_ job: Int) -> Bool { current.isCurrent(job) }
 
-    private func post(_ event: InspectorEvent) { lock.withLock { events.append(event) } }
+    private func post(_ event: InspectorEvent) { inbox.post(event) }
 
     /// True when nothing is queued, running, or waiting to be taken.
-    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
+    var isIdle: Bool { inbox.isIdle }
 
     /// Events since the last call, in order.
-    func takeEvents() -> [InspectorEvent] {
-        lock.withLock {
-            defer { events = [] }
-            return events
-        }
-    }
+    func takeEvents() -> [InspectorEvent] { inbox.take() }
 
     /// Blocks until every replay and check started so far is done (tests).
     func waitUntilIdle() {

@@ -6,29 +6,26 @@ import Recorder
 /// the result back as an event. Only the newest job is built: one that a newer
 /// selection replaced (or Esc stopped) before it started is skipped, and a result
 /// nobody waits for any more is dropped.
-final class ViewBuilder: @unchecked Sendable {
-    // Unchecked: `wanted`, `events` and `running` are only touched under `lock`; `source` is a
-    // concurrent reader (LogTimeline), made to be read from several threads.
+final class ViewBuilder: Sendable {
+    /// A concurrent reader (LogTimeline), made to be read from several threads.
     private let source: any TimelineSource & Sendable
     private let queue = DispatchQueue(label: "rewind.inspector.view", qos: .userInitiated)
-    private let lock = NSLock()
-    /// The job the model waits for; nil after Esc.
-    private var wanted: Int?
-    private var events: [InspectorEvent] = []
-    /// Jobs queued or running.
-    private var running = 0
+    private let inbox = EventInbox()
+    /// The view the model waits for: a newer one, or Esc, ends the one before.
+    private let current = CurrentJob()
 
     init(source: any TimelineSource & Sendable) {
         self.source = source
     }
 
     func build(_ request: ViewRequest, job: Int) {
-        lock.withLock { wanted = job; running += 1 }
+        current.start(job)
+        inbox.begin()
         queue.async { [self] in
-            defer { lock.withLock { running -= 1 } }
-            guard lock.withLock({ wanted == job }) else { return }
+            defer { inbox.end() }
+            guard current.isCurrent(job) else { return }
             let view = SelectionView.build(request, source: source)
-            lock.withLock { if wanted == job { events.append(.viewBuilt(job: job, view: view)) } }
+            if current.isCurrent(job) { inbox.post(.viewBuilt(job: job, view: view)) }
         }
     }
 
@@ -45,28 +42,23 @@ final class ViewBuilder: @unchecked Sendable {
 
     /// Works out old and new of history rows, after any view being built.
     func describe(_ changes: [ValueChange]) {
-        lock.withLock { running += 1 }
+        inbox.begin()
         queue.async { [self] in
-            defer { lock.withLock { running -= 1 } }
+            defer { inbox.end() }
             var described: [Int: ValueChangeText.Values] = [:]
             for change in changes { described[change.entry] = ValueChangeText.values(of: change, source: source) }
-            lock.withLock { events.append(.changesDescribed(described)) }
+            inbox.post(.changesDescribed(described))
         }
     }
 
     /// Nothing is waited for any more (Esc).
-    func stop() { lock.withLock { wanted = nil } }
+    func stop() { current.end() }
 
     /// True when nothing is queued, running, or waiting to be taken.
-    var isIdle: Bool { lock.withLock { running == 0 && events.isEmpty } }
+    var isIdle: Bool { inbox.isIdle }
 
     /// Events since the last call, in order.
-    func takeEvents() -> [InspectorEvent] {
-        lock.withLock {
-            defer { events = [] }
-            return events
-        }
-    }
+    func takeEvents() -> [InspectorEvent] { inbox.take() }
 
     /// Blocks until every job started so far is built or skipped (tests).
     func waitUntilIdle() { queue.sync {} }

@@ -12,6 +12,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case jsonl
     /// The `{"payload", "preloadedState"}` file the Redux DevTools extension imports.
     case reduxDevTools = "redux-devtools"
+    /// A row per entry as JSON Lines (time, action, payload, changed paths, the state), for SQL engines.
+    case states
 }
 
 /// What to export from a log.
@@ -29,7 +31,8 @@ public struct ExportRequest: Sendable {
     public var lastEntry: Int?
     /// `patch` and `unified`: one part per entry instead of one for the whole range.
     public var perEntry = false
-    /// `markdown`: show only this part of the final state; `patch`, `unified`: diff only this part.
+    /// `markdown`: show only this part of the final state; `patch`, `unified`: diff only this part;
+    /// `states`: this part of each state instead of the whole.
     public var path: JSONPointer?
     /// Hides secrets in every state and action payload before anything is formatted.
     public var redaction: Redaction?
@@ -40,5 +43,10 @@ public struct ExportRequest: Sendable {
 /// Why an export could not be made; `description` is one line for the user.
 public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// The input is not a Rewind log at all (empty, or no header): what an export of a directory skips quietly.
+    var isNotARecording = false
+    init(_ description: String, isNotARecording: Bool = false) {
+        self.description = description
+        self.isNotARecording = isNotARecording
+    }
 }

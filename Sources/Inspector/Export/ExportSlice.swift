@@ -17,6 +17,8 @@ struct ExportSlice {
         var effectOf: Int64?
         var fromEffect: Bool
         var action: RecordedAction
+        /// The outside values the reducer read (`Recorded`), as the log's `values` member holds them.
+        var values: JSONValue?
         /// The state after the action.
         var state: JSONValue
     }
@@ -48,7 +50,9 @@ struct ExportSlice {
         header = reader?.header
         totalCount = source.count > 0 ? source.entryNumber(at: source.count - 1) : 0
         do {
-            startState = range.lowerBound == 0 ? source.initialState : try source.state(at: range.lowerBound - 1)
+            // A slice starting a new session starts from the state that session started from.
+            startState = range.lowerBound == 0 ? source.initialState
+                : source.startsNewSession(at: range.lowerBound) ? source.stateBefore(range.lowerBound) : try source.state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
         } catch {
             throw ExportError("the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
@@ -75,6 +79,9 @@ struct ExportSlice {
                     entry.sequence = full.sequence
                     entry.effectOf = full.effectOf
                     entry.action = full.action
+                    if !full.recordedValues.isEmpty {
+                        entry.values = .array(full.recordedValues.map { .object(JSONObject([("name", .string($0.name)), ("value", $0.json)])) })
+                    }
                 }
                 entry.state = try source.state(at: index)
             } catch {
@@ -99,6 +106,14 @@ struct ExportSlice {
         for index in entries.indices {
             entries[index].state = redaction.redact(entries[index].state)
             entries[index].action.payload = redaction.redact(entries[index].action.payload)
+            // Each value as the recorder redacts it (a redacted value replays as a missing one).
+            entries[index].values = entries[index].values?.arrayValue.map { values in
+                .array(values.map { value in
+                    guard var object = value.objectValue, let inner = object["value"] else { return value }
+                    object["value"] = redaction.redact(inner)
+                    return .object(object)
+                })
+            }
         }
         let initial = header?.initialState.map(redaction.redact)
         header?.initialState = initial

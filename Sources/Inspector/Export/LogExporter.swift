@@ -25,6 +25,16 @@ public enum LogExporter {
     }
 
     static func export(from source: any TimelineSource, _ request: ExportRequest) throws(ExportError) -> [UInt8] {
+        if request.format == .states {
+            // Rows come from the log file itself (`rewind export --format states` streams them).
+            guard let log = source.recordedLog else { throw ExportError("the states format reads a log file") }
+            var export = StateRowsExport(paths: request.path.map { [$0] } ?? [], redaction: request.redaction)
+            export.firstEntry = request.firstEntry
+            export.lastEntry = request.lastEntry
+            var bytes: [UInt8] = []
+            try export.write(recordingAt: log.path, shownAs: source.name) { (chunk) throws(OutputFile.Failure) in bytes += chunk }
+            return bytes
+        }
         let slice = try ExportSlice(source: source, range: try range(of: request, in: source), redaction: request.redaction)
         switch request.format {
         case .markdown:
@@ -37,6 +47,8 @@ public enum LogExporter {
             return try LogSliceExport.bytes(for: slice)
         case .reduxDevTools:
             return Array(ReduxDevToolsExport.text(for: slice).utf8)
+        case .states:
+            preconditionFailure("handled above")
         }
     }
 

@@ -8,7 +8,8 @@ enum LogSliceExport {
     static func bytes(for slice: ExportSlice) throws(ExportError) -> [UInt8] {
         let original = slice.header
         var metadata = original?.metadata ?? [:]
-        metadata["rewind.slice"] = "\(slice.logName), \(slice.rangeDescription)"
+        metadata[LogSliceMetadata.sourceKey] = "\(slice.logName), \(slice.rangeDescription)"
+        if let first = slice.entries.first { metadata[LogSliceMetadata.firstEntryKey] = String(first.number) }
         var options = original?.options.objectValue ?? JSONObject()
         if !slice.redactionRules.isEmpty {
             options["redactionRules"] = .array(slice.redactionRules.map(JSONValue.string))
@@ -31,7 +32,7 @@ enum LogSliceExport {
                 time: entry.time ?? (slice.firstEntryTime ?? created).addingTimeInterval(entry.timeOffset),
                 durationNanoseconds: Int64(((entry.duration ?? 0) * 1e9).rounded()),
                 action: entry.action, effectOf: entry.effectOf ?? (entry.fromEffect ? Int64(entry.number - 2) : nil),
-                state: entry.state))
+                state: entry.state, values: entry.values))
         }
         return builder.bytes
     }

@@ -59,7 +59,7 @@ enum StateChangeExport {
     static func patch(from old: JSONValue?, to new: JSONValue?, at scope: JSONPointer, after number: Int) throws(ExportError) -> JSONPatch {
         switch try parts(old, new, at: scope, after: number) {
         case (let before?, let after?):
-            return JSONPatch(JSONDiff.patch(from: before, to: after).operations.map { prefixed($0, with: scope) })
+            return JSONPatch(JSONDiff.patch(from: before, to: after).operations.map { $0.rooted(at: scope) })
         case (nil, let after?):
             return JSONPatch([.add(path: scope, value: after)])
         case (_?, nil):
@@ -79,18 +79,5 @@ enum StateChangeExport {
             throw ExportError("\(scope) does not exist in the state before or after entry \(number)")
         }
         return (before, after)
-    }
-
-    private static func prefixed(_ operation: JSONPatchOperation, with scope: JSONPointer) -> JSONPatchOperation {
-        guard !scope.isRoot else { return operation }
-        func full(_ path: JSONPointer) -> JSONPointer { JSONPointer(tokens: scope.tokens + path.tokens) }
-        switch operation {
-        case .add(let path, let value): return .add(path: full(path), value: value)
-        case .remove(let path): return .remove(path: full(path))
-        case .replace(let path, let value): return .replace(path: full(path), value: value)
-        case .test(let path, let value): return .test(path: full(path), value: value)
-        case .move(let from, let path): return .move(from: full(from), path: full(path))
-        case .copy(let from, let path): return .copy(from: full(from), path: full(path))
-        }
     }
 }

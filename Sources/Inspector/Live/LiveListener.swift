@@ -38,6 +38,10 @@ package final class LiveListener: @unchecked Sendable {
         case refused(peer: String, reason: String)
         /// A connection ended: `reason` is nil when the app closed its recorder.
         case closed(peer: String, path: String?, reason: String?)
+        /// A gap record arrived: `count` entries from number `firstEntry` of the log at `path`
+        /// were not delivered (the app's queue for the stream was full, a connection was lost)
+        /// or not recorded, for the app's `reason`.
+        case gap(peer: String, path: String, firstEntry: Int, count: Int, reason: String?)
 
         package var description: String {
             switch self {
@@ -45,6 +49,11 @@ package final class LiveListener: @unchecked Sendable {
             case .refused(let peer, let reason): "refused \(peer): \(reason)"
             case .closed(let peer, let path, nil): "finished \(path ?? "(no log)") (\(peer))"
             case .closed(let peer, let path, let reason?): "closed \(peer)\(path.map { " (\($0))" } ?? ""): \(reason)"
+            case .gap(let peer, let path, let first, let count, let reason):
+                // Numbers from the stream are the app's: never trusted not to overflow.
+                "gap in \(path) (\(peer)): " + (count <= 1 ? "entry \(first)" : "entries \(first)–\(first.addingReportingOverflow(count - 1).partialValue)")
+                    + " not recorded"
+                    + (reason.map { ": " + $0.escapingControlCharacters } ?? "")
             }
         }
     }
@@ -199,7 +208,8 @@ package final class LiveListener: @unchecked Sendable {
             existing = log
         }
         let lastSequence = condition.withLock { existing?.lastSequence }
-        guard connection.send(LiveHandshake.line(.welcome(lastSequence: lastSequence)), timeout: 5) == nil else {
+        let welcome = LiveHandshake.Reply.welcome(lastSequence: lastSequence, acknowledgements: hello.acknowledgements)
+        guard connection.send(LiveHandshake.line(welcome), timeout: 5) == nil else {
             return report(.closed(peer: peer, path: existing?.path, reason: "the app went away during the handshake"))
         }
         var stream = RecordStream(connection: connection, buffer: buffer, maximumRecordBytes: configuration.maximumRecordBytes)
@@ -216,7 +226,7 @@ package final class LiveListener: @unchecked Sendable {
                 batch = records
             }
             // Written under the lock, so a takeover (see above) is exact.
-            let outcome: Result<Event?, LiveListenError> = condition.withLock {
+            let outcome: Result<Stored, LiveListenError> = condition.withLock {
                 if stopped { return .failure(LiveListenError("the listener stopped")) }
                 var skip: Range<Int>?
                 var created: Event?
@@ -247,15 +257,29 @@ package final class LiveListener: @unchecked Sendable {
                 } catch {
                     return .failure(error)
                 }
-                for record in batch.records where record.range != skip { log.noteStored(record.kind) }
+                var gaps: [Event] = []
+                for record in batch.records where record.range != skip {
+                    if case .gap(_, let count) = record.kind {
+                        gaps.append(.gap(peer: peer, path: log.path, firstEntry: log.nextEntryNumber, count: Int(clamping: count),
+                                         reason: LiveSessionLog.reason(ofGap: batch.bytes[record.range])))
+                    }
+                    log.noteStored(record.kind)
+                }
                 snapshot.recordings[log.path] = log.lastSequence
                 condition.broadcast()
-                return .success(created)
+                return .success(Stored(created: created, gaps: gaps, lastSequence: log.lastSequence))
             }
+            let stored: Stored
             switch outcome {
             case .failure(let error): return report(.closed(peer: peer, path: log?.path, reason: error.description))
-            case .success(let event?): report(event)
-            case .success(nil): break
+            case .success(let result): stored = result
+            }
+            if let created = stored.created { report(created) }
+            for gap in stored.gaps { report(gap) }
+            // What the log now holds, for an app that counts what reached it.
+            if hello.acknowledgements, let last = stored.lastSequence,
+               let failure = connection.send(LiveHandshake.receivedLine(lastSequence: last), timeout: 5) {
+                return report(.closed(peer: peer, path: log?.path, reason: "the app did not take the listener's confirmation: \(failure)"))
             }
         }
     }
@@ -287,6 +311,16 @@ package final class LiveListener: @unchecked Sendable {
         for index in 0..<expected.count { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
         return difference == 0
     }
+}
+
+/// What storing one batch of a connection's records did.
+private struct Stored {
+    /// The connection's recording started (its log was created).
+    var created: LiveListener.Event?
+    /// A `gap` event per gap record stored.
+    var gaps: [LiveListener.Event]
+    /// The last sequence number the log holds.
+    var lastSequence: Int64?
 }
 
 /// Why a connection's first line was not an acceptable hello.

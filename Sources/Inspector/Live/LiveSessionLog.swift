@@ -10,6 +10,11 @@ final class LiveSessionLog {
     let path: String
     /// The last sequence number held, as an entry or inside a gap; nil before the first.
     private(set) var lastSequence: Int64?
+    /// Entry numbers the log has given so far (entries, what its gaps stand for, damaged
+    /// records), so the listener can say which entries a gap takes.
+    private(set) var entryNumbersTaken = 0
+    /// The number the next entry (or gap) stored takes.
+    var nextEntryNumber: Int { entryNumbersTaken == Int.max ? Int.max : entryNumbersTaken + 1 }
     private let descriptor: Int32
     /// The file's own chain (format 2): records are sealed anew as they are stored, so the
     /// file is one unbroken chain whatever the stream dropped (docs/LIVE.md). Nil for a
@@ -50,7 +55,12 @@ final class LiveSessionLog {
             close(descriptor)
             throw LiveListenError("cannot cut the torn last line of \(path): \(String(cString: strerror(code)))")
         }
-        return LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(path, keptBytes: reader.tornTail?.offset))
+        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(path, keptBytes: reader.tornTail?.offset))
+        log.entryNumbersTaken = reader.gaps.reduce(reader.entryCount + reader.damage.count) { taken, gap in
+            let (sum, overflow) = taken.addingReportingOverflow(max(1, gap.droppedCount))
+            return overflow ? Int.max : sum
+        }
+        return log
     }
 
     /// Creates the log for a new session from its header record (with its newline),
@@ -109,11 +119,22 @@ final class LiveSessionLog {
 
     func noteStored(_ kind: LiveBacklog.Kind) {
         switch kind {
-        case .entry(let sequence, _): lastSequence = max(lastSequence ?? -1, sequence)
-        case .gap(let first, let count): lastSequence = max(lastSequence ?? -1, first + count - 1)
+        case .entry(let sequence, _):
+            lastSequence = max(lastSequence ?? -1, sequence)
+            entryNumbersTaken += 1
+        case .gap(let first, let count):
+            lastSequence = max(lastSequence ?? -1, first + count - 1)
+            // A count from the stream: added without overflowing, whatever the app sent.
+            let (sum, overflow) = entryNumbersTaken.addingReportingOverflow(max(1, Int(clamping: count)))
+            entryNumbersTaken = overflow ? Int.max : sum
         case .header: lastSequence = nil
         case .other: break
         }
+    }
+
+    /// The reason a gap record (with its newline) gives, when it gives one.
+    static func reason(ofGap record: ArraySlice<UInt8>) -> String? {
+        (try? JSONParser.parse(record.dropLast()))?[RecordField.reason.name]?.stringValue
     }
 
     /// `<process>-<yyyyMMdd-HHmmss>[-<test or metadata>]-<session>.jsonl`, in UTC, file-name-safe.

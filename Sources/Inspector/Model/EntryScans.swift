@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// Work that reads every entry — the `f` picker's action types, the filter,
 /// `w` path history and timeline search — runs in slices: each event examines
@@ -76,9 +77,13 @@ struct TimelineSearch: Equatable, Sendable {
 }
 
 extension InspectorModel {
-    /// True while a scan has entries left to examine.
+    /// True while a background search (`:find`, `:bisect` on a log file) runs: the session
+    /// then looks for its reports more often than it ticks, so the answer shows at once.
+    var awaitsBackgroundQuery: Bool { queryScan?.job != nil }
+
+    /// True while a scan has entries left to examine here, a slice per event.
     var hasPendingScan: Bool {
-        if timelineSearch != nil || queryScan != nil || stateSearch != nil { return true }
+        if timelineSearch != nil || stateSearch != nil || (queryScan != nil && queryScan?.job == nil) { return true }
         if let counting = timelineMatchCount, !counting.isDone { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
@@ -131,6 +136,7 @@ extension InspectorModel {
     /// Esc while a search or a filter is still scanning: stop it. False when none was.
     mutating func cancelScan() -> Bool {
         if let scan = queryScan {
+            stopBackgroundQuery()
             queryScan = nil
             message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
             return true

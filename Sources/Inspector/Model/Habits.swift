@@ -27,7 +27,7 @@ extension InspectorModel {
             send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
         } else if focus == .state, !actionPaneHasKeys, let row = cursorRow {
             guard !Self.exceedsClipboard(row.value) else {
-                message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(selection + 1) --path \(row.path) prints it"
+                message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(number(selection)) --path \(row.path) prints it"
                 return
             }
             send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
@@ -36,7 +36,7 @@ extension InspectorModel {
             let text = view.diffLines.map { DiffFormatting.plainText($0) }.joined(separator: "\n") + "\n"
             send(text, "the diff's \(view.diffLines.count.counted("line", "lines"))", effects: &effects)
         } else if let entry = view.entry {
-            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(entry.index + 1)'s action", effects: &effects)
+            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(number(entry.index))'s action", effects: &effects)
         }
     }
 
@@ -80,7 +80,7 @@ extension InspectorModel {
     /// `c`: the entry whose effect sent the selected action (found by sequence number, looking back).
     mutating func jumpToCause() {
         guard let entry = view.entry, let cause = entry.causeSequence else {
-            message = "Entry \(selection + 1)'s action was not sent by an effect"
+            message = "Entry \(label(ofRow: selection))'s action was not sent by an effect"
             return
         }
         var index = selection - 1
@@ -90,7 +90,7 @@ extension InspectorModel {
                 causeTrail.append(selection)
                 if let filter, !filter.entries.contains(index) { self.filter = nil }
                 select(entry: index)
-                message = "Entry \(index + 1) sent entry \(entry.index + 1)'s action; b goes back"
+                message = "Entry \(number(index)) sent entry \(number(entry.index))'s action; b goes back"
                 return
             }
             index -= 1

@@ -34,7 +34,7 @@ extension InspectorModel {
     mutating func jumpToLastWhileIndexing() {
         selectRow(visibleEntryCount - 1)
         pendingJump = .last
-        message = "The last entry so far, \(selection + 1) (\(indexingProgress)): the selection follows the end until indexing is done (Esc stays)"
+        message = "The last entry so far, \(label(ofRow: selection)) (\(indexingProgress)): the selection follows the end until indexing is done (Esc stays)"
     }
 
     /// `:N` past the entries indexed so far, while indexing: go there once indexing gets there.
@@ -51,10 +51,10 @@ extension InspectorModel {
             selectRow(visibleEntryCount - 1)
             if !isIndexing {
                 pendingJump = nil
-                message = "Indexing done: entry \(selection + 1) is the last"
+                message = "Indexing done: entry \(label(ofRow: selection)) is the last"
             }
         case .entry(let number)?:
-            guard number <= count || !isIndexing else { return }
+            guard number <= lastNumber || !isIndexing else { return }
             pendingJump = nil
             jump(to: String(number))
         case nil:
@@ -67,8 +67,8 @@ extension InspectorModel {
         guard let waiting = pendingJump else { return false }
         pendingJump = nil
         switch waiting {
-        case .last: message = "Staying at entry \(selection + 1); G goes to the last entry indexed so far"
-        case .entry(let number): message = "Not going to entry \(number): staying at entry \(selection + 1)"
+        case .last: message = "Staying at entry \(label(ofRow: selection)); G goes to the last entry indexed so far"
+        case .entry(let number): message = "Not going to entry \(number): staying at entry \(label(ofRow: selection))"
         }
         return true
     }

@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// A key the inspector understands, independent of the terminal library.
 enum Key: Hashable, Sendable {
@@ -78,6 +79,11 @@ enum InspectorEvent: Equatable, Sendable {
     case viewBuilt(job: Int, view: SelectionView)
     /// Old and new values of history rows, by entry (``InspectorEffect/describeChanges(_:)``).
     case changesDescribed([Int: ValueChangeText.Values])
+    /// The background search `job` (`:find`, `:bisect`) examined `fraction` of the log and found
+    /// `newMatches` (`:find`; entries of the log file, in order) since it last said.
+    case queryProgress(job: Int, newMatches: [Int], fraction: Double)
+    /// The background search `job` is done; `firstBreak` is `:bisect`'s answer (nil for `:find`).
+    case queryFinished(job: Int, firstBreak: QueryScan.FirstBreak?)
 }
 
 /// Work the model asks the outside world to do; `reduce` itself stays pure.
@@ -117,4 +123,9 @@ enum InspectorEffect: Equatable, Sendable {
     /// Work out old and new of these history rows in the background (their states are big);
     /// answered by `changesDescribed`.
     case describeChanges([ValueChange])
+    /// Search the log file with `rewind find`'s engine for `:find` or `:bisect`, in the
+    /// background; answered by `queryProgress` and `queryFinished` with the same `job`.
+    case runQuery(job: Int, kind: QueryScanProgress.Kind, query: Query)
+    /// Stop the background search `job` (what it would still report is dropped anyway).
+    case cancelQuery(job: Int)
 }

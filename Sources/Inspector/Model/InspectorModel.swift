@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 import RewindJSON
 
 /// Everything the inspector shows, as a value: the log cursor, selection,
@@ -167,6 +168,8 @@ struct InspectorModel {
     var timelineSearch: TimelineSearch?
     /// `:find` or `:bisect` still reading states (Model/QueryCommands.swift).
     var queryScan: QueryScanProgress?
+    /// Background searches started so far: the last one's number, so reports of an older one are told apart.
+    var queryJobs = 0
     /// What the last `:find` matched; n and N step through it until the next `/` search.
     var queryMatches: QueryMatches?
     /// How many entries one event may examine in scans.
@@ -352,7 +355,7 @@ struct InspectorModel {
         guard let loading = view.loading, !loading.stopped else { return false }
         view.loading?.stopped = true
         pendingEffects.append(.stopBuildingView)
-        message = "Stopped reading the state after entry \(selection + 1); Enter reads it"
+        message = "Stopped reading the state after entry \(label(ofRow: selection)); Enter reads it"
         return true
     }
 

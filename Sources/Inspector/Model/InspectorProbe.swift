@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// The inspector driven without a terminal, for `rewind-bench` (which cannot
 /// use `@testable import` in release builds). Not public API.
@@ -11,7 +12,8 @@ package final class InspectorProbe {
 
     /// Opens a log and builds the first screen's model (no drawing yet).
     package init(path: String, columns: Int, rows: Int, indexInBackground: Bool) throws {
-        timeline = try LogTimeline(path: path, indexInBackground: indexInBackground)
+        // As `rewind` opens a log for the inspector (CommandSupport): damaged records keep rows.
+        timeline = try LogTimeline(path: path, indexInBackground: indexInBackground, keepsDamagedRows: true)
         model = InspectorModel(source: timeline, size: ScreenSize(columns: columns, rows: rows))
         runner = EffectRunner(source: timeline, directory: FileManager.default.temporaryDirectory.path)
         for effect in reduce(&model, .tick) { start(effect) }
@@ -196,6 +198,73 @@ package final class InspectorProbe {
     /// Writes `text` as the background export does; returns the path.
     package static func writeExport(_ text: String, directory: String) throws -> String {
         try ExportFile.write(text, suggestedName: "bench-diff.md", directory: directory)
+    }
+
+    /// What a search typed at the `:` prompt (`find QUERY`, `bisect QUERY`) took, as the
+    /// session runs it: the effects done by an ``EffectRunner``, its reports looked for every
+    /// ``InspectorSession/backgroundQueryMilliseconds`` until the answer is on screen.
+    package struct SearchRun {
+        /// From Enter until the answer was in the model.
+        package var seconds: Double
+        /// The longest single event (`reduce` + `render`) meanwhile: how long a key could wait.
+        package var longestEventSeconds: Double
+        /// CPU time of the whole process meanwhile (every thread: the search's, the background index's).
+        package var cpuSeconds: Double
+        /// The message the search ended with.
+        package var message: String
+    }
+
+    /// Ticks until the model knows of an entry (the background index found one), then
+    /// draws the first screen, as a user sees it before typing anything.
+    package func showFirstScreen() {
+        while model.count == 0 && timeline.indexing != .complete {
+            usleep(UInt32(InspectorSession.tickMilliseconds * 1000))
+            reduce(&model, .tick)
+        }
+        _ = render(model, size: model.size)
+    }
+
+    /// Types `:` `command` Enter and runs the search to its end (``SearchRun``).
+    package func search(_ command: String) -> SearchRun {
+        let runner = EffectRunner(source: timeline, directory: NSTemporaryDirectory())
+        for key in ":" + command { reduce(&model, .key(.character(key))) }
+        var longest = 0.0
+        func timed(_ event: InspectorEvent) -> [InspectorEffect] {
+            let start = ContinuousClock.now
+            let effects = reduce(&model, event)
+            _ = render(model, size: model.size)
+            longest = max(longest, Self.seconds(since: start))
+            return effects
+        }
+        let start = ContinuousClock.now
+        let cpuStart = Self.processCPUSeconds()
+        var effects = timed(.key(.enter))
+        while true {
+            for effect in effects { for event in runner.perform(effect) { _ = timed(event) } }
+            effects = []
+            for event in runner.takeEvents() { effects += timed(event) }
+            if model.hasPendingScan {
+                effects += timed(.tick)
+            } else if model.awaitsBackgroundQuery {
+                if effects.isEmpty { usleep(UInt32(InspectorSession.backgroundQueryMilliseconds * 1000)) }
+            } else if effects.isEmpty {
+                break
+            }
+        }
+        return SearchRun(seconds: Self.seconds(since: start), longestEventSeconds: longest,
+                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.message ?? "")
+    }
+
+    /// User and system time of every thread of this process so far.
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// What the status bar's last line and the overlay show (for checks in the benchmark).

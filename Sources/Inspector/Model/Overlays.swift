@@ -122,8 +122,9 @@ extension InspectorModel {
         func move(_ delta: Int) { picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: visible.count) }
         let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
         switch key {
+        case .escape: overlay = nil; return
         // q closes the picker as it closes every overlay, until something is typed (then it narrows).
-        case .escape, .character("q") where picker.query.isEmpty: overlay = nil; return
+        case .character("q") where picker.query.isEmpty: overlay = nil; return
         case .down: move(1)
         case .up: move(-1)
         case .pageDown: move(page)
@@ -172,7 +173,7 @@ extension InspectorModel {
             message = "Mark removed"
         } else {
             mark = selection
-            message = "Marked entry \(selection + 1); select another and press d to diff them"
+            message = "Marked entry \(label(ofRow: selection)); select another and press d to diff them"
         }
     }
 
@@ -181,8 +182,8 @@ extension InspectorModel {
         comparingWithMark.toggle()
         guard comparingWithMark else { message = leavingMarkDiff; return }
         message = showingInitialState
-            ? "Diff: entry \(mark + 1) → the initial state; d again turns it off"
-            : "Diff: entry \(mark + 1) → entry \(selection + 1); d again for the action's own diff"
+            ? "Diff: entry \(label(ofRow: mark)) → the initial state; d again turns it off"
+            : "Diff: entry \(label(ofRow: mark)) → entry \(label(ofRow: selection)); d again for the action's own diff"
     }
 
     /// What the diff pane shows once the mark diff is turned off (`d`, `Esc`).
@@ -356,10 +357,10 @@ extension InspectorModel {
         let export: DiffExport
         let from: Int
         // Numbered as `:N` is: 0 is the initial state.
-        let to = showingInitialState ? 0 : selection + 1
+        let to = showingInitialState ? "0" : label(ofRow: selection)
         if comparingWithMark, let mark {
             from = mark
-            export = .markedDiff(logName: source.name, from: mark, to: showingInitialState ? nil : selection, lines: view.diffLines)
+            export = .markedDiff(logName: source.name, from: label(ofRow: mark), to: showingInitialState ? nil : label(ofRow: selection), lines: view.diffLines)
         } else if showingInitialState {
             message = "Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"
             return
@@ -369,7 +370,7 @@ extension InspectorModel {
         }
         exporting = ExportProgress()
         message = "Exporting the diff… (Esc cancels)"
-        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from + 1)-\(to).md"))
+        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
     }
 }
 

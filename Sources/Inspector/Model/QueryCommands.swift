@@ -1,6 +1,13 @@
 import Recorder
+import RewindQuery
 
-/// `:find QUERY` or `:bisect QUERY` reading states, a slice per event (EntryScans).
+/// `:find QUERY` or `:bisect QUERY` on its way through the log.
+///
+/// On a log file the search runs in the background on `rewind find`'s engine
+/// (``QueryScan``, on every core; the ``QueryWorker`` behind the effect runner),
+/// and reports what it found as events: a huge state costs the keys nothing.
+/// A timeline whose states are not the log's (a replay branch, skipped entries)
+/// is read here instead, a slice of states per event (EntryScans).
 struct QueryScanProgress: Equatable, Sendable {
     enum Kind: String, Sendable {
         /// Every entry whose state matches; the first at or after the selection is selected.
@@ -11,8 +18,12 @@ struct QueryScanProgress: Equatable, Sendable {
 
     var kind: Kind
     var query: Query
-    /// Entries examined so far, from the first.
+    /// The background search's number (``InspectorEffect/runQuery(job:kind:query:)``); nil: read in slices here.
+    var job: Int?
+    /// Slices: entries examined so far, from the first.
     var scanned = 0
+    /// The background search: the share of the log examined so far, 0...1.
+    var examinedFraction = 0.0
     /// `find`: matching entries so far.
     var matches: [Int] = []
     /// The selection when the command was given.
@@ -30,7 +41,7 @@ struct QueryMatches: Equatable, Sendable {
 }
 
 extension InspectorModel {
-    /// `find …` or `bisect …` typed at the `:` prompt: starts the scan (or
+    /// `find …` or `bisect …` typed at the `:` prompt: starts the search (or
     /// reports a bad query). False when the text is not one of them (a jump).
     mutating func startQueryCommand(_ text: String) -> Bool {
         let trimmed = text.drop { $0 == " " }
@@ -44,20 +55,68 @@ extension InspectorModel {
             message = "Bad query: \(error.description)"
             return true
         }
-        guard count > 0 else {
+        // A log still being indexed may have entries the model has not heard of yet: the engine waits for them.
+        guard count > 0 || (source.queryableLog != nil && source.indexing != .complete) else {
             message = "Nothing to \(kind.rawValue): the log has no entries"
             return true
         }
+        stopBackgroundQuery()
         timelineSearch = nil
         queryMatches = nil
-        queryScan = QueryScanProgress(kind: kind, query: query, startSelection: selection)
+        var scan = QueryScanProgress(kind: kind, query: query, startSelection: selection)
+        if source.queryableLog != nil {
+            queryJobs += 1
+            scan.job = queryJobs
+            pendingEffects.append(.runQuery(job: queryJobs, kind: kind, query: query))
+        }
+        queryScan = scan
         message = ":\(kind.rawValue) \(query) …"
         return true
     }
 
-    /// Reads the next slice of states for `:find` or `:bisect`.
+    /// Asks the background search in progress, if any, to stop (a new search, Esc, the log read again).
+    mutating func stopBackgroundQuery() {
+        if let job = queryScan?.job { pendingEffects.append(.cancelQuery(job: job)) }
+    }
+
+    /// The background search `job` examined `fraction` of the log and found `newMatches`
+    /// (entries of the log file, in order) since it last said.
+    mutating func noteQueryProgress(job: Int, newMatches: [Int], fraction: Double) {
+        guard var scan = queryScan, scan.job == job else { return }
+        // The search may have found entries the background index added since the last tick.
+        if source.count != count { pickUpNewEntries() }
+        scan.matches += newMatches.map(source.entryIndex(ofRecordedLogIndex:))
+        scan.examinedFraction = fraction
+        selectFirstMatchFromTheStart(&scan)
+        queryScan = scan
+        message = ":\(scan.kind.rawValue) \(scan.query): " + (scan.kind == .find ? "\(scan.matches.count) so far, " : "")
+            + "\(Int(fraction * 100))%"
+    }
+
+    /// The background search `job` is done: `find` with what it reported, `bisect` with `firstBreak`
+    /// (entries of the log file; nil for a `find`).
+    mutating func finishQuery(job: Int, firstBreak: QueryScan.FirstBreak?) {
+        guard var scan = queryScan, scan.job == job else { return }
+        queryScan = nil
+        if source.count != count { pickUpNewEntries() }
+        switch scan.kind {
+        case .find:
+            finishFind(scan)
+        case .bisect:
+            guard let firstBreak else { return }
+            let broken = firstBreak.entry.map(source.entryIndex(ofRecordedLogIndex:))
+            // Rows the log file has no entry for (a damaged record, a gap) have no state to check either.
+            let rowsWithoutEntry = source.positionsWithoutRecordedEntry(before: broken ?? count)
+            for row in (firstBreak.unchecked.map(source.entryIndex(ofRecordedLogIndex:)) + rowsWithoutEntry).sorted() {
+                scan.unchecked.add(row)
+            }
+            finishBisect(scan, broken: broken)
+        }
+    }
+
+    /// Reads the next slice of states for `:find` or `:bisect` on a timeline without a queryable log.
     mutating func continueQueryScan(allowance: inout ScanAllowance) {
-        guard var scan = queryScan else { return }
+        guard var scan = queryScan, scan.job == nil else { return }
         let query = scan.query
         var broken: Int?
         source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
@@ -81,41 +140,56 @@ extension InspectorModel {
         }
         switch scan.kind {
         case .find:
-            if !scan.selectedMatch, let match = scan.matches.first(where: { $0 >= scan.startSelection }) {
-                selectShowing(match)
-                scan.selectedMatch = true
-            }
+            selectFirstMatchFromTheStart(&scan)
             guard scan.scanned >= count else {
                 queryScan = scan
                 message = ":find \(query): \(scan.matches.count) so far, \(scanProgress(scan.scanned) ?? "")"
                 return
             }
             queryScan = nil
-            guard let first = scan.matches.first else {
-                message = "No entry matches \(query)"
-                return
-            }
-            queryMatches = QueryMatches(query: query, entries: scan.matches)
-            if !scan.selectedMatch { selectShowing(first) }
-            let matched = scan.matches.count == 1 ? "1 entry matches" : "\(scan.matches.count) entries match"
-            message = "\(matched) \(query); n/N next/previous"
+            finishFind(scan)
         case .bisect:
-            if let broken {
+            if broken != nil || scan.scanned >= count {
                 queryScan = nil
-                selectShowing(broken)
-                let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
-                let unsure = scan.unchecked.isEmpty ? ""
-                    : "; \(scan.unchecked.numbers) could not be checked (no state), so it may stop holding earlier"
-                message = "\(query) stops holding at entry \(broken + 1) (\(action))" + unsure
-            } else if scan.scanned >= count {
-                queryScan = nil
-                message = scan.unchecked.isEmpty ? "\(query) holds at every entry"
-                    : "\(query) holds at every entry that could be checked; \(scan.unchecked.numbers) could not be (no state)"
+                finishBisect(scan, broken: broken)
             } else {
                 queryScan = scan
                 message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"
             }
         }
+    }
+
+    /// `find`: the first match at or after where the user was is selected as soon as it is found.
+    private mutating func selectFirstMatchFromTheStart(_ scan: inout QueryScanProgress) {
+        guard scan.kind == .find, !scan.selectedMatch, let match = scan.matches.first(where: { $0 >= scan.startSelection }) else { return }
+        selectShowing(match)
+        scan.selectedMatch = true
+    }
+
+    /// `find` has looked at every entry: n and N step through what it found.
+    private mutating func finishFind(_ scan: QueryScanProgress) {
+        guard let first = scan.matches.first else {
+            message = "No entry matches \(scan.query)"
+            return
+        }
+        queryMatches = QueryMatches(query: scan.query, entries: scan.matches)
+        if !scan.selectedMatch { selectShowing(first) }
+        let matched = scan.matches.count == 1 ? "1 entry matches" : "\(scan.matches.count) entries match"
+        message = "\(matched) \(scan.query); n/N next/previous"
+    }
+
+    /// `bisect` found where the condition stops holding (`broken`), or that it never does.
+    private mutating func finishBisect(_ scan: QueryScanProgress, broken: Int?) {
+        guard let broken else {
+            message = scan.unchecked.isEmpty ? "\(scan.query) holds at every entry"
+                : "\(scan.query) holds at every entry that could be checked; \(scan.unchecked.numbers) could not be (no state)"
+            return
+        }
+        selectShowing(broken)
+        let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
+        let unsure = scan.unchecked.isEmpty ? ""
+            : "; \(scan.unchecked.numbers) could not be checked (no state), so it may stop holding earlier"
+        message = "\(scan.query) stops holding at entry \(broken + 1) (\(action))" + unsure
     }
 
     /// n / N after `:find`: the next or previous match, around the ends.

@@ -46,8 +46,9 @@ struct RecordingListModel: Equatable {
             move(to: cursor)
         case .interrupt:
             return [.quit]
-        case .tick, .exportStarted, .exportFinished, .exportFailed, .exportProgress, .exportCancelled, .hideListSaveFailed, .branchFileChosen, .branchSaved, .branchSaveFailed,
-             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .viewBuilt, .changesDescribed:
+        case .tick, .exportStarted, .exportFinished, .exportFailed, .exportProgress, .exportCancelled, .hideListSaveFailed,
+             .branchFileChosen, .branchSaved, .branchSaveFailed, .replayProgress, .replayFinished, .compatibilityProgress,
+             .compatibilityChecked, .viewBuilt, .changesDescribed, .queryProgress, .queryFinished:
             // The list starts none of the work these report.
             break
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// The inspector's only way to change: applies one event to the model and
 /// returns the work the outside world must do (quit, write a file).
@@ -79,6 +80,10 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.viewBuilt(job: job, view: view)
     case .changesDescribed(let described):
         model.changesDescribed(described)
+    case .queryProgress(let job, let newMatches, let fraction):
+        model.noteQueryProgress(job: job, newMatches: newMatches, fraction: fraction)
+    case .queryFinished(let job, let firstBreak):
+        model.finishQuery(job: job, firstBreak: firstBreak)
     }
     model.scheduleCompatibilityCheck(effects: &effects)
     model.advanceScans()
@@ -348,7 +353,8 @@ extension InspectorModel {
         }
     }
 
-    /// `:N`: entry N; `:0` the initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
+    /// `:N`: entry N by its recorded number (a gap's row for a number it stands for); `:0` the
+    /// initial state's neighbour (entry 1, state pane titled "initial"); past the end, the last entry.
     mutating func jump(to text: String) {
         let digits = text.trimmingCharacters(in: .whitespaces)
         // `:` then Enter asks for nothing: the prompt closes quietly.
@@ -356,18 +362,26 @@ extension InspectorModel {
         // More digits than an Int holds is past any end, as 999 is.
         let tooLong = digits.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : nil
         guard let number = Int(digits) ?? tooLong, number >= 0 else {
-            message = "No entry \(text) (entries are 1–\(count))"
+            message = "No entry \(text) (entries are 1–\(lastNumber))"
             return
         }
         guard count > 0 || isIndexing else { message = "No entries yet"; return }
         // Past what is indexed so far is not past the end while indexing goes on.
-        if number > count && isIndexing { jumpWhenIndexed(number: number); return }
-        let target = min(number, count)
-        if number > count { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(count)" }
-        let index = max(0, target - 1)
+        if isIndexing, count == 0 || number > lastNumber { jumpWhenIndexed(number: number); return }
+        let index: Int
+        switch source.lookUp(entryNumber: max(1, number)) {
+        case .row(let row):
+            index = row
+        case .notRecorded(let gap, let row?):
+            index = row
+            message = "Entry \(number) was not recorded (" + GapDescription.entries(numbered: self.number(row), gap: gap) + GapDescription.because(gap) + ")"
+        case .notRecorded(_, nil), .damaged, .pastTheEnd:
+            index = count - 1
+            if number > 0 { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(label(ofRow: index))" }
+        }
         if let filter, !filter.entries.contains(index) {
             self.filter = nil
-            message = "Filter cleared to show entry \(target)"
+            message = "Filter cleared to show entry \(label(ofRow: index))"
         }
         select(entry: index)
         focus = .timeline
@@ -434,6 +448,13 @@ extension InspectorModel {
     /// The log is read from its start again (cut, rewritten or rotated):
     /// what pointed at the old entries no longer does.
     mutating func startOverAfterReopen() {
+        // Entry numbers no longer hold: a search's findings would name other entries.
+        if let scan = queryScan {
+            stopBackgroundQuery()
+            queryScan = nil
+            message = ":\(scan.kind.rawValue) \(scan.query) stopped: the log was read again from its start"
+        }
+        queryMatches = nil
         mark = nil
         comparingWithMark = false
         if let filter { applyFilter(shown: filter.shown) }

@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// `/` and `n`/`N`: the timeline searches action names and payloads, the
 /// state pane keys and values, the diff pane its lines. Case-insensitive.

@@ -65,6 +65,8 @@ struct SelectionView: Equatable, Sendable {
     static func build(_ request: ViewRequest, source: any TimelineSource) -> SelectionView {
         var next = SelectionView(request: request)
         let selection = request.selection
+        // Entries keep the numbers they were recorded with (EntryNumbers).
+        func number(_ index: Int) -> Int { source.entryNumber(at: index) }
         if request.initial {
             next.entry = source.entry(at: 0)
             next.state = source.initialState
@@ -91,13 +93,16 @@ struct SelectionView: Equatable, Sendable {
                     // After `r`: the recorded state against the recomputed one.
                     next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
                 } else if let stateUnavailable {
-                    next.diffError = "The diff cannot be shown: the state after entry \(selection + 1) cannot be rebuilt: "
+                    next.diffError = "The diff cannot be shown: the state after entry \(number(selection)) cannot be rebuilt: "
                         + StateUnavailable.reason(of: stateUnavailable)
                 } else {
                     let before = source.stateBefore(selection)
-                    if before == nil, request.diffBase >= 0 {
+                    let base = request.diffBase
+                    if before == nil, base >= 0, let session = source.session(at: base) {
+                        next.diffError = "The diff cannot be shown: entry \(number(selection)) starts a new recording session whose header holds no state before it (\(session.description))"
+                    } else if before == nil, base >= 0 {
                         // An unknown state is not an empty one: a diff against nothing would invent additions.
-                        next.diffError = "The diff cannot be shown: " + diffStartUnavailable(base: request.diffBase, source: source)
+                        next.diffError = "The diff cannot be shown: " + diffStartUnavailable(base: base, source: source)
                     } else {
                         next.diffLines = DiffLines.lines(from: before, to: next.state, changedPaths: next.changedPaths)
                     }
@@ -106,9 +111,20 @@ struct SelectionView: Equatable, Sendable {
             if let stateError = next.stateError, next.diffError == nil { next.diffError = "The diff cannot be rebuilt: " + stateError }
         } else if request.hasEntries, let record = source.damagedRecord(at: selection) {
             // A damaged record keeps its row: say what is wrong with it rather than skip it.
-            next.stateError = "entry \(selection + 1)'s record is damaged (line \(record.line): \(record.reason)); "
+            next.stateError = "entry \(number(selection))'s record is damaged (line \(record.line): \(record.reason)); "
                 + "the states after it are back from the next keyframe"
-            next.diffError = "Entry \(selection + 1) cannot be read: its record (line \(record.line)) is damaged"
+            next.diffError = "Entry \(number(selection)) cannot be read: its record (line \(record.line)) is damaged"
+        } else if request.hasEntries, let gap = source.gap(at: selection) {
+            // A gap keeps a row where its entries would be, saying why they are missing.
+            let what = GapDescription.entries(numbered: number(selection), gap: gap)
+            next.stateError = what + (gap.droppedCount > 1 ? " were" : " was") + " not recorded" + GapDescription.because(gap)
+            next.diffError = "Nothing to diff: " + what + (gap.droppedCount > 1 ? " were" : " was")
+                + " not recorded; the next entry's diff starts from the last state recorded before"
+        } else if request.hasEntries, let session = source.session(at: selection) {
+            // A new session's row: the state it started from, when its header holds one.
+            next.state = session.initialState
+            if next.state == nil { next.stateError = "the new session's header holds no state before its first entry" }
+            next.diffError = "A " + session.description + " starts here: the log was opened again"
         }
         next.widestDiffLine = next.diffLines.lazy.map { TerminalWidth.of(DiffFormatting.plainText($0)) }.max() ?? 0
         return next
@@ -118,7 +134,8 @@ struct SelectionView: Equatable, Sendable {
     private static func diffStartUnavailable(base: Int, source: any TimelineSource) -> String {
         var reason = "it cannot be read"
         do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
-        return "the state before it, after entry \(base + 1), cannot be rebuilt: " + reason
+        let label = source.gap(at: base).map { GapDescription.range(numbered: source.entryNumber(at: base), gap: $0) } ?? String(source.entryNumber(at: base))
+        return "the state before it, after entry \(label), cannot be rebuilt: " + reason
     }
 
     /// The state after `mark` (`-`) against this view's state (`+`), in the style of an

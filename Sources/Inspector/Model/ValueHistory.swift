@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// One entry in the history of a value: what `w` lists and `rewind blame` prints.
 struct ValueChange: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// Why a query matched nothing when it names a path the recording does not have:
 /// `note: /cart/totl is in neither the first nor the last state (did you mean /cart/total?)`.

@@ -9,11 +9,16 @@ extension ScreenPainter {
         let area = layout.state
         let tree = model.payloadTree
         // Focused, the title is the breadcrumb (the hint line still says `p`).
-        var title = "Action \(model.selection + 1)  (p: back to the state)"
-        if model.focus == .state, let row = tree.cursorRow { title = "Action \(model.selection + 1)  " + row.path.description }
+        var title = "Action \(model.label(ofRow: model.selection))  (p: back to the state)"
+        if model.focus == .state, let row = tree.cursorRow { title = "Action \(model.label(ofRow: model.selection))  " + row.path.description }
         drawTitle(title, over: area, focused: model.focus == .state)
         guard model.view.entry != nil else {
-            screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            // A gap's, a session's or a damaged record's row holds no action: say what it is instead.
+            if model.count > 0, let what = model.view.stateError ?? model.view.diffError {
+                drawWrapped("No action: " + what, in: area, style: .colored(.warning))
+            } else {
+                screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
+            }
             return
         }
         let end = area.column + area.width

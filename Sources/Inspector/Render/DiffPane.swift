@@ -12,14 +12,23 @@ extension ScreenPainter {
             return
         }
         if markDiff, let mark = model.mark {
-            title += "  \(mark + 1) → " + (model.showingInitialState ? "initial state" : "\(model.selection + 1)")
-        } else if model.count > 0 {
+            title += "  \(model.label(ofRow: mark)) → " + (model.showingInitialState ? "initial state" : model.label(ofRow: model.selection))
+        } else if model.count > 0, model.source.gap(at: model.selection) == nil, model.source.session(at: model.selection) == nil {
             let base = model.diffBase(of: model.selection)
-            title += "  \(base + 1) → \(model.selection + 1)"
-            if base != model.selection - 1 { title += "  (the branch forks after entry \(base + 1))" }
+            if base >= 0, model.source.session(at: base) != nil {
+                title += "  session start → \(model.number(model.selection))"
+            } else {
+                title += "  \(base >= 0 ? model.number(base) : 0) → \(model.number(model.selection))"
+            }
+            let spanned = model.gapsSpanned(before: model.selection)
+            if !spanned.isEmpty {
+                title += "  (across a gap: " + spanned.joined(separator: ", ") + ")"
+            } else if let fork = model.forkIndex, base == fork, model.selection != fork + 1 {
+                title += "  (the branch forks after entry \(model.number(fork)))"
+            }
         }
         if !model.comparingWithMark, model.replayDivergence(at: model.selection) != nil {
-            title = "Diff  entry \(model.selection + 1): recorded (-) → recomputed (+)"
+            title = "Diff  entry \(model.number(model.selection)): recorded (-) → recomputed (+)"
         }
         drawTitle(title, over: area, focused: model.focus == .diff)
         let lines = model.view.diffLines

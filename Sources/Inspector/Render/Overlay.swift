@@ -34,7 +34,7 @@ extension ScreenPainter {
                 // Both values cut around their first difference, as far in as the row is scrolled sideways.
                 let detail = history.details[change.entry]?.text(width: sideWidth, shift: history.left)
                 let rest = InspectorModel.PathHistory.rowText(actionType: entry?.actionType, detail: detail)
-                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + rest, .plain)
+                return (String(source.entryNumber(at: change.entry)).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + rest, .plain)
             }
         case .value(let viewer):
             // The rows on screen only (the model lays them out): lines are counted, never all written.

@@ -5,14 +5,22 @@ extension ScreenPainter {
     mutating func drawStatePane() {
         let area = layout.state
         var title = "State"
-        if model.showingInitialState { title = "Initial state (before entry 1)" } else if model.count > 0 { title += " after \(model.selection + 1)" }
-        if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(mark + 1))" }
+        if model.showingInitialState {
+            title = "Initial state (before entry 1)"
+        } else if model.source.session(at: model.selection) != nil {
+            title = "State at the start of a new session"
+        } else if model.source.gap(at: model.selection) != nil {
+            title += "  (entries \(model.label(ofRow: model.selection)) not recorded)"
+        } else if model.count > 0 {
+            title += " after \(model.number(model.selection))"
+        }
+        if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(model.label(ofRow: mark)))" }
         // The breadcrumb: where the cursor is, so a deep node's path is never guessed from its indentation.
         if model.focus == .state, let row = model.cursorRow, !row.path.isRoot { title += "  " + row.path.description }
         drawTitle(title, over: area, focused: model.focus == .state)
         guard model.view.state != nil else {
             if let loading = model.view.loading {
-                let what = model.showingInitialState ? "the initial state" : "the state after entry \(model.selection + 1)"
+                let what = model.showingInitialState ? "the initial state" : "the state after entry \(model.label(ofRow: model.selection))"
                 let size = ValueFormatting.shortBytes(Int64(loading.bytes))
                 let text = loading.stopped ? "Not read: Esc stopped reading \(what) (\(size)); Enter reads it"
                     : "Reading \(what) (\(size))… \(Self.spinner(model.ticks)) Esc stops; the keys keep working"

@@ -7,13 +7,12 @@ extension ScreenPainter {
         let width = layout.size.columns
         screen.fill(rows: row..<(row + 1), columns: 0..<width, style: .reverse)
         var parts: [String] = [model.source.name]
-        // `:0` shows the state before the first entry: no entry is selected.
-        parts.append(model.count == 0 ? "no entries" : model.showingInitialState ? "initial state (0/\(model.count))" : "entry \(model.selection + 1)/\(model.count)")
+        parts.append(model.selectionStatus)
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let compatibility = model.compatibilityText { parts.append(compatibility) }
-        if let replaying = model.replaying { parts.append("replaying from \(replaying.start + 1)… \(Int(replaying.fraction * 100))%") }
-        if let fork = model.forkIndex { parts.append("branch forks after \(fork + 1)") }
+        if let replaying = model.replaying { parts.append("replaying from \(model.number(replaying.start))… \(Int(replaying.fraction * 100))%") }
+        if let fork = model.forkIndex { parts.append("branch forks after \(model.number(fork))") }
         if let filter = model.filter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
@@ -29,7 +28,7 @@ extension ScreenPainter {
             parts.append(counting.isDone ? "match \(position)/\(counting.total)"
                                          : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
         }
-        if let mark = model.mark { parts.append("mark \(mark + 1)") }
+        if let mark = model.mark { parts.append("mark \(model.label(ofRow: mark))") }
         if let exporting = model.exporting {
             parts.append(exporting.cancelling ? "cancelling the export…"
                          : exporting.written.map { "exporting… \(Int($0 * 100))%" } ?? "exporting… building the report")

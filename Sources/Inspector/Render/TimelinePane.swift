@@ -8,7 +8,7 @@ extension ScreenPainter {
     /// and payload summary, and on the right how many paths it changed.
     mutating func drawTimeline() {
         let area = layout.timeline
-        var title = "Timeline  \(model.count.counted("entry", "entries"))"
+        var title = "Timeline  \(model.lastNumber.counted("entry", "entries"))"
         if let filter = model.filter {
             title = "Timeline  \(filter.entries.count)/\(model.count) " + (filter.shown.map { "\"\($0.sorted().joined(separator: " + "))\"" } ?? "")
             if !filter.hidden.isEmpty { title += " \(filter.hidden.count) hidden" }
@@ -19,27 +19,49 @@ extension ScreenPainter {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
         }
-        let numberWidth = max(3, String(model.count).count)
+        let numberWidth = max(3, String(model.lastNumber).count)
         for offset in 0..<area.height {
             let row = model.timelineTop + offset
             guard let index = model.entryIndex(atRow: row) else { break }
             let y = area.row + offset
             let selected = index == model.selection
             guard let entry = model.source.entry(at: index) else {
+                if let text = placeholderText(at: index, numberWidth: numberWidth) {
+                    // Where entries were not recorded, or a new session starts: a row of its own, as `rewind log` prints it.
+                    var style = CellStyle.colored(model.source.gap(at: index) != nil ? .warning : .accent)
+                    style.reverse = selected
+                    screen.write(text.truncated(toWidth: area.width).padded(toWidth: area.width), row: y, column: area.column, style: style,
+                                 limit: area.column + area.width)
+                    continue
+                }
                 if let record = model.source.damagedRecord(at: index) {
                     // The damaged record's own row: the numbers after it stay those of the file.
-                    let text = " \(String(index + 1).leftPadded(toWidth: numberWidth)) ⚠ damaged: line \(record.line), \(record.reason)"
+                    let text = " \(String(model.number(index)).leftPadded(toWidth: numberWidth)) ⚠ damaged: line \(record.line), \(record.reason)"
                     var style = CellStyle.colored(.warning)
                     style.reverse = selected
                     screen.write(text.truncated(toWidth: area.width).padded(toWidth: area.width), row: y, column: area.column, style: style,
                                  limit: area.column + area.width)
                     continue
                 }
-                screen.write(" \(String(index + 1).leftPadded(toWidth: numberWidth)) (unreadable)", row: y, column: area.column, style: .colored(.warning), limit: area.column + area.width)
+                screen.write(" \(String(model.number(index)).leftPadded(toWidth: numberWidth)) (unreadable)", row: y, column: area.column, style: .colored(.warning), limit: area.column + area.width)
                 continue
             }
             drawTimelineRow(entry, y: y, area: area, numberWidth: numberWidth, selected: selected)
         }
+    }
+
+    /// A gap's row (`  3–5 ⋯ not recorded (3 entries): the recording queue was full …`) or a new
+    /// session's (`      ── new recording session 2026-12-05T14:02:11Z, MyApp`); nil for other rows.
+    private func placeholderText(at index: Int, numberWidth: Int) -> String? {
+        if let gap = model.source.gap(at: index) {
+            let range = GapDescription.range(numbered: model.number(index), gap: gap)
+            return " " + range.leftPadded(toWidth: numberWidth) + " ⋯ not recorded"
+                + (gap.droppedCount > 1 ? " (\(gap.droppedCount) entries)" : "") + GapDescription.because(gap)
+        }
+        if let session = model.source.session(at: index) {
+            return " " + String(repeating: " ", count: numberWidth) + " ── " + session.description
+        }
+        return nil
     }
 
     /// The sparkline, right-aligned in the title row.
@@ -65,7 +87,7 @@ extension ScreenPainter {
         let markSymbol = model.mark == entry.index ? "*" : replayMarker?.symbol ?? " "
         let markStyle = model.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
         var x = screen.write(markSymbol, row: y, column: area.column, style: markStyle, limit: end)
-        x = screen.write(String(entry.index + 1).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
+        x = screen.write(String(model.number(entry.index)).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
         // A narrow timeline keeps the action names: the time column goes first.
         if area.width >= Self.timeColumnMinimumWidth {
             x = screen.write(ValueFormatting.timeOffset(entry.timeOffset).leftPadded(toWidth: 8) + " ", row: y, column: x, style: .dim, limit: end)
@@ -76,7 +98,7 @@ extension ScreenPainter {
         let countText = changed == 0 ? "·" : "±\(changed)"
         let countColumn = end - TerminalWidth.of(countText) - 1
         x = screen.write(entry.actionType, row: y, column: x, style: .bold, limit: countColumn - 1)
-        let payload = ValueFormatting.payloadSummary(entry.payload, actionType: entry.actionType)
+        let payload = ValueFormatting.payloadSummary(of: entry)
         if !payload.isEmpty, x < countColumn - 2 {
             screen.write(" " + payload.truncated(toWidth: countColumn - 2 - x), row: y, column: x, limit: countColumn - 1)
         }

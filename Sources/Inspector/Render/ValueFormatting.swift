@@ -18,9 +18,15 @@ enum ValueFormatting {
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
-    /// A payload without what the action name already says (see ``ActionSummary``); callers truncate to fit.
-    static func payloadSummary(_ payload: JSONValue, actionType: String) -> String {
-        ActionSummary.payload(payload, actionType: actionType)
+    /// A payload without what the action name already says, its `Date`s (at `datePaths`, the
+    /// entry's `payloadDates`) as ISO-8601 dates (see ``ActionSummary``); callers truncate to fit.
+    static func payloadSummary(_ payload: JSONValue, actionType: String, datePaths: [String] = []) -> String {
+        ActionSummary.payload(payload, actionType: actionType, datePaths: datePaths)
+    }
+
+    /// ``payloadSummary(_:actionType:datePaths:)`` of a timeline entry's action.
+    static func payloadSummary(of entry: TimelineEntry) -> String {
+        payloadSummary(entry.payload, actionType: entry.actionType, datePaths: entry.payloadDatePaths)
     }
 
     /// What a tree row shows after its key: a scalar, or a summary of a container.

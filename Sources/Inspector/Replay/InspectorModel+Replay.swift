@@ -17,11 +17,14 @@ extension InspectorModel {
         case forkPoint
     }
 
-    /// The entry whose state entry `index`'s diff starts from: the previous one,
-    /// or for a branch's first entry the entry it forks from; -1 for the initial state.
+    /// The row whose state entry `index`'s diff starts from: the previous entry (the last
+    /// one recorded, across gaps), a new session's row (its start), or for a branch's first
+    /// entry the entry it forks from; -1 for the initial state.
     func diffBase(of index: Int) -> Int {
         if let replay, let fork = replay.forkPosition, index == replay.branchStart { return fork }
-        return index - 1
+        var base = index - 1
+        while base >= 0, source.gap(at: base) != nil { base -= 1 }
+        return base
     }
 
     /// The entry the branch forks from, when there is a branch.
@@ -64,7 +67,7 @@ extension InspectorModel {
         let job = (replaying?.job ?? lastReplayJob) + 1
         lastReplayJob = job
         replaying = ReplayProgress(job: job, start: selection, fraction: 0)
-        message = "Replaying from entry \(selection + 1) in the background (Esc cancels)"
+        message = "Replaying from entry \(label(ofRow: selection)) in the background (Esc cancels)"
         effects.append(.replay(from: start, job: job))
     }
 
@@ -95,7 +98,7 @@ extension InspectorModel {
         guard let running = replaying else { return false }
         replaying = nil
         effects.append(.cancelReplay(job: running.job))
-        message = "Replay from entry \(running.start + 1) cancelled"
+        message = "Replay from entry \(label(ofRow: running.start)) cancelled"
         return true
     }
 
@@ -142,8 +145,8 @@ extension InspectorModel {
         // States after the skip changed; the last replay's marks no longer hold.
         replayRun = nil
         message = skipped
-            ? "Skipped entry \(selection + 1): states after it are recomputed without it (x again unskips)"
-            : "Entry \(selection + 1) is no longer skipped"
+            ? "Skipped entry \(label(ofRow: selection)): states after it are recomputed without it (x again unskips)"
+            : "Entry \(label(ofRow: selection)) is no longer skipped"
         invalidateView()
     }
 
@@ -169,7 +172,7 @@ extension InspectorModel {
             count = source.count
             select(entry: position)
             focus = .timeline
-            message = "Dispatched as branch entry \(position + 1); the log's entries are kept (s saves the branch as a new log)"
+            message = "Dispatched as branch entry \(number(position)); the log's entries are kept (s saves the branch as a new log)"
             invalidateView()
         } catch {
             editError = error.description

@@ -27,6 +27,8 @@ final class ReplayTimeline: TimelineSource {
     var datePaths: [String] { base.datePaths }
     var replayTimeline: ReplayTimeline? { self }
     var recordedLog: LogReader? { base.recordedLog }
+    /// The log's states only while nothing is skipped and there is no branch: then every row shows them.
+    var queryableLog: LogReader? { engine.skipped.isEmpty && engine.branch == nil ? base.queryableLog : nil }
     func refresh() -> FollowNotice? { base.refresh() }
 
     /// Log entries plus branch entries.
@@ -42,7 +44,14 @@ final class ReplayTimeline: TimelineSource {
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { base.entryIndex(ofRecordedLogIndex: logIndex) }
 
+    /// The log's placeholders, and every branch entry (never recorded).
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] {
+        base.positionsWithoutRecordedEntry(before: min(end, branchStart)) + Array(branchStart..<max(branchStart, min(end, count)))
+    }
+
     func gap(at index: Int) -> LogGap? { index < branchStart ? base.gap(at: index) : nil }
+    func session(at index: Int) -> SessionStart? { index < branchStart ? base.session(at: index) : nil }
+    func startsNewSession(at index: Int) -> Bool { index < branchStart && base.startsNewSession(at: index) }
 
     /// Branch entries continue the numbers after the last recorded one.
     func entryNumber(at index: Int) -> Int {
@@ -80,12 +89,16 @@ final class ReplayTimeline: TimelineSource {
     }
 
     /// ``engineIndex(ofPosition:)`` for a replay key pressed on `position`; a damaged
-    /// record's row has no action or state to work with, so the key says so
-    /// (`doing` names what it would do: `Cannot skip entry 3: its record (line 4) is damaged`).
+    /// record's row, a gap's or a new session's has no action or state to work with, so the
+    /// key says so (`doing` names what it would do: `Cannot skip entry 3: its record (line 4) is damaged`).
     func engineIndex(ofPosition position: Int, toDo doing: String) throws(ReplayEditError) -> Int {
         if let index = engineIndex(ofPosition: position) { return index }
+        if let gap = gap(at: position) {
+            throw ReplayEditError("Cannot \(doing) " + GapDescription.entries(numbered: entryNumber(at: position), gap: gap) + ": not recorded")
+        }
+        if session(at: position) != nil { throw ReplayEditError("Cannot \(doing) the start of a session: select an entry") }
         let line = damagedRecord(at: position).map { " (line \($0.line))" } ?? ""
-        throw ReplayEditError("Cannot \(doing) entry \(position + 1): its record\(line) is damaged")
+        throw ReplayEditError("Cannot \(doing) entry \(entryNumber(at: position)): its record\(line) is damaged")
     }
 
     /// True when the entry at `position` is skipped.
@@ -115,7 +128,7 @@ final class ReplayTimeline: TimelineSource {
 
     /// `run`'s summary with the entries numbered as the timeline numbers them.
     func summary(of run: ReplayRun) -> String {
-        run.summary(entryNumber: { position(ofEngineIndex: $0) + 1 })
+        run.summary(entryNumber: { entryNumber(at: position(ofEngineIndex: $0)) })
     }
 
     // MARK: Entries and states
@@ -164,6 +177,8 @@ final class ReplayTimeline: TimelineSource {
         if let forkPosition, index == base.count, branchEntry(at: index) != nil {
             return try? state(at: forkPosition)
         }
+        // After a gap or at a new session the log's own answer holds: replay restarts there from the recorded state.
+        if index > 0, index < base.count, base.gap(at: index - 1) != nil || base.session(at: index - 1) != nil { return base.stateBefore(index) }
         return index > 0 ? try? state(at: index - 1) : initialState
     }
 }

@@ -34,12 +34,13 @@ enum VerifyCommand: CommandRunner {
             }
         }
         guard let first = problems.first else {
-            streams.output("verify: ok, " + replayedText(run))
+            streams.output("verify: ok, " + replayedText(run, number: reader.entryNumber(at:)))
             return 0
         }
-        var text = "verify: FAILED at entry \(failedEntries[0] + 1)\n" + first
+        // Entries by the numbers `rewind log` gives them.
+        var text = "verify: FAILED at entry \(reader.entryNumber(at: failedEntries[0]))\n" + first
         if failedEntries.count > 1 {
-            let listed = failedEntries.prefix(20).map { String($0 + 1) }.joined(separator: ", ")
+            let listed = failedEntries.prefix(20).map { String(reader.entryNumber(at: $0)) }.joined(separator: ", ")
             text += "\n\(failedEntries.count) entries fail in all: \(listed)\(failedEntries.count > 20 ? ", …" : "")"
         }
         streams.output(text)
@@ -49,11 +50,11 @@ enum VerifyCommand: CommandRunner {
     /// `all 51 entries replay to the recorded states`, or, when some states were taken
     /// from the log instead, `50 replayed to the recorded states, 1 restored from the log`
     /// and which ones (the first few) and why.
-    static func replayedText(_ run: ReplayRun) -> String {
+    static func replayedText(_ run: ReplayRun, number: (Int) -> Int) -> String {
         let restored = run.restoredFromLog
         guard !restored.isEmpty else { return "all \(run.checks.count) entries replay to the recorded states" }
         var text = "\(run.replayedCount) replayed to the recorded states, \(restored.count) restored from the log"
-        for (entry, reason) in restored.prefix(3) { text += "\n  entry \(entry + 1): \(reason)" }
+        for (entry, reason) in restored.prefix(3) { text += "\n  entry \(number(entry)): \(reason)" }
         if restored.count > 3 { text += "\n  … and \(restored.count - 3) more" }
         return text
     }

@@ -9,6 +9,8 @@ import Recorder
 /// go back through `reduce` like any other event.
 enum InspectorSession {
     static let tickMilliseconds = 100
+    /// How often the reports of a background search are looked for: what it finds shows this soon.
+    static let backgroundQueryMilliseconds = 20
 
     /// Runs until the user quits. Returns the exit status. `hideListLog` keys the log's own
     /// hide-list (HiddenActionTypes), kept under `hideListDirectory` with the project's.
@@ -54,10 +56,13 @@ enum InspectorSession {
                 terminal.draw(screen)
                 shown = screen
             }
-            // A scan in progress takes its next slice as soon as no key is waiting; background work,
-            // indexing and follow mode are looked at every tick; with nothing going on, the session
-            // sleeps until a key (a resize or a mouse event) comes: an idle inspector costs no CPU.
-            let timeout = model.hasPendingScan ? 0 : model.needsTicks || !runner.isIdle ? tickMilliseconds : -1
+            // A scan in progress takes its next slice as soon as no key is waiting; a background query's
+            // reports are looked for often, other background work, indexing and follow mode every tick;
+            // with nothing going on, the session sleeps until a key (a resize, a mouse event) comes:
+            // an idle inspector costs no CPU.
+            let timeout = model.hasPendingScan ? 0
+                : model.awaitsBackgroundQuery ? backgroundQueryMilliseconds
+                : model.needsTicks || !runner.isIdle ? tickMilliseconds : -1
             let event = terminal.nextEvent(timeoutMilliseconds: timeout) ?? .tick
             effects = reduce(&model, event)
         }

@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// A timeline held in memory: the test double for `TimelineSource`, and the
 /// shape a replayed branch can take later.

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import RewindQuery
 
 /// A log file as the inspector reads it: `LogReader` behind the
 /// `TimelineSource` the model uses. For huge logs the rest of the file is
@@ -22,16 +23,16 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// The last "missing" notice given, so follow mode says it once.
     private var lastMissing: String?
     private let readAheadQueue = DispatchQueue(label: "rewind.inspector.read-ahead", qos: .userInitiated)
-    /// Keep a placeholder row per damaged record and per gap (the interactive inspector).
+    /// Keep a placeholder row per damaged record, per gap and per later session (the interactive inspector).
     private let keepsDamagedRows: Bool
-    /// Where the placeholders are, for the damage and gaps found so far (guarded by `lock`; rebuilt when more is found).
+    /// Where the placeholders are, for the damage, gaps and sessions found so far (guarded by `lock`; rebuilt when more is found).
     private var placeholderRows = PlaceholderRows()
-    private var placeholdersFor = (0, 0)
+    private var placeholdersFor = (0, 0, 0)
 
     /// Opens `path`; with `indexInBackground` only the start of the file is
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
-    /// `keepsDamagedRows` gives each damaged record and each gap a row of its own; either way
-    /// entries are numbered as recorded (``entryNumber(at:)``).
+    /// `keepsDamagedRows` gives each damaged record, each gap and each later session a row of
+    /// its own; either way entries are numbered as recorded (``entryNumber(at:)``).
     convenience init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
         try self.init(path: path, indexing: indexInBackground ? .lazily : .all, indexInBackground: indexInBackground,
                       keepsDamagedRows: keepsDamagedRows)
@@ -58,12 +59,13 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     var count: Int { rows.rowCount(entries: reader.entryCount) }
 
-    /// The placeholders for the damage and gaps found so far (rows of their own when
-    /// `keepsDamagedRows`; numbers only otherwise).
+    /// The placeholders for the damage, gaps and (with `keepsDamagedRows`) sessions found so far
+    /// (rows of their own when `keepsDamagedRows`; numbers only otherwise).
     private var rows: PlaceholderRows {
         let (damage, gaps) = (reader.damage, reader.gaps)
-        if damage.isEmpty && gaps.isEmpty { return PlaceholderRows() }
-        if let known = lock.withLock({ placeholdersFor == (damage.count, gaps.count) ? placeholderRows : nil }) { return known }
+        let sessionCount = keepsDamagedRows ? reader.laterSessionCount : 0
+        if damage.isEmpty && gaps.isEmpty && sessionCount == 0 { return PlaceholderRows() }
+        if let known = lock.withLock({ placeholdersFor == (damage.count, gaps.count, sessionCount) ? placeholderRows : nil }) { return known }
         // How many readable entries come before each damaged line: a binary search by line number.
         let entries = reader.entryCount
         let damaged = damage.map { record in
@@ -75,13 +77,23 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             return PlaceholderRows.Placeholder(kind: .damaged(DamagedRecord(line: record.lineNumber, reason: record.reason)), entriesBefore: low)
         }
         let missing = gaps.map { PlaceholderRows.Placeholder(kind: .gap($0), entriesBefore: $0.beforeEntry) }
-        let built = PlaceholderRows(damaged + missing, rowsForPlaceholders: keepsDamagedRows)
-        lock.withLock { placeholderRows = built; placeholdersFor = (damage.count, gaps.count) }
+        let sessions = sessionCount == 0 ? [] : reader.laterSessions.map { session in
+            PlaceholderRows.Placeholder(kind: .session(SessionStart(
+                line: session.lineNumber, description: EntryListing.sessionDescription(session),
+                initialState: session.header?.initialState)), entriesBefore: session.beforeEntry)
+        }
+        let built = PlaceholderRows(damaged + missing + sessions, rowsForPlaceholders: keepsDamagedRows)
+        lock.withLock { placeholderRows = built; placeholdersFor = (damage.count, gaps.count, sessions.count) }
         return built
     }
 
     func damagedRecord(at index: Int) -> DamagedRecord? { rows.record(atRow: index) }
     func gap(at index: Int) -> LogGap? { rows.gap(atRow: index) }
+    func session(at index: Int) -> SessionStart? { rows.session(atRow: index) }
+    func startsNewSession(at index: Int) -> Bool {
+        guard let readerIndex = rows.readerIndex(ofRow: index) else { return false }
+        return readerIndex > 0 && reader.startsSession(at: readerIndex)
+    }
     /// The gaps with the first number each takes, in file order (commands print them between entries).
     var numberedGaps: [(gap: LogGap, firstNumber: Int)] {
         rows.numbered.compactMap { if case .gap(let gap) = $0.placeholder.kind { (gap, $0.firstNumber) } else { nil } }
@@ -98,6 +110,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     var initialState: JSONValue? { reader.header.initialState }
     var datePaths: [String] { reader.header.datePaths }
     var recordedLog: LogReader? { reader }
+    var queryableLog: LogReader? { reader }
 
     func recordedLogIndex(ofEntry index: Int) -> Int? {
         guard let readerIndex = rows.readerIndex(ofRow: index), (0..<reader.entryCount).contains(readerIndex) else { return nil }
@@ -105,6 +118,8 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     }
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { rows.row(ofReaderIndex: logIndex) }
+
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] { rows.placeholderRows.filter { $0 < end } }
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
@@ -119,6 +134,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             timeOffset: max(0, entry.time.timeIntervalSince(start ?? entry.time)),
             actionType: entry.action.name,
             payload: entry.action.payload,
+            payloadDatePaths: entry.action.datePaths,
             changedPaths: entry.changedPaths,
             fromEffect: entry.effectOf != nil,
             isKeyframe: entry.isKeyframe,
@@ -171,8 +187,33 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         }
     }
 
+    /// The state the entry at `index` started from: across the gaps right before it, the last
+    /// recorded state (what a diff or a value's history compares with); for the first entry of
+    /// a new session, the state that session started from (nil when its header has none).
+    func stateBefore(_ index: Int) -> JSONValue? {
+        let rows = self.rows
+        var row = index - 1
+        while row >= 0 {
+            if let session = rows.session(atRow: row) { return session.initialState }
+            guard rows.gap(atRow: row) != nil else { break }
+            row -= 1
+        }
+        // Commands keep no row for a session: the entry that starts one starts from its header's state.
+        if startsNewSession(at: index), let readerIndex = rows.readerIndex(ofRow: index) {
+            return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState
+        }
+        return row >= 0 ? try? state(at: row) : initialState
+    }
+
     func state(at index: Int) throws -> JSONValue {
         guard let readerIndex = rows.readerIndex(ofRow: index) else {
+            if let session = rows.session(atRow: index) {
+                guard let state = session.initialState else {
+                    throw StateUnavailable(description: "the new session's header holds no state before its first entry",
+                                           reason: "it is the start of a new recording session whose header holds no state")
+                }
+                return state
+            }
             if let gap = rows.gap(atRow: index) {
                 let what = GapDescription.entries(numbered: rows.number(ofRow: index), gap: gap)
                 throw StateUnavailable(description: what + " not recorded" + GapDescription.because(gap),
@@ -236,7 +277,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         lock.withLock {
             // Entries are re-read from scratch.
             summaries.removeAll()
-            placeholdersFor = (-1, -1)
+            placeholdersFor = (-1, -1, -1)
             firstEntryTime = nil
             lastMissing = nil
         }

@@ -8,7 +8,9 @@ import Recorder
 ///   it is not an entry it can read);
 /// - a gap (entries the recorder could not write: a state over the record limit,
 ///   a full `.drop` queue, a live stream that was cut) takes one row and as many
-///   numbers as entries it stands for, so that the entries after it keep theirs.
+///   numbers as entries it stands for, so that the entries after it keep theirs;
+/// - a new recording session (the log was opened again) takes a row and no number,
+///   so the timeline shows where it starts, as `rewind log` does.
 ///
 /// Rows are the timeline's positions; reader indexes are the reader's entries;
 /// numbers are what `rewind log`, the inspector and every command show, from 1.
@@ -23,14 +25,21 @@ struct PlaceholderRows: Sendable {
     enum Kind: Equatable, Sendable {
         case damaged(DamagedRecord)
         case gap(LogGap)
+        case session(SessionStart)
     }
 
     struct Placeholder: Equatable, Sendable {
         var kind: Kind
         /// Readable entries before it in the file.
         var entriesBefore: Int
-        /// How many entry numbers it stands for (1 for damage, the dropped count for a gap).
-        var numbers: Int { if case .gap(let gap) = kind { max(1, gap.droppedCount) } else { 1 } }
+        /// How many entry numbers it stands for (1 for damage, the dropped count for a gap, none for a session).
+        var numbers: Int {
+            switch kind {
+            case .damaged: 1
+            case .gap(let gap): max(1, gap.droppedCount)
+            case .session: 0
+            }
+        }
     }
 
     /// In file order.
@@ -58,6 +67,9 @@ struct PlaceholderRows: Sendable {
 
     var isEmpty: Bool { placeholders.isEmpty }
 
+    /// The rows the placeholders take, in order (none when they take no rows).
+    var placeholderRows: [Int] { rowsForPlaceholders ? rows : [] }
+
     /// Every placeholder with the first number it takes, in file order.
     var numbered: [(placeholder: Placeholder, firstNumber: Int)] {
         placeholders.enumerated().map { ($0.element, $0.element.entriesBefore + numbersBefore[$0.offset] + 1) }
@@ -78,6 +90,11 @@ struct PlaceholderRows: Sendable {
     /// The gap shown at `row`, if that row is its placeholder.
     func gap(atRow row: Int) -> LogGap? {
         if case .gap(let gap) = placeholder(atRow: row)?.kind { gap } else { nil }
+    }
+
+    /// The new recording session whose placeholder is at `row`.
+    func session(atRow row: Int) -> SessionStart? {
+        if case .session(let session) = placeholder(atRow: row)?.kind { session } else { nil }
     }
 
     /// The reader's entry at `row`; nil for a placeholder.
@@ -132,6 +149,7 @@ struct PlaceholderRows: Sendable {
                 switch placeholder.kind {
                 case .gap(let gap): return .notRecorded(gap, row: row)
                 case .damaged(let record): return row.map { .row($0) } ?? .damaged(record)
+                case .session: break   // takes no number
                 }
             }
             readerIndex = number - 1 - numbersBefore[position] - placeholder.numbers
@@ -167,6 +185,18 @@ private extension PlaceholderRows.Placeholder {
         switch kind {
         case .damaged(let record): record.line
         case .gap(let gap): gap.lineNumber
+        case .session(let session): session.line
         }
     }
+}
+
+/// Where a new recording session starts in a log (it was opened again), as the
+/// inspector's timeline shows it.
+struct SessionStart: Equatable, Sendable {
+    /// The session header's line in the file, from 1.
+    var line: Int
+    /// `new recording session 2026-12-05T14:02:11Z, MyApp` (escaped for the terminal).
+    var description: String
+    /// The state the session started from, when its header has one.
+    var initialState: JSONValue?
 }

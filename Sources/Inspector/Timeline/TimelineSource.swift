@@ -1,4 +1,5 @@
 import Recorder
+import RewindQuery
 
 /// What the inspector knows about one entry without rebuilding its state.
 struct TimelineEntry: Equatable, Sendable {
@@ -8,6 +9,8 @@ struct TimelineEntry: Equatable, Sendable {
     var timeOffset: Double
     var actionType: String
     var payload: JSONValue
+    /// Where the payload holds `Date`s (the entry's `payloadDates`), for summaries.
+    var payloadDatePaths: [String] = []
     /// Paths the action changed; empty when it changed nothing.
     var changedPaths: [JSONPointer]
     /// True when an effect, not the user, dispatched the action.
@@ -72,6 +75,12 @@ protocol TimelineSource: AnyObject {
     /// The gap whose placeholder row is at `index` (entries the recorder could not
     /// write), for a source that keeps rows for them.
     func gap(at index: Int) -> LogGap?
+    /// The new recording session whose placeholder row is at `index` (the log was opened
+    /// again there), for a source that keeps rows for them.
+    func session(at index: Int) -> SessionStart?
+    /// Whether the entry at `index` is the first of a recording session after the first
+    /// (the log was opened again right before it).
+    func startsNewSession(at index: Int) -> Bool
     /// The number position `index` shows: entries keep the numbers they were recorded
     /// with, counting what gaps and damaged records before them stand for.
     func entryNumber(at index: Int) -> Int
@@ -102,9 +111,13 @@ protocol TimelineSource: AnyObject {
     func refresh() -> FollowNotice?
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
-    /// `:find` and `:bisect` read states through this: the entries of `range`
-    /// in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
-    /// until `body` returns false.
+    /// The log whose states every entry shows, for `:find` and `:bisect` to search
+    /// with `rewind find`'s engine (``QueryScan``, in the background); nil for a
+    /// timeline whose states are not all the log's (a replay branch, skipped entries)
+    /// or that reads none, which is searched a slice at a time through ``scanStates(_:keepingPrevious:_:)``.
+    var queryableLog: LogReader? { get }
+    /// The entries of `range` in order with their states (``LogReader/scanStates(_:keepingPrevious:_:)``),
+    /// until `body` returns false: `:find` and `:bisect` on a timeline without a ``queryableLog``.
     func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool)
     /// The header's `datePaths`: where the state holds `Date`s (docs/FORMAT.md).
     var datePaths: [String] { get }
@@ -118,6 +131,9 @@ protocol TimelineSource: AnyObject {
     func recordedLogIndex(ofEntry index: Int) -> Int?
     /// The position of ``recordedLog``'s entry `logIndex`: the inverse of ``recordedLogIndex(ofEntry:)``.
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int
+    /// The positions before `end` that ``recordedLog`` holds no entry for (a damaged record's
+    /// placeholder, a gap's), in order: `:bisect` could not check them.
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int]
 }
 
 extension TimelineSource {
@@ -126,6 +142,8 @@ extension TimelineSource {
     var concurrentReader: (any TimelineSource & Sendable)? { nil }
     func damagedRecord(at index: Int) -> DamagedRecord? { nil }
     func gap(at index: Int) -> LogGap? { nil }
+    func session(at index: Int) -> SessionStart? { nil }
+    func startsNewSession(at index: Int) -> Bool { false }
     func entryNumber(at index: Int) -> Int { index + 1 }
     func lookUp(entryNumber number: Int) -> PlaceholderRows.Lookup {
         number >= 1 && number <= count ? .row(number - 1) : .pastTheEnd
@@ -162,6 +180,8 @@ extension TimelineSource {
 
     var recordedLog: LogReader? { nil }
 
+    var queryableLog: LogReader? { nil }
+
     /// Positions are the log's entries, for a source that keeps no rows of its own.
     func recordedLogIndex(ofEntry index: Int) -> Int? {
         guard let log = recordedLog, (0..<log.entryCount).contains(index) else { return nil }
@@ -169,4 +189,9 @@ extension TimelineSource {
     }
 
     func entryIndex(ofRecordedLogIndex logIndex: Int) -> Int { logIndex }
+
+    /// Asks every position: for small sources; a log's timeline knows its placeholders.
+    func positionsWithoutRecordedEntry(before end: Int) -> [Int] {
+        (0..<min(end, count)).filter { recordedLogIndex(ofEntry: $0) == nil }
+    }
 }

@@ -1,9 +1,9 @@
 /// Records a unit of asynchronous work — ReactiveSwift's or RxSwift's `Action`, a
-/// loader — as a small store: each start (`apply`), value, error and completion is
-/// an action, and the state is whether it runs, its last value and its last error.
-/// The events of a run are linked to the `apply` that started it (`effectOf`).
+/// loader — as a small store: each start (`apply`), value, error, completion and
+/// interruption is an action, and the state is whether it runs, its last value and its
+/// last error. The events of a run are linked to the `apply` that started it (`effectOf`).
 ///
-/// A five-line extension wires it to ReactiveSwift's `Action`, without Rewind importing it:
+/// A short extension wires it to ReactiveSwift's `Action`, without Rewind importing it:
 ///
 /// ```swift
 /// extension Action {
@@ -11,7 +11,8 @@
 ///         let work = WorkRecording<Input, Output>(recorder: recorder)
 ///         self.init { input in
 ///             work.applied(input)
-///             return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() }, value: { work.value($0) })
+///             return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() },
+///                                      interrupted: { work.interrupted() }, value: { work.value($0) })
 ///         }
 ///     }
 /// }
@@ -22,7 +23,7 @@
 public final class WorkRecording<Input, Output>: @unchecked Sendable {
     /// The recorded state.
     public struct State {
-        /// True from `execute` until its work finishes.
+        /// True from `execute` until its work finishes, fails or is interrupted (disposed).
         public var isExecuting = false
         /// What the last finished run produced (nil before the first).
         public var lastValue: Output?
@@ -36,6 +37,8 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
         case value(Output)
         case failed(String)
         case completed
+        /// The run was disposed of before it finished (ReactiveSwift's `interrupted`).
+        case interrupted
     }
 
     /// The state after `event`: what the log replays with.
@@ -48,7 +51,7 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
         case .failed(let description):
             state.lastError = description
             state.isExecuting = false
-        case .completed: state.isExecuting = false
+        case .completed, .interrupted: state.isExecuting = false
         }
     }
 
@@ -72,6 +75,10 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
 
     /// The run completed.
     public func completed() { record(.completed) }
+
+    /// The run was interrupted (disposed of) before it finished: it no longer runs, as
+    /// ReactiveSwift's `Action` then says, and its last value and error stay as they were.
+    public func interrupted() { record(.interrupted) }
 
     private func record(_ event: Event, fileID: StaticString = #fileID, line: UInt = #line) {
         current.withLock { current in

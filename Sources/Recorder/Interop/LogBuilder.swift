@@ -91,6 +91,7 @@ package struct LogBuilder {
                         values: entry.values, trace: entry.trace,
                         body: isKeyframe ? .keyframe(state: state, changed: changed) : .patch(patch))
                     content.extra = entry.extra
+                    content.payloadDatePaths = entry.action.datePaths
                     return records.appendEntryMembers(content, to: &bytes)
                 }
             }

@@ -1,13 +1,17 @@
 /// The first line each side sends on a live-recording connection (docs/LIVE.md):
 ///
 /// ```
-/// app → listener   {"kind":"hello","protocol":1,"token":"…","session":"…"}
-/// listener → app   {"kind":"welcome","lastSeq":41}        (lastSeq absent: nothing of this session yet)
-///                  {"kind":"refused","reason":"wrong token"}  and the listener closes
+/// app → listener   {"kind":"hello","protocol":1,"token":"…","session":"…","acks":true}
+/// listener → app   {"kind":"welcome","lastSeq":41,"acks":true}   (lastSeq absent: nothing of this session yet)
+///                  {"kind":"refused","reason":"wrong token"}      and the listener closes
 /// ```
 ///
 /// After the welcome the app sends log records exactly as a file holds them,
-/// starting with the session's header; the listener sends nothing more.
+/// starting with the session's header. When both sides said `"acks":true`, the
+/// listener answers each batch it has written with `{"kind":"received","lastSeq":57}`,
+/// so the app knows which entries arrived; otherwise it sends nothing more (an app
+/// or a listener from before acknowledgements leaves the member out, and the other
+/// side then does without).
 package enum LiveHandshake {
     package static let protocolVersion = 1
     /// A hello or reply longer than this is not one.
@@ -17,31 +21,49 @@ package enum LiveHandshake {
         package var token: String
         /// Names the recording across reconnections: 16–64 lowercase hex digits.
         package var session: String
+        /// The app reads the listener's `received` lines.
+        package var acknowledgements: Bool
 
-        package init(token: String, session: String) {
+        package init(token: String, session: String, acknowledgements: Bool = false) {
             self.token = token
             self.session = session
+            self.acknowledgements = acknowledgements
         }
     }
 
     package enum Reply: Equatable, Sendable {
-        /// Accepted; `lastSequence` is the last entry (or gap) the listener already holds for the session.
-        case welcome(lastSequence: Int64?)
+        /// Accepted; `lastSequence` is the last entry (or gap) the listener already holds for the
+        /// session; `acknowledgements`: the listener will say what it has written (`received`).
+        case welcome(lastSequence: Int64?, acknowledgements: Bool)
         case refused(reason: String)
     }
 
     package static func line(_ hello: Hello) -> [UInt8] {
-        line(JSONObject([
+        var object = JSONObject([
             ("kind", "hello"), ("protocol", .integer(Int64(protocolVersion))),
             ("token", .string(hello.token)), ("session", .string(hello.session)),
-        ]))
+        ])
+        if hello.acknowledgements { object["acks"] = true }
+        return line(object)
+    }
+
+    /// `{"kind":"received","lastSeq":57}`: the listener's log holds the session up to sequence number 57.
+    package static func receivedLine(lastSequence: Int64) -> [UInt8] {
+        line(JSONObject([("kind", "received"), ("lastSeq", .integer(lastSequence))]))
+    }
+
+    /// The sequence number a `received` line (without its newline) acknowledges; nil for any other line.
+    package static func received(from line: some Collection<UInt8>) -> Int64? {
+        guard let object = try? JSONParser.parse(line), object["kind"]?.stringValue == "received" else { return nil }
+        return object["lastSeq"]?.int64Value
     }
 
     package static func line(_ reply: Reply) -> [UInt8] {
         switch reply {
-        case .welcome(let last):
+        case .welcome(let last, let acknowledgements):
             var object = JSONObject([("kind", "welcome")])
             if let last { object["lastSeq"] = .integer(last) }
+            if acknowledgements { object["acks"] = true }
             return line(object)
         case .refused(let reason):
             return line(JSONObject([("kind", "refused"), ("reason", .string(reason))]))
@@ -60,13 +82,13 @@ package enum LiveHandshake {
             return .failure(LiveProtocolError("the hello has no token or session"))
         }
         guard isSessionName(session) else { return .failure(LiveProtocolError("the hello's session is not 16–64 hex digits")) }
-        return .success(Hello(token: token, session: session))
+        return .success(Hello(token: token, session: session, acknowledgements: object["acks"]?.boolValue == true))
     }
 
     package static func reply(from line: some Collection<UInt8>) -> Result<Reply, LiveProtocolError> {
         guard let object = try? JSONParser.parse(line) else { return .failure(LiveProtocolError("the listener's reply is not JSON")) }
         switch object["kind"]?.stringValue {
-        case "welcome": return .success(.welcome(lastSequence: object["lastSeq"]?.int64Value))
+        case "welcome": return .success(.welcome(lastSequence: object["lastSeq"]?.int64Value, acknowledgements: object["acks"]?.boolValue == true))
         case "refused": return .success(.refused(reason: object["reason"]?.stringValue ?? "no reason given"))
         default: return .failure(LiveProtocolError("the listener's reply is neither welcome nor refused"))
         }

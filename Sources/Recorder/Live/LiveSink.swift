@@ -5,6 +5,8 @@ import Foundation
 /// its own, so neither the app nor the writer ever waits for the network.
 /// When the listener is slow or gone, the backlog fills and then drops entries
 /// (a gap record says which); this thread reconnects by itself, with backoff.
+/// A listener that acknowledges says what it has written, so the entries that
+/// never reached it are known and reported at close.
 ///
 /// `@unchecked Sendable`: every mutable property is guarded by `condition`.
 final class LiveSink: RecordSink, @unchecked Sendable {
@@ -26,6 +28,12 @@ final class LiveSink: RecordSink, @unchecked Sendable {
     private var connecting = true
     /// Bumped whenever bytes were handed to the socket, so waiters see progress.
     private var sentBatches = 0
+    /// The current connection's listener confirms what it has written (`received` lines).
+    private var acknowledged = false
+    /// Bumped on every confirmation, so waiters see progress.
+    private var confirmations = 0
+    /// Set by ``close(patience:)``: the entries the listener's log lacks, and why when some never reached it.
+    private var closedWith: (missing: Int, loss: RecorderError?)?
 
     /// Waits between reconnection attempts: from 50 ms, doubling up to 1 s.
     static let firstRetryDelay = 0.05
@@ -83,30 +91,46 @@ final class LiveSink: RecordSink, @unchecked Sendable {
         if let refused { handler(refused) }
     }
 
-    /// Entries dropped so far because the listener was slow or unreachable.
-    var droppedEntries: Int { condition.withLock { backlog.droppedEntries } }
+    /// Entries the listener's log lacks so far because it was slow or unreachable (its gap
+    /// records name them); after ``close(patience:)``, also those that never reached it.
+    var droppedEntries: Int { condition.withLock { closedWith?.missing ?? backlog.droppedEntries } }
+
+    /// After ``close(patience:)``: why entries never reached the listener (it was gone, or did not
+    /// confirm them in time), when some did not; nil when its log has every entry or a gap for it.
+    var lossAtClose: RecorderError? { condition.withLock { closedWith?.loss } }
 
     /// Why the listener refused the stream (a wrong token), once it has.
     var refusalError: RecorderError? { condition.withLock { refusal } }
 
-    /// Waits until what is queued has been sent, as long as the connection keeps
-    /// taking bytes: returns at once when disconnected, or after `patience`
-    /// seconds without progress.
+    /// Waits until what is queued has been sent (and, to a listener that acknowledges,
+    /// confirmed), as long as the connection keeps taking bytes: returns at once when
+    /// disconnected, or after `patience` seconds without progress.
     func waitUntilSent(patience: Double) {
         condition.lock()
         defer { condition.unlock() }
-        while (socket != nil || connecting) && (!backlog.isEmpty || inFlight) {
-            let before = (sentBatches, connecting)
-            if !condition.wait(until: Date(timeIntervalSinceNow: patience)) && before == (sentBatches, connecting) { return }
+        while (socket != nil || connecting) && (!backlog.isEmpty || inFlight || (acknowledged && backlog.awaitsConfirmation)) {
+            let before = (sentBatches, connecting, confirmations)
+            if !condition.wait(until: Date(timeIntervalSinceNow: patience)) && before == (sentBatches, connecting, confirmations) { return }
         }
     }
 
     /// Sends what is queued (see `waitUntilSent`: a connection attempt in progress
-    /// counts as progress), then closes the connection.
+    /// counts as progress), then closes the connection, counting what never reached
+    /// the listener (``droppedEntries``, ``lossAtClose``).
     func close(patience: Double) {
         waitUntilSent(patience: patience)
         condition.withLock {
             closing = true
+            let missing = backlog.undeliveredEntries
+            let lost = missing - backlog.droppedEntries
+            var loss: RecorderError?
+            if lost > 0 && refusal == nil {
+                let why = socket == nil ? "the listener was unreachable when the recorder closed"
+                    : "the listener did not confirm them within \(patience) s of the recorder closing"
+                loss = RecorderError(path: address.description, reason: "\(lost) \(lost == 1 ? "entry" : "entries") never reached the listener (\(why)); "
+                    + "\(missing) \(missing == 1 ? "entry is" : "entries are") missing from its log in all (liveDroppedEntries)")
+            }
+            closedWith = (missing, loss)
             if inFlight { socket?.shutdownBoth() }
             condition.broadcast()
         }
@@ -124,9 +148,10 @@ final class LiveSink: RecordSink, @unchecked Sendable {
                 connecting = false
                 defer { condition.broadcast() }
                 switch attempt {
-                case .success(let (socket, lastSequence)):
+                case .success(let (socket, lastSequence, acknowledgements)):
                     if backlog.resume(listenerHolds: lastSequence) { keyframeRequested = true }
                     self.socket = socket
+                    acknowledged = acknowledgements
                 case .failure(.refused(let reason)):
                     refusal = RecorderError(path: address.description, reason: "the listener refused the stream: \(reason)")
                     backlog = LiveBacklog(capacity: backlog.capacity)
@@ -137,7 +162,7 @@ final class LiveSink: RecordSink, @unchecked Sendable {
                 return nil
             }
             switch attempt {
-            case .success(let (socket, _)):
+            case .success(let (socket, _, _)):
                 delay = LiveSink.firstRetryDelay
                 send(on: socket)
                 condition.withLock {
@@ -161,12 +186,13 @@ final class LiveSink: RecordSink, @unchecked Sendable {
         case refused(String)
     }
 
-    /// Connects, says hello and reads the listener's reply.
-    private func connect() -> Result<(LiveSocket, Int64?), ConnectFailure> {
+    /// Connects, says hello and reads the listener's reply: what it holds of the session, and whether it acknowledges.
+    private func connect() -> Result<(LiveSocket, Int64?, Bool), ConnectFailure> {
         guard case .success(let socket) = LiveSocket.connect(to: address, timeout: LiveSink.connectTimeout) else {
             return .failure(.unreachable)
         }
-        guard socket.send(LiveHandshake.line(LiveHandshake.Hello(token: token, session: session)), timeout: LiveSink.sendTimeout) == nil else {
+        let hello = LiveHandshake.Hello(token: token, session: session, acknowledgements: true)
+        guard socket.send(LiveHandshake.line(hello), timeout: LiveSink.sendTimeout) == nil else {
             socket.close()
             return .failure(.unreachable)
         }
@@ -180,8 +206,8 @@ final class LiveSink: RecordSink, @unchecked Sendable {
             return .failure(.unreachable)
         }
         switch LiveHandshake.reply(from: reply[..<newline]) {
-        case .success(.welcome(let lastSequence)):
-            return .success((socket, lastSequence))
+        case .success(.welcome(let lastSequence, let acknowledgements)):
+            return .success((socket, lastSequence, acknowledgements))
         case .success(.refused(let reason)):
             socket.close()
             return .failure(.refused(reason))
@@ -191,26 +217,68 @@ final class LiveSink: RecordSink, @unchecked Sendable {
         }
     }
 
-    /// Sends batches until the connection fails or the sink closes with nothing left.
+    /// Sends batches until the connection fails or the sink closes with nothing left;
+    /// between batches, reads what a listener that acknowledges has written.
     private func send(on socket: LiveSocket) {
+        var replies: [UInt8] = []
         while true {
             condition.lock()
-            while backlog.isEmpty && !closing { condition.wait() }
+            while backlog.isEmpty && !closing {
+                guard acknowledged && backlog.awaitsConfirmation else {
+                    condition.wait()
+                    continue
+                }
+                // Sent, not yet confirmed: listen for the confirmation, a moment at a time, without the lock.
+                condition.unlock()
+                let connected = readReplies(on: socket, into: &replies, timeout: LiveSink.confirmationPoll)
+                condition.lock()
+                if !connected {
+                    condition.unlock()
+                    return
+                }
+            }
             if backlog.isEmpty {
                 condition.unlock()
                 return
             }
             let bytes = backlog.takeAll()
             inFlight = true
+            let acknowledges = acknowledged
             condition.unlock()
-            // The listener never speaks after its reply: anything readable is its end of the stream.
-            let failure = socket.peerHasHungUp ? LiveSocket.Failure("closed by the listener") : socket.send(bytes, timeout: LiveSink.sendTimeout)
+            let failure = readReplies(on: socket, into: &replies, timeout: 0) ? socket.send(bytes, timeout: LiveSink.sendTimeout)
+                : LiveSocket.Failure("closed by the listener")
             condition.withLock {
                 inFlight = false
                 sentBatches += 1
+                // A listener that does not acknowledge: what the connection took counts as arrived.
+                if failure == nil && !acknowledges { backlog.confirmSent() }
                 condition.broadcast()
             }
             if failure != nil { return }
         }
+    }
+
+    /// How long the sending thread listens for a confirmation before looking at the queue again.
+    static let confirmationPoll = 0.05
+
+    /// Reads what the listener sent within `timeout` seconds: `received` lines confirm records.
+    /// Returns false when it hung up, or said anything else (a listener that does not
+    /// acknowledge never speaks after its reply: anything readable is its end of the stream).
+    private func readReplies(on socket: LiveSocket, into pending: inout [UInt8], timeout: Double) -> Bool {
+        switch socket.receive(into: &pending, maximum: LiveHandshake.maximumLineBytes, timeout: timeout) {
+        case .success(0): return false
+        case .success: break
+        case .failure(let failure): return failure.isTimeout
+        }
+        while let newline = pending.firstIndex(of: 0x0A) {
+            guard let last = LiveHandshake.received(from: pending[..<newline]) else { return false }
+            pending.removeSubrange(...newline)
+            condition.withLock {
+                backlog.confirm(upTo: last)
+                confirmations += 1
+                condition.broadcast()
+            }
+        }
+        return pending.count <= LiveHandshake.maximumLineBytes
     }
 }

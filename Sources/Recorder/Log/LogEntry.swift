@@ -41,18 +41,21 @@ public struct RecordedAction: Sendable, Equatable {
     public var payload: JSONValue
     /// True when the action was encoded with `Codable` and can be decoded for replay.
     public var isReplayable: Bool
+    /// Where the payload holds `Date`s (seconds since 2001, `Date`'s `Codable` default), as
+    /// JSON Pointer patterns with `*` for any array index or dictionary key: `["/tick/_0"]`.
+    public var datePaths: [String] = []
 }
 
 /// An entry record, read member by member: the state of a keyframe is only
 /// delimited here and parsed when a state is asked for.
-struct ParsedEntry {
-    var entry: LogEntry
+package struct ParsedEntry {
+    package var entry: LogEntry
     /// Where the whole state is in the line, for keyframes.
-    var stateRange: Range<Int>?
+    package var stateRange: Range<Int>?
     /// Patch from the previous entry's state otherwise.
-    var patch: JSONPatch?
+    package var patch: JSONPatch?
 
-    init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int) throws(LogRecordError) {
+    package init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int) throws(LogRecordError) {
         let record = try EntryRecord(line)
         let (sequence, action) = try record.sequenceAndAction()
         var changedPaths: [JSONPointer] = []
@@ -86,7 +89,7 @@ struct ParsedEntry {
 /// its whole state or its patch is in the line. (The rebuild then parses all
 /// the patches of a chain in one go: each parse costs a parser's set-up, and
 /// a rebuild reads hundreds of patch records.)
-enum StateStep {
+package enum StateStep {
     case keyframe(stateRange: Range<Int>)
     case patch(range: Range<Int>)
 
@@ -95,7 +98,7 @@ enum StateStep {
     /// to there (skipping a large state costs about a third of parsing it).
     /// If that range does not parse (a record with members after its state), the
     /// caller reads the record again with `exactly: true`, which delimits every member.
-    init(line: UnsafeBufferPointer<UInt8>, exactly: Bool = false) throws(LogRecordError) {
+    package init(line: UnsafeBufferPointer<UInt8>, exactly: Bool = false) throws(LogRecordError) {
         if !exactly, let members = RecordScanner.members(line, stoppingAt: .state) {
             if let last = members.last, last.field == .state,
                let end = LogLine.membersEnd(UnsafeRawBufferPointer(line)), end > last.value.lowerBound {
@@ -122,7 +125,7 @@ enum StateStep {
 /// The top-level members of an entry line, each parsed only when read. What
 /// makes an entry readable is checked here, once for ``ParsedEntry`` and the
 /// lighter ``ScannedEntry`` alike.
-struct EntryRecord {
+package struct EntryRecord {
     let line: UnsafeBufferPointer<UInt8>
     /// Where each known field's value is, by ``RecordField/rawValue`` (the first
     /// of a repeated member, as a JSON parser keeping the first would read it).
@@ -158,8 +161,9 @@ struct EntryRecord {
         guard let action = try value(.action), let name = action[ActionField.type.name]?.stringValue else {
             throw LogRecordError("entry has no \"action\" with a \"type\"")
         }
+        let datePaths = (try? value(.payloadDates))?.arrayValue?.compactMap(\.stringValue) ?? []
         return (sequence, RecordedAction(name: name, payload: action[ActionField.payload.name] ?? .null,
-                                         isReplayable: action[ActionField.replayable.name]?.boolValue ?? false))
+                                         isReplayable: action[ActionField.replayable.name]?.boolValue ?? false, datePaths: datePaths))
     }
 
     /// A keyframe's `changed` member (paths that are not JSON Pointers are left out).
@@ -168,7 +172,7 @@ struct EntryRecord {
     }
 
     /// The JSON Pointers in a keyframe's `changed` array.
-    static func pointers(in changed: JSONValue?) -> [JSONPointer] {
+    package static func pointers(in changed: JSONValue?) -> [JSONPointer] {
         var paths: [JSONPointer] = []
         for path in changed?.arrayValue ?? [] {
             if let text = path.stringValue, let pointer = try? JSONPointer(parsing: text) { paths.append(pointer) }

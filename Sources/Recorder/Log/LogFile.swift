@@ -1,13 +1,12 @@
-import CReadAhead
 import Foundation
 
 /// A read-only file descriptor read with `pread`, so a file that shrinks or
 /// grows under the reader gives short reads, never a signal (as `mmap` would).
-final class ReadOnlyFile {
-    let descriptor: Int32
+package final class ReadOnlyFile {
+    package let descriptor: Int32
 
     /// Opens `path`, turning every failure into the one-line error a user sees.
-    init(path: String) throws(LogReadError) {
+    package init(path: String) throws(LogReadError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -40,7 +39,7 @@ final class ReadOnlyFile {
 
     deinit { close(descriptor) }
 
-    var size: Int64 {
+    package var size: Int64 {
         var status = stat()
         return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
@@ -55,7 +54,7 @@ final class ReadOnlyFile {
     /// cache now, without waiting for them: a scan that will read them next
     /// finds them there instead of waiting for the disk between its windows.
     /// A hint only (nothing on systems without `posix_fadvise`).
-    func prefetch(offset: Int64, count: Int64) {
+    package func prefetch(offset: Int64, count: Int64) {
         #if os(Linux)
         _ = posix_fadvise(descriptor, off_t(offset), off_t(count), POSIX_FADV_WILLNEED)
         #endif
@@ -63,14 +62,14 @@ final class ReadOnlyFile {
 
     /// Reads up to `count` bytes at `offset` into `buffer` (grown if needed); returns bytes read.
     @discardableResult
-    func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
+    package func read(into buffer: inout [UInt8], at offset: Int64, count: Int) -> Int {
         PositionalReader(descriptor: descriptor).read(into: &buffer, at: offset, count: count)
     }
 
     /// The same, taking what `readAhead` holds of those bytes first (when it reads
     /// this file), and reading the rest with `pread`, so the bytes are the file's either way.
     @discardableResult
-    func read(into buffer: inout [UInt8], at offset: Int64, count: Int, through readAhead: DirectReadAhead?) -> Int {
+    package func read(into buffer: inout [UInt8], at offset: Int64, count: Int, through readAhead: (any LogFileReadAhead)?) -> Int {
         guard let readAhead, readAhead.file === self else { return read(into: &buffer, at: offset, count: count) }
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
         return buffer.withUnsafeMutableBytes { bytes in
@@ -79,55 +78,20 @@ final class ReadOnlyFile {
             return copied + PositionalReader(descriptor: descriptor).read(intoBytes: bytes.baseAddress! + copied, at: offset + Int64(copied), count: count - copied)
         }
     }
-
-    /// The share of the file's pages in the page cache (0...1); nil when the system cannot tell.
-    var pageCacheShare: Double? {
-        let share = rewind_page_cache_share(descriptor, size)
-        return share < 0 ? nil : share
-    }
 }
 
-/// A file read from a point to its end past the page cache, a few blocks ahead
-/// of the reader on threads of its own (`rewind_read_ahead_*`, CReadAhead): what
-/// `rewind find DIR` reads a recording on a cold disk with.
-///
-/// Filling the page cache is the kernel's work on the searching CPUs; on a
-/// virtual machine that gives free memory back to its host it is most of a
-/// cold search (1.1 GB of recordings: 2.2–2.6 s of kernel time through the
-/// cache, 0.1 s past it). Linux only: elsewhere, and on file systems that cannot
-/// read past the cache, ``init(file:from:to:)`` fails and the file is read as usual.
-final class DirectReadAhead {
-    /// The file it reads (opened again past the cache: the same file).
-    let file: ReadOnlyFile
-    private let reader: OpaquePointer
-
-    /// Blocks of 1 MB in a ring of six (the one being read and up to five ahead), two threads reading.
-    static let blockBytes = 1 << 20
-    static let depth = 6
-    static let readers = 2
-
-    init?(file: ReadOnlyFile, from offset: Int64, to end: Int64) {
-        guard let reader = rewind_read_ahead_open(file.descriptor, offset, end, Self.blockBytes, Int32(Self.depth), Int32(Self.readers)) else { return nil }
-        self.file = file
-        self.reader = reader
-    }
-
-    deinit { rewind_read_ahead_close(reader) }
-
-    /// The bytes at `offset` where they lie, up to `count` of them and the end of
-    /// the block holding them (nil when it does not hold them): valid until the next
-    /// call asks for bytes of a later block.
-    func bytesInPlace(at offset: Int64, count: Int) -> UnsafeRawBufferPointer? {
-        var held = Int64(count)
-        guard let bytes = rewind_read_ahead_bytes(reader, offset, &held) else { return nil }
-        return UnsafeRawBufferPointer(start: bytes, count: Int(held))
-    }
-
-    /// Copies what it holds of the `count` bytes at `offset` into `destination`
-    /// (waiting for them to be read): how many, from the first; the caller reads the rest.
-    func copy(at offset: Int64, into destination: UnsafeMutableRawPointer, count: Int) -> Int {
-        Int(rewind_read_ahead_copy(reader, offset, destination, Int64(count)))
-    }
+/// Bytes of a log file read ahead of its reader by someone else, for a reader
+/// that reads the file once from start to end (RewindQuery's `DirectReadAhead`:
+/// a cold recording read past the page cache). What it does not hold is read
+/// with `pread`, so the bytes are always the file's.
+package protocol LogFileReadAhead: AnyObject {
+    /// The file it reads.
+    var file: ReadOnlyFile { get }
+    /// The bytes at `offset` where they lie, up to `count` of them (nil when it does not hold them):
+    /// valid until the next call asks for bytes further on.
+    func bytesInPlace(at offset: Int64, count: Int) -> UnsafeRawBufferPointer?
+    /// Copies what it holds of the `count` bytes at `offset` into `destination`: how many, from the first.
+    func copy(at offset: Int64, into destination: UnsafeMutableRawPointer, count: Int) -> Int
 }
 
 /// `pread` on a descriptor someone else owns.

@@ -93,9 +93,9 @@ extension LogHeader {
 }
 
 /// A record that has a valid checksum but does not hold what its kind requires.
-struct LogRecordError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct LogRecordError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Times in the log are seconds since 1970 rounded to microseconds, so they

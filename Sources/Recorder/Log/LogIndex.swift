@@ -5,7 +5,7 @@ import Foundation
 ///
 /// About 17 bytes per entry (1,000,000 entries ≈ 17 MB); records are parsed
 /// only when asked for.
-struct LogIndex {
+package struct LogIndex {
     /// Per entry, in parallel arrays to stay compact.
     var offsets: [Int64] = []
     var lengths: [UInt32] = []
@@ -30,16 +30,22 @@ struct LogIndex {
     /// Lines read after dropping a carriage return before their newline (a CRLF-converted log).
     var carriageReturnLines = 0
 
-    struct EntryFlags: OptionSet {
-        let rawValue: UInt8
+    package struct EntryFlags: OptionSet {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
         /// A damaged line lies between this entry and the previous one.
-        static let afterDamage = EntryFlags(rawValue: 1)
+        package static let afterDamage = EntryFlags(rawValue: 1)
         /// Entries were dropped (a gap record) right before this one.
-        static let afterGap = EntryFlags(rawValue: 2)
+        package static let afterGap = EntryFlags(rawValue: 2)
         /// A new recording session (header) starts right before this entry.
-        static let sessionStart = EntryFlags(rawValue: 4)
+        package static let sessionStart = EntryFlags(rawValue: 4)
         /// The record starts `{"kind":"entry","keyframe":true`: it holds the whole state.
-        static let keyframe = EntryFlags(rawValue: 8)
+        package static let keyframe = EntryFlags(rawValue: 8)
+
+        /// True when the entry's patch applies to the state after the entry before it: no
+        /// damage, gap or new session lies between them. (Here, not where a scan asks: an
+        /// option set's literal made in another module is built generically, per entry.)
+        package var followsOn: Bool { isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) }
     }
 
     var entryCount: Int { offsets.count }
@@ -87,7 +93,7 @@ struct LogIndex {
     /// while its bytes are still in the cache: the line without its newline,
     /// the entry's position in the log, its line number and its flags.
     /// Returning false stops the scan after the window it is in.
-    typealias EntryObserver = (_ line: UnsafeRawBufferPointer, _ entry: Int, _ lineNumber: Int, _ flags: EntryFlags) -> Bool
+    package typealias EntryObserver = (_ line: UnsafeRawBufferPointer, _ entry: Int, _ lineNumber: Int, _ flags: EntryFlags) -> Bool
 
     /// Scans at least one line and about `maxBytes` of `file` (whose size is `fileSize`).
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8]) {
@@ -98,7 +104,7 @@ struct LogIndex {
     /// (Not escaping, so what the observer captures needs no run-time exclusivity checks.)
     /// Windows are taken from `readAhead` when it reads this file.
     mutating func scan(_ file: ReadOnlyFile, fileSize: Int64, maxBytes: Int, buffer: inout [UInt8],
-                       readAhead: DirectReadAhead? = nil, observer: EntryObserver) {
+                       readAhead: (any LogFileReadAhead)? = nil, observer: EntryObserver) {
         let budgetEnd = scannedOffset + min(Int64(max(maxBytes, 1)), Int64.max - scannedOffset)
         let start = scannedOffset
         tornTail = nil

@@ -31,9 +31,9 @@ package enum LogLine {
 
     /// The same prefixes as static text, for the index's look at every line
     /// (no array to load and retain: a few percent of a search's CPU).
-    enum Kind {
+    package enum Kind {
         static let header: StaticString = #"{"kind":"header""#
-        static let entry: StaticString = #"{"kind":"entry""#
+        package static let entry: StaticString = #"{"kind":"entry""#
         static let keyframe: StaticString = #"{"kind":"entry","keyframe":true"#
         static let gap: StaticString = #"{"kind":"gap""#
     }

@@ -72,24 +72,22 @@ public final class LogReader: @unchecked Sendable {
     private let scanLock = NSLock()
     private var scanBuffer = ReadBufferPool.take()
     /// The read-ahead of a prefetched cold file, until an indexing scan takes it (guarded by `lock`).
-    private var prefetchedReadAhead: DirectReadAhead?
+    private var prefetchedReadAhead: (any LogFileReadAhead)?
 
     /// Opens a log and reads its header.
     ///
     /// Throws a ``LogReadError`` for a missing file, a directory, an empty or
     /// binary file, JSON that is not a log, or a log from a newer format version.
     public convenience init(path: String, indexing: Indexing = .all) throws(LogReadError) {
-        try self.init(path: path, indexing: indexing, prefetched: nil)
+        try self.init(path: path, indexing: indexing, opened: nil, readAhead: nil)
     }
 
-    /// The same for a file ``prefetch(path:)`` opened (nil: open `path`): its
-    /// header is read from what the prefetch has read, and so is the rest by
-    /// ``indexingScanPathValues(paths:_:)`` when the prefetch reads past the cache.
-    package init(path: String, indexing: Indexing = .all, prefetched: PrefetchedFile?) throws(LogReadError) {
+    /// The same for `path` already `opened` (nil: open it here), its bytes taken from
+    /// `readAhead` where it holds them (the header, and an indexing scan's lines).
+    package init(path: String, indexing: Indexing, opened: ReadOnlyFile?, readAhead: (any LogFileReadAhead)?) throws(LogReadError) {
         self.path = path
         let file: ReadOnlyFile
-        if let prefetched { file = prefetched.file } else { file = try ReadOnlyFile(path: path) }
-        let readAhead = prefetched?.readAhead
+        if let opened { file = opened } else { file = try ReadOnlyFile(path: path) }
         self.file = file
         prefetchedReadAhead = readAhead
         fileSize = file.size
@@ -176,7 +174,7 @@ public final class LogReader: @unchecked Sendable {
     /// With `prefetching`, those bytes and the `maxBytes` after them are asked
     /// of the disk first (``ReadOnlyFile/prefetch(offset:count:)``), so the next call finds them read.
     /// With `readAhead` (of this reader's file), the bytes are taken from it instead, and nothing is prefetched.
-    func indexMore(maxBytes: Int, prefetching: Bool = false, readAhead: DirectReadAhead? = nil, observer: LogIndex.EntryObserver) -> Bool {
+    package func indexMore(maxBytes: Int, prefetching: Bool = false, readAhead: (any LogFileReadAhead)? = nil, observer: LogIndex.EntryObserver) -> Bool {
         scanLock.withLock {
             var (more, size, file) = lock.withLock { (index.continuation(), fileSize, self.file) }
             let readAhead = readAhead?.file === file ? readAhead : nil
@@ -189,23 +187,10 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
-    /// The prefetch's read-ahead when there is one (taken: the reader lets it go
-    /// with the scan). Else a read-ahead of the rest of the file past the page cache, when most of it
-    /// is not in the cache and there is at least `minimumBytes` left to index
-    /// (``DirectReadAhead``); nil otherwise, and where the system cannot read so.
-    func coldReadAhead(minimumBytes: Int64) -> DirectReadAhead? {
-        let (scanned, size, file, prefetched) = lock.withLock { (index.scannedOffset, fileSize, self.file, prefetchedReadAhead.take()) }
-        if let prefetched { return prefetched }
-        guard Self.readsPastCache(file, remaining: size - scanned, minimumBytes: minimumBytes) else { return nil }
-        return DirectReadAhead(file: file, from: scanned, to: size)
-    }
-
-    /// Whether `remaining` bytes of `file` are better read past the page cache: at least
-    /// `minimumBytes` of them, and most of the file not in the cache (a system that
-    /// cannot tell reads through the cache).
-    static func readsPastCache(_ file: ReadOnlyFile, remaining: Int64, minimumBytes: Int64) -> Bool {
-        guard remaining >= minimumBytes, let share = file.pageCacheShare else { return false }
-        return share < 0.5
+    /// The file read now, how far it is indexed and its size, with the prefetch's read-ahead
+    /// when there is one (taken: the reader lets it go with the indexing scan that asks for it).
+    package func takeIndexingPosition() -> (file: ReadOnlyFile, scanned: Int64, size: Int64, readAhead: (any LogFileReadAhead)?) {
+        lock.withLock { (file, index.scannedOffset, fileSize, prefetchedReadAhead.take()) }
     }
 
     /// Picks up what changed in the file since the last look (following a log
@@ -331,6 +316,20 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// The number `rewind log` and the inspector show for the entry at `index` (from 0):
+    /// entries keep the numbers they were recorded with, so every gap before it counts
+    /// the entries it stands for and every damaged record one.
+    public func entryNumber(at index: Int) -> Int {
+        lock.withLock {
+            let line = index >= 0 && index < self.index.lineNumbers.count ? Int(self.index.lineNumbers[index]) : Int.max
+            let dropped = self.index.gaps.reduce(0) { $0 + ($1.beforeEntry <= index ? max(1, $1.droppedCount) : 0) }
+            return index + 1 + dropped + self.index.damage.count { $0.lineNumber < line }
+        }
+    }
+
+    /// How many sessions after the first were found so far (``laterSessions`` without reading their headers).
+    public var laterSessionCount: Int { lock.withLock { index.laterSessions.count } }
+
     /// Damaged lines found so far in the middle of the log (skipped; not entries).
     public var damage: [LogDamage] { lock.withLock { index.damage } }
 
@@ -402,8 +401,13 @@ public final class LogReader: @unchecked Sendable {
         return try state(at: index - 1)
     }
 
+    /// Entries a scan locates per hold of the lock.
+    package static let scanBatchEntries = 512
+    /// Most bytes a scan reads at once (a longer line is read alone).
+    package static let scanWindowBytes = 1 << 20
+
     /// The spare scan buffer, for one scan at a time (another gets a new one).
-    func takeScanBuffer() -> [UInt8] {
+    package func takeScanBuffer() -> [UInt8] {
         lock.withLock {
             defer { spareScanBuffer = [] }
             return spareScanBuffer
@@ -411,14 +415,14 @@ public final class LogReader: @unchecked Sendable {
     }
 
     /// Keeps `buffer` for the next scan unless it grew past a few windows (a huge line).
-    func returnScanBuffer(_ buffer: [UInt8]) {
+    package func returnScanBuffer(_ buffer: [UInt8]) {
         guard buffer.count <= 4 * Self.scanWindowBytes else { return }
         lock.withLock { if buffer.count > spareScanBuffer.count { spareScanBuffer = buffer } }
     }
 
     /// Where each entry's line is, nil for an index out of range, and the file
     /// they are in; one brief hold of the lock.
-    func lineLocations(_ positions: some Collection<Int>) -> (ReadOnlyFile, [LineLocation?]) {
+    package func lineLocations(_ positions: some Collection<Int>) -> (ReadOnlyFile, [LineLocation?]) {
         lock.withLock {
             (file, positions.map { position in
                 guard position >= 0 && position < index.entryCount else { return nil }
@@ -429,7 +433,7 @@ public final class LogReader: @unchecked Sendable {
 
     /// Where each entry of `positions` is, with its line number and index flags
     /// (what a state scan needs to know whether a patch follows on); one hold of the lock.
-    func stateScanLocations(_ positions: Range<Int>) -> (ReadOnlyFile, [(location: LineLocation, lineNumber: Int, flags: LogIndex.EntryFlags)]) {
+    package func stateScanLocations(_ positions: Range<Int>) -> (ReadOnlyFile, [(location: LineLocation, lineNumber: Int, flags: LogIndex.EntryFlags)]) {
         lock.withLock {
             (file, positions.clamped(to: 0..<index.entryCount).map { position in
                 (LineLocation(offset: index.offsets[position], length: Int(index.lengths[position])),
@@ -662,4 +666,11 @@ public enum LogRefresh: Sendable, Equatable {
     case replaced
     /// The name leads to nothing readable; what was read stays. The text says why, in one line.
     case missing(String)
+}
+
+/// Where an entry's line is in the file (without its newline).
+package struct LineLocation {
+    package var offset: Int64
+    package var length: Int
+    package var end: Int64 { offset + Int64(length) }
 }

@@ -25,6 +25,8 @@ package struct EntryRecordContent {
     /// `values` and `trace`, when the entry has them.
     package var values: JSONValue?
     package var trace: JSONValue?
+    /// Where the payload holds `Date`s (`payloadDates`, written when there are any).
+    package var payloadDatePaths: [String] = []
     package var body: Body
     /// Members only some writers know (an import's `skipped`, `reducerError`), written last.
     package var extra: [(RecordField, JSONValue)] = []
@@ -67,7 +69,7 @@ package final class RecordEncoder {
     /// Appends an entry record's members, without its seal; returns where the record starts.
     ///
     /// `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
-    /// "action":{"type":…,"payload":…,"replayable":…}[,"effectOf":…][,"values":…][,"trace":…]`
+    /// "action":{"type":…,"payload":…,"replayable":…}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
     /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
@@ -98,6 +100,10 @@ package final class RecordEncoder {
         if let trace = entry.trace {
             buffer.append(contentsOf: RecordField.trace.memberPrefix)
             append(&buffer) { JSONWriter.write(trace, to: $0) }
+        }
+        if !entry.payloadDatePaths.isEmpty {
+            buffer.append(contentsOf: RecordField.payloadDates.memberPrefix)
+            append(&buffer) { JSONWriter.write(.array(entry.payloadDatePaths.map(JSONValue.string)), to: $0) }
         }
         switch entry.body {
         case .keyframe(let state, let changed):

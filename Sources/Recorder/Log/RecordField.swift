@@ -1,3 +1,5 @@
+import Foundation
+
 /// The members of Rewind's entry and gap records (docs/FORMAT.md, "Entry" and
 /// "Gap"), named once for every writer and reader: the recorder's writer,
 /// ``LogBuilder`` (exports, imports, saved branches), the live stream's
@@ -32,6 +34,9 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case values
     /// Where the action was dispatched.
     case trace
+    /// `"payloadDates"`: where the action's payload holds `Date`s, as JSON Pointer patterns
+    /// (`["/tick/_0"]`, `*` for any array index or dictionary key), so readers show them as dates.
+    case payloadDates
     /// A keyframe's list of the paths the action changed.
     case changed
     /// A keyframe's whole state.
@@ -65,6 +70,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .effectOf: "effectOf"
         case .values: "values"
         case .trace: "trace"
+        case .payloadDates: "payloadDates"
         case .changed: "changed"
         case .state: "state"
         case .patch: "patch"
@@ -131,6 +137,8 @@ package struct RecordFields: OptionSet, Sendable {
     package let rawValue: UInt32
     package init(rawValue: UInt32) { self.rawValue = rawValue }
     package init(_ field: RecordField) { rawValue = 1 << UInt32(field.rawValue) }
+    /// The members named.
+    @inlinable package init(_ fields: RecordField...) { rawValue = fields.reduce(0) { $0 | 1 << UInt32($1.rawValue) } }
 
     /// Adds `field`; false when it was already there (a repeated member).
     package mutating func insertFirst(_ field: RecordField) -> Bool {
@@ -138,4 +146,20 @@ package struct RecordFields: OptionSet, Sendable {
     }
 
     package func contains(_ field: RecordField) -> Bool { contains(RecordFields(field)) }
+}
+
+// Inlinable: the record readers of RewindQuery match every record's members with these.
+extension UnsafeBufferPointer<UInt8> {
+    /// True when these are the bytes of `text`.
+    @inlinable package func equals(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
+        return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
+    }
+
+    /// True when the bytes of `text` come at `position` (the record readers' "as written" matching).
+    @inlinable package func hasPrefix(_ text: StaticString, at position: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard position >= 0, position + length <= count else { return false }
+        return length == 0 || memcmp(baseAddress! + position, text.utf8Start, length) == 0
+    }
 }

@@ -13,7 +13,8 @@ extension ActionRecorder {
     /// connection is retried on its own (50 ms doubling to 1 s). ``flush()`` and
     /// ``close()`` also wait for queued records to be sent while the connection
     /// keeps taking them (at most 1 s without progress). A listener that refuses
-    /// the token stops recording: `options.onError` is called and ``close()`` throws.
+    /// the token stops recording: `options.onError` is called and ``close()`` throws; so
+    /// does closing with entries that never reached the listener (``liveDroppedEntries``).
     ///
     /// - Parameters:
     ///   - address: `host:port` (IPv6 in brackets: `[::1]:7777`).
@@ -30,8 +31,10 @@ extension ActionRecorder {
         self.init(path: file ?? parsed.description, sink: sink, live: live, options: options)
     }
 
-    /// Entries not sent live because the listener was slow or unreachable (the
-    /// listener's log has gap records for them). 0 when not recording live.
+    /// Entries missing from the listener's log because it was slow or unreachable: those
+    /// its gap records stand for (the queue was full, a connection was lost with records in
+    /// flight) and those dropped since; after ``close()``, also those that never reached it
+    /// (then `close()` throws and says how many). 0 when not recording live.
     public var liveDroppedEntries: Int { live?.droppedEntries ?? 0 }
 
     /// Once at close: at most this long without progress is waited for the listener.

@@ -237,7 +237,10 @@ public final class ActionRecorder: Sendable {
     /// Writes what is queued, stops the writer thread and closes the file.
     /// Calling it again does nothing more.
     ///
-    /// - Throws: the ``RecorderError`` that stopped recording, if any.
+    /// - Throws: the ``RecorderError`` that stopped recording, if any. When recording
+    ///   live, also when entries never reached the listener (it was gone, or did not
+    ///   confirm them within a second): the error counts them, `Options.onError` gets
+    ///   it too, and ``liveDroppedEntries`` counts every entry missing from its log.
     public func close() throws(RecorderError) {
         let wasOpen = status.withLock { status in
             defer { status.closed = true }
@@ -249,6 +252,8 @@ public final class ActionRecorder: Sendable {
             live?.close(patience: ActionRecorder.livePatience)
             // Reported here if the stream's thread has not yet done it (once either way).
             if let refused = live?.refusalError { ActionRecorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
+            // Entries that never reached the listener, which its log has no gap record for: said, not silently lost.
+            if let lost = live?.lossAtClose { ActionRecorder.stop(with: lost, queue: queue, status: status, onError: options.onError) }
         }
         if let error = reportedError() { throw error }
     }

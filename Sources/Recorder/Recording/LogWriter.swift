@@ -216,10 +216,12 @@ final class LogWriter {
                 let body: EntryRecordContent.Body = isKeyframe
                     ? .keyframe(state: UnsafeBufferPointer(start: current.base, count: stateBytes), changed: changedPaths(diff))
                     : .patch(patch)
-                return records.appendEntryMembers(EntryRecordContent(
+                var content = EntryRecordContent(
                     sequence: entry.sequence, time: wall, durationNanoseconds: entry.durationNanoseconds,
                     actionType: actionName, payload: payloadBytes, isReplayable: payload.replayable,
-                    effectOf: entry.effectOf, values: extras.values, trace: extras.trace, body: body), to: &buffer)
+                    effectOf: entry.effectOf, values: extras.values, trace: extras.trace, body: body)
+                content.payloadDatePaths = payload.datePaths
+                return records.appendEntryMembers(content, to: &buffer)
             }
         }
         if isKeyframe {

@@ -60,7 +60,7 @@ struct CapturedValue {
 ///
 /// `@unchecked Sendable`: the mutable lists are guarded by `lock`, since a task the
 /// reducer starts inherits the binding and may read a value from another thread.
-final class RecordedValuesContext: @unchecked Sendable {
+package final class RecordedValuesContext: @unchecked Sendable {
     @TaskLocal static var current: RecordedValuesContext?
 
     private let lock = NSLock()
@@ -108,6 +108,15 @@ final class RecordedValuesContext: @unchecked Sendable {
 
     /// Replay: the reads the recording had no (usable) value for, one line each.
     var unrecordedReads: [String] { lock.withLock { unrecorded } }
+
+    /// Runs `body` (a reducer call) with `values` handed back to what it reads through
+    /// ``Recorded``, as replay and `verify` do; returns the reads the values had no (usable)
+    /// value for, one line each (`uuid #2: the recording has no value for it`).
+    package static func replaying(_ values: [Recorded.Value], _ body: () -> Void) -> [String] {
+        let context = RecordedValuesContext(replaying: values)
+        $current.withValue(context) { body() }
+        return context.unrecordedReads
+    }
 
     /// Runs `body` with a fresh recording context; returns its result and what it read.
     static func capturing<Result>(_ body: () throws -> Result) rethrows -> (Result, [CapturedValue]) {

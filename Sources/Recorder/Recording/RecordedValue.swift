@@ -48,12 +48,19 @@ enum RecordedValue {
 
     /// An action payload as compact JSON: `Codable` through the byte encoder,
     /// anything else through reflection. Never throws.
-    static func encodePayload(_ value: Any) -> (bytes: [UInt8], replayable: Bool) {
-        if let copy = value as? PreEncodedValue { return (JSONWriter.compact(copy.json), copy.replayable) }
-        if let encodable = value as? any Encodable, let bytes = try? JSONEncoding.bytes(of: encodable) {
-            return (bytes, type(of: value) is any Decodable.Type)
+    static func encodePayload(_ value: Any) -> EncodedPayload {
+        if let copy = value as? PreEncodedValue { return EncodedPayload(bytes: JSONWriter.compact(copy.json), replayable: copy.replayable) }
+        if let encodable = value as? any Encodable, let encoded = try? JSONEncoding.bytesAndDatePaths(of: encodable) {
+            return EncodedPayload(bytes: encoded.bytes, replayable: type(of: value) is any Decodable.Type, datePaths: encoded.datePaths)
         }
-        return (JSONWriter.compact(JSONEncoding.reflecting(value)), false)
+        return EncodedPayload(bytes: JSONWriter.compact(JSONEncoding.reflecting(value)), replayable: false)
+    }
+
+    /// An action (or value) as the log holds it: its JSON, whether it decodes again, and where it holds `Date`s.
+    struct EncodedPayload {
+        var bytes: [UInt8]
+        var replayable: Bool
+        var datePaths: [String] = []
     }
 
     /// A value as a ``JSONValue``, encoded as ``encodePayload(_:)`` encodes it: for the

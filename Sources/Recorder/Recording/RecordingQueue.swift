@@ -18,7 +18,7 @@ struct PendingEntry {
     /// instances (see ``CallerThreadEncoding``).
     var encodedState: EncodedDocument?
     var encodedInitialState: EncodedDocument?
-    var encodedPayload: (bytes: [UInt8], replayable: Bool)?
+    var encodedPayload: RecordedValue.EncodedPayload?
     /// Outside values the reducer read through ``Recorded`` (the `values` member; see EntryExtras).
     var recordedValues: [CapturedValue] = []
     /// Where the action was dispatched (the `trace` member; see EntryExtras).

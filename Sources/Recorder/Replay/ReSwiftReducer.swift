@@ -26,12 +26,12 @@ public struct ReSwiftReducer<State: Codable, Action> {
 
     /// The reducer in the shape replay runs: the state is never nil there (replay starts
     /// from a recorded state).
-    var inoutReducer: (inout State, Action) -> Void {
+    package var inoutReducer: (inout State, Action) -> Void {
         { [reducer] state, action in state = reducer(action, state) }
     }
 
     /// Picks the listed type named like the entry, then any listed type that decodes.
-    var decoding: ActionDecoding<Action> {
+    package var decoding: ActionDecoding<Action> {
         ActionDecoding { [actionTypes] name, payload, decoder throws(JSONValueDecodingError) in
             let named = actionTypes.filter { name != nil && String(describing: $0) == name }
             var firstError: JSONValueDecodingError?

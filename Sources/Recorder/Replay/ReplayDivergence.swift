@@ -15,10 +15,15 @@
 ///     }
 /// ```
 public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Position of the entry in the log, from 0 (it is shown as `entryIndex + 1`).
+    /// Position of the entry in the log, from 0.
     public var entryIndex: Int
     /// Entries in the log.
     public var entryCount: Int
+    /// The entry's number, as `rewind log` shows it (entries keep the numbers they were
+    /// recorded with: gaps and damaged records before it count).
+    public var entryNumber: Int
+    /// The number of the log's last entry, counted as ``entryNumber`` is.
+    public var lastEntryNumber: Int
     /// The action, as recorded: its case path and its JSON.
     public var action: RecordedAction
     /// The state the log holds after the action.
@@ -37,8 +42,8 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var differingPaths: [JSONPointer] { DivergenceDiff.paths(recorded: recorded, recomputed: recomputed) }
 
     public var description: String {
-        let payload = ReplayText.short(ActionSummary.payload(action.payload, actionType: action.name))
-        var text = "entry \(entryIndex + 1) of \(entryCount) diverges: \(action.name)\(payload.isEmpty ? "" : " " + payload)\n"
+        let payload = ReplayText.short(ActionSummary.payload(of: action))
+        var text = "entry \(entryNumber) of \(lastEntryNumber) diverges: \(action.name)\(payload.isEmpty ? "" : " " + payload)\n"
         for read in unrecordedReads { text += "reads Recorded value \(read)\n" }
         if !unrecordedReads.isEmpty && recorded == recomputed { return text + "(the recomputed state matches the recording)" }
         text += "recorded (-) → recomputed (+):\n"

@@ -143,7 +143,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                 continue
             }
             defer { previous = entry }
-            if let previous, let reason = Self.chainBreak(between: previous, and: entry, startsSession: reader.startsSession(at: index), gaps: reader.gaps) {
+            if let previous, let reason = Self.chainBreak(between: previous, and: entry, number: reader.entryNumber(at: index),
+                                                            startsSession: reader.startsSession(at: index), gaps: reader.gaps) {
                 current = nil
                 restartReason = reason
             }
@@ -186,7 +187,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
             }
             next = try? decodeState(recordedJSON, entry: index)
             return .diverges(ReplayDivergence(
-                entryIndex: index, entryCount: entryCount, action: entry.action,
+                entryIndex: index, entryCount: entryCount, entryNumber: reader.entryNumber(at: index),
+                lastEntryNumber: entryCount > 0 ? reader.entryNumber(at: entryCount - 1) : 0, action: entry.action,
                 recorded: recordedJSON, recomputed: ReplayComparison.masked(recomputedJSON, like: recordedJSON),
                 unrecordedReads: unrecordedReads))
         } catch {
@@ -202,17 +204,15 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     /// Runs the reducer with the entry's recorded outside values bound; returns the
     /// reads it had no recorded value for.
     package func run(_ action: Action, on state: inout State, values: [Recorded.Value]) -> [String] {
-        let context = RecordedValuesContext(replaying: values)
-        RecordedValuesContext.$current.withValue(context) { reducer(&state, action) }
-        return context.unrecordedReads
+        RecordedValuesContext.replaying(values) { reducer(&state, action) }
     }
 
     /// Why the state before `entry` is not the state after `previous`: a new
     /// recording session, entries dropped in between, or damaged lines skipped.
-    static func chainBreak(between previous: LogEntry, and entry: LogEntry, startsSession: Bool, gaps: [LogGap]) -> String? {
-        if startsSession || entry.sequence == 0 { return "a new recording session starts at entry \(entry.index + 1)" }
-        if gaps.contains(where: { $0.beforeEntry == entry.index }) { return "the recorder dropped entries before entry \(entry.index + 1)" }
-        if entry.lineNumber != previous.lineNumber + 1 { return "records before entry \(entry.index + 1) are damaged or missing" }
+    static func chainBreak(between previous: LogEntry, and entry: LogEntry, number: Int, startsSession: Bool, gaps: [LogGap]) -> String? {
+        if startsSession || entry.sequence == 0 { return "a new recording session starts at entry \(number)" }
+        if gaps.contains(where: { $0.beforeEntry == entry.index }) { return "the recorder dropped entries before entry \(number)" }
+        if entry.lineNumber != previous.lineNumber + 1 { return "records before entry \(number) are damaged or missing" }
         return nil
     }
 
@@ -378,6 +378,10 @@ package struct LogCopyError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// How a replay session turns a recorded action (its case path or type name, and
 /// its payload) back into the reducer's Action type.
-struct ActionDecoding<Action> {
-    let decode: (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action
+package struct ActionDecoding<Action> {
+    package let decode: (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action
+
+    package init(decode: @escaping (_ name: String?, _ payload: JSONValue, _ decoder: JSONValueDecoder) throws(JSONValueDecodingError) -> Action) {
+        self.decode = decode
+    }
 }

@@ -52,6 +52,24 @@ public enum JSONEncoding {
         }
     }
 
+    /// ``bytes(of:)``, and where the value holds `Date`s: JSON Pointer patterns, `*` for any
+    /// array index or dictionary key (`["/tick/_0"]`), sorted; for the recorder's action payloads.
+    package static func bytesAndDatePaths<T: Encodable>(of value: T) throws -> (bytes: [UInt8], datePaths: [String]) {
+        do {
+            return try _StreamingEncoderPool.shared.withEncoder { encoder in
+                encoder.collectsDatePaths = true
+                defer {
+                    encoder.collectsDatePaths = false
+                    encoder.datePaths.removeAll()
+                }
+                try encoder.encodeTopLevel(value)
+                return (encoder.bytes, encoder.datePaths.sorted())
+            }
+        } catch is _NeedsValueEncoder {
+            return (JSONWriter.compact(try self.value(of: value)), [])
+        }
+    }
+
     static func tooDeep(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
         EncodingError.invalidValue(value, EncodingError.Context(
             codingPath: codingPath,

@@ -91,12 +91,22 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
     @exclusivity(unchecked) package var datePaths = Set<String>()
 
     private func noteDatePath(last: String) {
-        let tokens = pathKeys.elements.map { key -> String in
+        func token(_ key: PathKey) -> String {
             switch key {
             case .index: return "*"
             case .key(_, let type), .smallKey(_, let type): return type == _CanonicalKey.self ? "*" : key.codingKey.stringValue
             }
-        } + [last]
+        }
+        var tokens: [String]
+        // Inside a nested container (an enum case's values, `{"tick":{"_0":…}}`) the value path
+        // lacks the container's key: the innermost one's own path, then the keys pushed since.
+        if !nestedFramePaths.isEmpty, let nested = frames.elements.reversed().lazy.compactMap({ self.nestedFramePaths[$0.id] }).first {
+            tokens = nested.path.map { key in type(of: key) == _CanonicalKey.self || key.intValue.map(String.init) == key.stringValue ? "*" : key.stringValue }
+            tokens += pathKeys.elements.dropFirst(nested.valueKeys).map(token)
+        } else {
+            tokens = pathKeys.elements.map(token)
+        }
+        tokens.append(last)
         datePaths.insert(tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined())
     }
 
@@ -540,19 +550,20 @@ package final class _StreamingEncoder: _ByteBuffer, Encoder {
 
     /// Coding paths of nested containers (`nestedContainer(keyedBy:forKey:)`),
     /// which are one key deeper than the value that opened them; rare, so kept aside.
-    @exclusivity(unchecked) private var nestedFramePaths: [Int: [any CodingKey]] = [:]
+    /// Each open nested container's coding path, and how many value keys (`pathKeys`) there were when it opened.
+    @exclusivity(unchecked) private var nestedFramePaths: [Int: (path: [any CodingKey], valueKeys: Int)] = [:]
 
     func nestedFrame(isObject: Bool, codingPath: [any CodingKey]) -> Int {
         // The nested container is the value of the member or element just begun.
         let id = openFrame(isObject: isObject, previousOwner: pendingPrevious)
         (pendingNode, pendingPrevious) = (-1, -1)
-        nestedFramePaths[id] = codingPath
+        nestedFramePaths[id] = (codingPath, pathKeys.count)
         return id
     }
 
     /// A container's coding path: a value's own container shares the path of
     /// the value, which stays current while the value encodes.
-    func codingPath(ofFrame id: Int) -> [any CodingKey] { nestedFramePaths[id] ?? codingPath }
+    func codingPath(ofFrame id: Int) -> [any CodingKey] { nestedFramePaths[id]?.path ?? codingPath }
 
     func beginSingleValue() throws {
         if valueContainer >= 0 || valueWroteSingle { throw _NeedsValueEncoder() }

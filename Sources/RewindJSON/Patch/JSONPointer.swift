@@ -44,7 +44,17 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        var text = ""
+        for token in tokens {
+            text += "/"
+            // Most tokens need no escape: Foundation's replacing, which copies every token twice, is left for those that do.
+            if token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+                text += token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            } else {
+                text += token
+            }
+        }
+        return text
     }
 
     /// True for the whole document (`""`).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Recorder
+import RewindQuery
 @testable import Inspector
 
 /// `rewind find` over the todo recording (LogFixture.todoLog):
@@ -140,6 +141,32 @@ import Recorder
                 #expect(skipped == unavailable)
             }
         }
+    }
+
+    /// On random logs with damage, gaps and patches of every kind, `--count` and the
+    /// listing print what the engine finds (held to every rebuilt state by
+    /// `QueryScanAgreementTests`), and `find DIR` (one pass per recording) lists the log's own lines.
+    @Test func theCommandPrintsWhatTheEngineFinds() throws {
+        var matched = 0
+        for (log, text) in try RandomLog.queries(seed: 4242, logs: 4, entries: 150, queriesPerLog: 6) {
+            var found: [Int] = []
+            QueryScan(reader: try LogReader(path: log), query: try Query(parsing: text), mode: .matches).run { report in
+                found += report.hits.map(\.index)
+                return true
+            }
+            let counted = find([log, text, "--count"])
+            #expect(counted.output == "\(found.count)\n", "\(text)")
+            #expect(counted.status == (found.isEmpty ? 1 : 0))
+            guard !found.isEmpty else { continue }
+            matched += found.count
+            let single = find([log, text]).output
+            // Numbered as recorded: the numbers gaps stand for are skipped.
+            let timeline = try LogTimeline(path: log)
+            #expect(numbers(single) == found.map(timeline.entryNumber(at:)), "\(text)")
+            let inDirectory = find([(log as NSString).deletingLastPathComponent, text]).output
+            #expect(inDirectory == single.split(separator: "\n").map { log + "  " + $0 + "\n" }.joined(), "\(text): find DIR")
+        }
+        #expect(matched > 20, "the conditions are not all false")
     }
 
     @Test func changesAreStitchedAcrossChunks() throws {

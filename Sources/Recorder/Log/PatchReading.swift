@@ -1,0 +1,327 @@
+import Foundation
+
+/// A recorder's patch read straight from its bytes: operations whose paths
+/// are plain ASCII and whose values are scalars (what most actions change)
+/// are built without the parser, which sets up per-document caches that cost
+/// more than a ten-byte value. Nil for anything else; the caller then parses.
+/// It accepts only what the parser and `JSONPatch(jsonValue:)` accept (strings
+/// without control characters, valid UTF-8, nothing after the patch), so it may
+/// be given any bytes: `state(at:)` gives it patches nothing has checked.
+package enum SkimmedPatch {
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var pointers = PathPointerCache()
+        return read(bytes, pointers: &pointers)
+    }
+
+    /// The same, taking paths seen before from `pointers`.
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
+        readAsWritten(bytes, pointers: &pointers) ?? readMembers(bytes)
+    }
+
+    /// The exact bytes a recorder writes, `[{"op":"replace","path":"/a/0","value":3},…]`
+    /// (members in that order, no spaces), matched without walking members; nil for anything else.
+    package static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var pointers = PathPointerCache()
+        return readAsWritten(bytes, pointers: &pointers)
+    }
+
+    package static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
+        guard let (patch, length) = readCheckedAsWritten(bytes, pointers: &pointers), length == bytes.count else { return nil }
+        return patch
+    }
+
+    /// The same at the start of `bytes` (a patch and the rest of its record),
+    /// checked as the parser and `JSONPatch(jsonValue:)` check it (no control
+    /// characters, valid UTF-8), so a skim that gets a patch here need not
+    /// check it again: the patch and its length in bytes; nil for anything else.
+    package static func readCheckedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
+        // Raw pointer reads and literals compared in place: this runs once per
+        // entry of every scan, on about a hundred bytes, and the bounds checks
+        // and `memcmp` calls of the plain way cost three times the reading.
+        guard let base = bytes.baseAddress else { return nil }
+        var cursor = AsWrittenCursor(base: base, count: bytes.count)
+        guard cursor.expect("[") else { return nil }
+        if cursor.expect("]") { return (JSONPatch([]), cursor.position) }
+        // The storage of an earlier entry's operations when the scan handed it back, else a new array.
+        var operations = pointers.takeSpareOperations()
+        while true {
+            guard cursor.expect("{\"op\":\""), let op = cursor.op(), cursor.expect(",\"path\":\""), let pathText = cursor.plain(),
+                  let path = pointers.pointer(pathText, making: pointer) else { return nil }
+            if op == UInt8(ascii: "-") {
+                operations.append(.remove(path: path))
+            } else {
+                guard cursor.expect(",\"value\":"), let valueBytes = cursor.scalar(), let value = JSONSkimmer.checkedScalar(valueBytes) else { return nil }
+                switch op {
+                case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
+                case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
+                default: operations.append(.test(path: path, value: value))
+                }
+            }
+            guard cursor.expect("}") else { return nil }
+            if cursor.expect("]") { return (JSONPatch(operations), cursor.position) }
+            guard cursor.expect(",") else { return nil }
+        }
+    }
+
+    /// Reads a patch as a recorder writes it. A struct, not local functions:
+    /// those capture the position in a box, checked at run time once they are not inlined.
+    private struct AsWrittenCursor {
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        var position = 0
+
+        init(base: UnsafePointer<UInt8>, count: Int) {
+            self.base = base
+            self.count = count
+        }
+
+        /// Passes `text` if the bytes at the position are it. Compared in place, not
+        /// with `memcmp`: these literals are a few bytes, one after another, and the
+        /// calls cost more than the compares (callgrind). (Word compares of them were
+        /// not inlined, and cost more again.)
+        @inline(__always) mutating func expect(_ text: StaticString) -> Bool {
+            let length = text.utf8CodeUnitCount
+            guard position + length <= count else { return false }
+            let literal = text.utf8Start
+            for offset in 0..<length where base[position + offset] != literal[offset] { return false }
+            position += length
+            return true
+        }
+
+        /// The bytes up to the next quote, which it passes (a plain string's inside;
+        /// nil at a backslash, a control character or invalid UTF-8). Eight bytes a step
+        /// to the word holding the quote (the lowest flagged byte is always a real one).
+        @inline(__always) mutating func plain() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            var high: UInt64 = 0
+            while position + 8 <= count {
+                let bytes = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let flagged = ByteWords.quoteBackslashOrControlMask(bytes)
+                if flagged != 0 {
+                    let plainBytes = flagged.trailingZeroBitCount >> 3
+                    high |= bytes & ((1 &<< UInt64(plainBytes &* 8)) &- 1)
+                    position += plainBytes
+                    break
+                }
+                high |= bytes
+                position += 8
+            }
+            while position < count {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                high |= UInt64(byte)
+                position += 1
+            }
+            guard position < count else { return nil }
+            let text = UnsafeBufferPointer(start: base + start, count: position - start)
+            position += 1
+            if high & 0x8080_8080_8080_8080 != 0, !UTF8Validation.isValid(text) { return nil }
+            return text
+        }
+
+        /// The operation's name and its closing quote: one of the four a recorder
+        /// writes with a scalar value or none (anything else goes to the member walk).
+        @inline(__always) mutating func op() -> UInt8? {
+            guard position < count else { return nil }
+            switch base[position] {
+            case UInt8(ascii: "r"):
+                if expect("replace\"") { return UInt8(ascii: "r") }
+                return expect("remove\"") ? UInt8(ascii: "-") : nil
+            case UInt8(ascii: "a"): return expect("add\"") ? UInt8(ascii: "a") : nil
+            case UInt8(ascii: "t"): return expect("test\"") ? UInt8(ascii: "t") : nil
+            default: return nil
+            }
+        }
+
+        /// A scalar's bytes: to the operation's closing brace, a string to its closing quote (checked).
+        @inline(__always) mutating func scalar() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            if position < count, base[position] == UInt8(ascii: "\"") {
+                position += 1
+                guard plain() != nil else { return nil }
+            } else {
+                while position < count, base[position] != UInt8(ascii: "}") { position += 1 }
+            }
+            return UnsafeBufferPointer(start: base + start, count: position - start)
+        }
+    }
+
+    /// Any member order and any scalar values, walking the members.
+    package static func readMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        var operations: [JSONPatchOperation] = []
+        var skimmer = JSONSkimmer(bytes)
+        let read = skimmer.skimElements(depth: 0) { skimmer in
+            var op: UnsafeBufferPointer<UInt8>?, path: JSONPointer?, from: JSONPointer?, value: JSONValue?
+            // Every value checked as the parser checks it (nothing before may have).
+            let members = skimmer.walkMembers(depth: 1) { key, skimmer in
+                let start = skimmer.position
+                guard let key, skimmer.skipValue(depth: 2) else { return false }
+                let member = UnsafeBufferPointer(rebasing: bytes[start..<skimmer.position])
+                if key.equals("op") {
+                    op = JSONSkimmer.plainText(member)
+                } else if key.equals("path") {
+                    path = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return path != nil
+                } else if key.equals("from") {
+                    from = JSONSkimmer.plainText(member).flatMap(pointer)
+                    return from != nil
+                } else if key.equals("value") {
+                    value = JSONSkimmer.checkedScalar(member)
+                    return value != nil
+                }
+                return true
+            }
+            guard members, let op, let path else { return false }
+            if op.equals("replace"), let value {
+                operations.append(.replace(path: path, value: value))
+            } else if op.equals("add"), let value {
+                operations.append(.add(path: path, value: value))
+            } else if op.equals("remove") {
+                operations.append(.remove(path: path))
+            } else if op.equals("test"), let value {
+                operations.append(.test(path: path, value: value))
+            } else if op.equals("move"), let from {
+                operations.append(.move(from: from, path: path))
+            } else if op.equals("copy"), let from {
+                operations.append(.copy(from: from, path: path))
+            } else {
+                return false
+            }
+            return true
+        }
+        return read && skimmer.position == bytes.count ? JSONPatch(operations) : nil
+    }
+
+    /// `/items/3/value` without escapes or non-ASCII bytes; nil otherwise.
+    private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
+        guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
+        if text.isEmpty { return JSONPointer() }
+        guard text.first == UInt8(ascii: "/") else { return nil }
+        return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
+    }
+}
+
+/// The pointers of the paths a state scan has read (and its last action type), by their bytes: a log's
+/// patches name the same few hundred paths again and again, and splitting
+/// each into tokens (an array and its strings) was a tenth of a scan's time.
+///
+/// A table of two-way sets indexed by a hash of the bytes (no `Dictionary`:
+/// its seeded hashing cost more than the rest of a hit). It starts small, for
+/// the inspector's scans of a screenful, and grows to ``capacity`` slots; a
+/// path that meets a full set takes the place of the older of its two.
+package struct PathPointerCache {
+    private struct Slot {
+        var hash: UInt64
+        var bytes: [UInt8]
+        var pointer: JSONPointer
+    }
+    private var slots: [Slot?] = []
+    /// The object shapes of the keyframes parsed so far: the next one is mostly the same objects.
+    package var objectShapes = JSONParser.ShapeMemory()
+    /// The last action type read, by its bytes: a scan meets the same few
+    /// types in runs, and making the `String` again was a fiftieth of a scan.
+    private var lastActionType: (bytes: [UInt8], text: String)?
+    /// Paths made since the table last grew.
+    private var madeSinceGrowth = 0
+    /// An emptied operations array whose storage the next patch read reuses: one
+    /// allocation per scan instead of one per entry.
+    private var spareOperations: [JSONPatchOperation] = []
+    /// Slots at most, so memory stays bounded on a log of ever new paths.
+    package static let capacity = 4096
+    private static let initialSlots = 64
+
+    package init() {}
+
+    /// The pointer for `text`, made with `make` the first time (nil results are not kept).
+    package mutating func pointer(_ text: UnsafeBufferPointer<UInt8>,
+                          making make: (UnsafeBufferPointer<UInt8>) -> JSONPointer?) -> JSONPointer? {
+        let hash = Self.hash(text)
+        if slots.isEmpty { slots = Array(repeating: nil, count: Self.initialSlots) }
+        let set = Int(truncatingIfNeeded: hash >> 32) & (slots.count - 2)
+        for way in set..<(set + 2) {
+            if let slot = slots[way], slot.hash == hash, slot.bytes.count == text.count,
+               text.count == 0 || slot.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+                return slot.pointer
+            }
+        }
+        guard let pointer = make(text) else { return nil }
+        madeSinceGrowth += 1
+        if madeSinceGrowth > slots.count / 2, slots.count < Self.capacity {
+            // Many paths: a bigger table, filled again as they come back.
+            slots = Array(repeating: nil, count: slots.count * 4)
+            madeSinceGrowth = 0
+            return pointer
+        }
+        // The newer path first; the one it displaces (if any) moves to the second way.
+        slots[set + 1] = slots[set]
+        slots[set] = Slot(hash: hash, bytes: Array(text), pointer: pointer)
+        return pointer
+    }
+
+    /// An empty operations array, with the storage of one handed back by ``keepSpare(_:)`` when there is one.
+    package mutating func takeSpareOperations() -> [JSONPatchOperation] {
+        guard spareOperations.capacity > 0 else {
+            var operations: [JSONPatchOperation] = []
+            operations.reserveCapacity(4)
+            return operations
+        }
+        let operations = spareOperations
+        spareOperations = []
+        return operations
+    }
+
+    /// Keeps the storage of `operations` (a patch read and done with) for the next patch read.
+    package mutating func keepSpare(_ operations: consuming [JSONPatchOperation]) {
+        var operations = operations
+        guard operations.capacity <= 64 else { return }
+        // Emptied in place when this is the last reference (a scan that kept the patch keeps its own).
+        operations.removeAll(keepingCapacity: true)
+        spareOperations = operations
+    }
+
+    /// The action type whose UTF-8 bytes are `bytes` (valid UTF-8: the skim checked them).
+    package mutating func actionType(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if let last = lastActionType, last.bytes.count == bytes.count,
+           bytes.isEmpty || last.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return last.text
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        lastActionType = (Array(bytes), text)
+        return text
+    }
+
+    /// Eight bytes at a time, each word multiplied in and folded down, then
+    /// MurmurHash3's finalizer: paths that differ in one byte anywhere land in different sets.
+    private static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(text.count)
+        guard let base = text.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= text.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+            offset += 8
+        }
+        // The last bytes as one load, overlapping the words before (the length is
+        // in the seed, so no two lengths collide this way); a byte loop was a third of the hash.
+        var tail: UInt64 = 0
+        if offset < text.count {
+            if text.count >= 8 {
+                tail = raw.loadUnaligned(fromByteOffset: text.count - 8, as: UInt64.self)
+            } else if text.count >= 4 {
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)) << 32
+                    | UInt64(raw.loadUnaligned(fromByteOffset: text.count - 4, as: UInt32.self))
+            } else {
+                for index in 0..<text.count { tail = tail << 8 | UInt64(base[index]) }
+            }
+        }
+        hash = (hash ^ tail) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash = hash &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 33)
+    }
+}

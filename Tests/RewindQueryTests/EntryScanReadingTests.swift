@@ -1,0 +1,305 @@
+import Foundation
+import Testing
+@testable import Recorder
+import CQueryScan
+import CJSONScan
+import RewindJSON
+@testable import RewindQuery
+
+/// `LogReader.scanEntries` (one read per run of records, light parsing) must
+/// find exactly what `entry(at:)` finds, one entry at a time: the same action
+/// types, payloads and changed paths, and the same entries unreadable.
+@Suite struct EntryScanReadingTests {
+    static let allFields: ScannedEntry.Fields = [.payloadJSON, .changedPaths]
+
+    /// What `entry(at:)` says, in the scan's terms (nil when it throws).
+    static func perEntry(_ reader: LogReader, _ index: Int, fields: ScannedEntry.Fields = allFields) -> ScannedEntry? {
+        (try? reader.entry(at: index)).map { ScannedEntry($0, fields: fields) }
+    }
+
+    static func scanned(_ reader: LogReader, _ indices: [Int], fields: ScannedEntry.Fields = allFields) -> [ScannedEntry?] {
+        var found: [ScannedEntry?] = []
+        reader.scanEntries(indices, fields: fields) { index, entry in
+            #expect(index == indices[found.count])
+            found.append(entry)
+            return true
+        }
+        return found
+    }
+
+    /// Records written by hand: what a recorder writes, and what only a broken
+    /// or foreign writer would (each with a valid checksum, so only parsing judges it).
+    static let records: [(text: String, readable: Bool)] = [
+        (#"{"kind":"entry","keyframe":true,"seq":0,"time":1764400000.5,"durationNs":1000,"action":{"type":"todo/add","payload":{"add":{"title":"Buy milk"}},"replayable":true},"state":{"todos":[{"title":"Buy milk"}]},"changed":["/todos/0","not a pointer","/a~1b"]"#, true),
+        (#"{"kind":"entry","seq":1,"time":1764400001,"durationNs":900,"action":{"type":"todo/toggle","payload":{"toggle":{"id":0}},"replayable":true},"patch":[{"op":"replace","path":"/todos/0/done","value":true},{"op":"add","path":"/todos/-","value":{"title":"x","tags":["a",{"b":null}]}}]"#, true),
+        (#"{"kind":"entry","seq":2,"time":1764400002,"durationNs":900,"action":{"type":"todo/move","payload":null},"effectOf":1,"patch":[{"op":"move","from":"/a","path":"/b"},{"op":"copy","from":"/b","path":"/c~0d"},{"op":"remove","path":"/c"},{"op":"test","path":"/b","value":-0.5e3}]"#, true),
+        // A payload that is not compact as written: spaces, escapes, decimals, -0, a repeated key, wide characters.
+        (#"{"kind":"entry","seq":3,"time":1764400003,"durationNs":1,"action":{"type":"label/set","payload":{ "text" : "caf\u00e9 \"quoted\" \/", "n": 1.50, "n": -0, "wide":"日本語", "big":12345678901234567890}},"patch":[]"#, true),
+        (#"{"kind":"entry","seq":4,"time":"noon","action":{"type":"no/payload"},"patch":[{"op":"remove","path":""}]"#, true),
+        // Escaped keys and strings where the light reading looks: the full reading decides.
+        (#"{"kind":"entry","seq":5,"time":1764400005,"action":{"type":"todo\/escaped","payload":{}},"patch":[{"op":"re\u0070lace","p\u0061th":"/todos/0","value":1}]"#, true),
+        (#"{"kind":"entry","seq":6,"time":1764400006,"action":{"type":"todo/add","payload":{"add":{"title":"Deep"}}},"patch":[{"op":"add","path":"/deep","value":"# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}]", true),
+        (#"{"kind":"entry","seq":7.0,"time":1e400,"action":{"type":"odd/numbers","payload":[1e400,0.1,123456789012345678901]},"patch":[{"op":"add","path":"/n","value":1E+2}]"#, true),
+        // Unreadable: both readings must reject these.
+        (#"{"kind":"entry","seq":8,"action":{"type":"op/unknown"},"patch":[{"op":"frobnicate","path":"/a"}]"#, false),
+        (#"{"kind":"entry","seq":9,"action":{"type":"pointer/bad"},"patch":[{"op":"remove","path":"a/b"}]"#, false),
+        (#"{"kind":"entry","seq":10,"action":{"type":"pointer/bad-escape"},"patch":[{"op":"remove","path":"/a~2"}]"#, false),
+        (#"{"kind":"entry","seq":11,"action":{"type":"value/invalid"},"patch":[{"op":"add","path":"/a","value":tru}]"#, false),
+        (#"{"kind":"entry","seq":12,"action":{"type":"value/missing"},"patch":[{"op":"add","path":"/a"}]"#, false),
+        (#"{"kind":"entry","seq":13,"action":{"type":"from/missing"},"patch":[{"op":"move","path":"/a"}]"#, false),
+        (#"{"kind":"entry","action":{"type":"seq/missing"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":15,"action":{"payload":1},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":16,"action":{"type":"payload/lone-surrogate","payload":"\ud800"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":17,"action":{"type":"payload/leading-zero","payload":012},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":18,"action":{"type":"neither"}"#, false),
+        (#"{"kind":"entry","seq":19,"time":01,"action":{"type":"time/invalid"},"patch":[]"#, false),
+        (#"{"kind":"entry","seq":20,"action":{"type":"too/deep"},"patch":[{"op":"add","path":"/deep","value":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]", false),
+        (#"{"kind":"entry","seq":21,"action":{"type":"patch/not-an-array"},"patch":{"op":"remove","path":"/a"}"#, false),
+        (#"{"kind":"entry","seq":22,"action":{"type":"patch/trailing-comma"},"patch":[{"op":"remove","path":"/a"},]"#, false),
+    ]
+
+    static func writeLog(in directory: TemporaryDirectory) -> String {
+        var bytes: [UInt8] = []
+        func append(_ text: [UInt8]) {
+            let start = bytes.count
+            bytes += text
+            LogLine.seal(&bytes, recordStart: start)
+        }
+        append(Array(#"{"kind":"header","format":"rewind","version":1,"created":1764400000,"process":"test","stateType":"S","actionType":"A","keyframeInterval":4,"options":{},"metadata":{}"#.utf8))
+        for (position, record) in records.enumerated() {
+            append(Array(record.text.utf8))
+            if position == 2 {
+                // A damaged line (its checksum fails) and a gap record between entries.
+                let damagedStart = bytes.count
+                append(Array(#"{"kind":"entry","seq":99,"action":{"type":"damaged"},"patch":[]"#.utf8))
+                bytes[damagedStart + 30] ^= 0x01
+                append(Array(#"{"kind":"gap","firstSeq":3,"dropped":2"#.utf8))
+            }
+        }
+        // Invalid UTF-8 in a payload string, checksum valid.
+        append(Array(#"{"kind":"entry","seq":23,"action":{"type":"payload/bad-utf8","payload":"a"#.utf8) + [0xC3, 0x28] + Array(#""},"patch":[]"#.utf8))
+        // Two bytes that are not UTF-8 inside a long string (the skimmer checks 16 bytes at a time).
+        append(Array(#"{"kind":"entry","seq":24,"action":{"type":"payload/bad-utf8-long","payload":"0123456789"#.utf8) + [0xFF, 0xFF] + Array(#"abcdefghijklmnop"},"patch":[]"#.utf8))
+        let path = directory.file("scan.jsonl")
+        writeBytes(bytes, to: path)
+        return path
+    }
+
+    @Test func scanningFindsWhatReadingEachEntryFinds() throws {
+        let directory = TemporaryDirectory()
+        let reader = try LogReader(path: Self.writeLog(in: directory))
+        #expect(reader.damage.count == 1)
+        #expect(reader.gaps.count == 1)
+        let expectedReadable = Self.records.map(\.readable) + [false, false]
+        #expect(reader.entryCount == expectedReadable.count)
+
+        let all = Array(0..<reader.entryCount)
+        let perEntry = all.map { Self.perEntry(reader, $0) }
+        // The test means something only if the per-entry reading agrees with the table.
+        #expect(perEntry.map { $0 != nil } == expectedReadable)
+        #expect(perEntry[0]?.changedPaths.map(\.description) == ["/todos/0", "/a~1b"])
+        #expect(perEntry[2]?.changedPaths.map(\.description) == ["/b", "/c~0d", "/c", "/b"])
+        #expect(perEntry[3].map { String(decoding: $0.payloadJSON, as: UTF8.self) }?.hasPrefix(#"{"text":"café \"quoted\" /","n":-0,"wide":"日本語","big":"#) == true)  // -0 stays -0
+        #expect(perEntry[5]?.actionType == "todo/escaped")
+
+        #expect(Self.scanned(reader, all) == perEntry)
+        // Other orders and sparse runs (a backward search, a filtered timeline), and indexes out of range.
+        let backward = Array(all.reversed())
+        #expect(Self.scanned(reader, backward) == backward.map { perEntry[$0] })
+        let sparse = [7, 0, 23, 3, -1, 5, 24, reader.entryCount]
+        #expect(Self.scanned(reader, sparse) == sparse.map { perEntry.indices.contains($0) ? perEntry[$0] : nil })
+        // Asking for less gives the type alone, for the same entries.
+        for fields: ScannedEntry.Fields in [[], .payloadJSON, .changedPaths] {
+            #expect(Self.scanned(reader, all, fields: fields) == all.map { Self.perEntry(reader, $0, fields: fields) })
+        }
+    }
+
+    @Test func aRecordedLogScansLikeItReads() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try RecordedTodoLog.write(count: 300, seed: 11, keyframeInterval: 7, to: path)
+        let reader = try LogReader(path: path)
+        let all = Array(0..<reader.entryCount)
+        let perEntry = all.map { Self.perEntry(reader, $0) }
+        #expect(perEntry.allSatisfy { $0 != nil })
+        #expect(Set(perEntry.compactMap { $0?.actionType }).count > 3)
+        #expect(Self.scanned(reader, all) == perEntry)
+    }
+
+    /// The speed comes from the light reading: what a recorder writes must not
+    /// fall back to the full one (every entry here would, if skimming failed).
+    @Test func aRecordersRecordsAreReadWithoutTheFullParse() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try RecordedTodoLog.write(count: 100, seed: 3, keyframeInterval: 9, to: path)
+        let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
+        #expect(lines.count == 100)
+        var pointers = PathPointerCache()
+        for line in lines {
+            var bytes = Array(line.utf8)
+            let light = bytes.withUnsafeMutableBufferPointer { buffer in
+                ScannedEntry.readLightly(UnsafeBufferPointer(buffer), fields: Self.allFields, pointers: &pointers)
+            }
+            #expect(light != nil, "\(line)")
+        }
+    }
+
+    /// A recorder's records are read by matching its member order; a record
+    /// that differs anywhere (a byte changed, a member added where the recorder
+    /// puts optional ones, or anywhere else) must still read exactly as
+    /// `entry(at:)` reads it, or not at all when that fails.
+    @Test(arguments: [allFields, []])
+    func recordsAsARecorderWritesThemAndAnyChangeToThemReadAsTheParserReadsThem(fields: ScannedEntry.Fields) throws {
+        var agreed = 0, rejected = 0
+        for line in try Self.recorderLinesAndChanges() {
+            var pointers = PathPointerCache()
+            let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: fields, pointers: &pointers) }
+            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
+            #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: fields) }, "\(String(decoding: line, as: UTF8.self))")
+            if parsed == nil { rejected += 1 } else { agreed += 1 }
+        }
+        #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
+    }
+
+    /// A state scan reads each record's head (up to the action) in C
+    /// (`rewind_record_read_head`); the Swift reading of the same bytes must
+    /// give the same verdict, action type and members, on the recorder's records
+    /// and on every change to them.
+    @Test func theRecordHeadReadInCReadsAsInSwift() throws {
+        var readInC = 0, compared = 0
+        for line in try Self.recorderLinesAndChanges() {
+            func read(headInC: Bool) -> (ScannedEntry?, StateMembers) {
+                var members = StateMembers()
+                var pointers = PathPointerCache()
+                let entry = line.withUnsafeBufferPointer {
+                    ScannedEntry.readLightly($0, fields: [], stateMembers: &members, pointers: &pointers, headInC: headInC)
+                }
+                return (entry, members)
+            }
+            let (inC, membersInC) = read(headInC: true), (inSwift, membersInSwift) = read(headInC: false)
+            #expect(inC == inSwift, "\(String(decoding: line, as: UTF8.self))")
+            #expect(Self.offsets(membersInC, in: line) == Self.offsets(membersInSwift, in: line))
+            #expect(membersInC.readPatch == membersInSwift.readPatch)
+            var head = rewind_record_head()
+            if line.withUnsafeBufferPointer({ rewind_record_read_head($0.baseAddress!, $0.count, &head) }) == 1 { readInC += 1 }
+            compared += 1
+        }
+        // The recorder's own records (the first 60 lines, unchanged) all take the C path.
+        #expect(readInC > 60 && readInC < compared, "\(readInC) of \(compared) heads read in C")
+    }
+
+    /// Where the members a state scan reads start and end in `line`.
+    static func offsets(_ members: StateMembers, in line: [UInt8]) -> [Range<Int>?] {
+        line.withUnsafeBufferPointer { base in
+            [members.state, members.patch, members.changed].map { member in
+                member.map { base.baseAddress!.distance(to: $0.baseAddress!) ..< base.baseAddress!.distance(to: $0.baseAddress!) + $0.count }
+            }
+        }
+    }
+
+    /// A recorder's records, the same with optional members and odd values in
+    /// place, and random one-byte changes of each (replaced, inserted, deleted).
+    static func recorderLinesAndChanges() throws -> [[UInt8]] {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try RecordedTodoLog.write(count: 60, seed: 23, keyframeInterval: 5, to: path)
+        var lines = readLines(path).dropFirst().filter { !$0.isEmpty }.map { Array($0.utf8) }
+        // The optional members, where the recorder writes them (after the action).
+        let optional = [#","effectOf":3"#, #","values":{"uuid":["x"]}"#, #","trace":["main.swift:1"]"#,
+                        #","effectOf":3,"values":{"d":[1.5]},"trace":[]"#, #","effectOf":-1.5"#, #","effectOf":"x""#]
+        for (number, extra) in optional.enumerated() {
+            var line = lines[number * 7 % lines.count]
+            let actionEnd = line.indices.first { line[$0...].starts(with: Array(#"},"patch""#.utf8)) || line[$0...].starts(with: Array(#"},"changed""#.utf8)) }!
+            line.insert(contentsOf: Array(extra.utf8), at: actionEnd + 1)
+            lines.append(line)
+        }
+        // Values replaced where the member order still matches: each must be judged as the parser judges it.
+        let replacements: [(member: String, values: [String])] = [
+            (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123", "-01"]),
+            (#""time":"#, ["tru", #""x""#, "1.5e400", "-", "[]", "1.5e1", "1.5e10", "12345678901234567.5", "1.", "-0.0"]),
+            (#""durationNs":"#, ["-", "{}", "1.0", "null", "[1,[2,{\"a\":[]}]]", "[ 1 , 2 ]", "{\"a\" :1}"]),
+            (#""replayable":"#, ["tru", "null", "\"x", "\"\\u00e9\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\"", "\"\\ude00\"", "\"é\"",
+                                 "\"\u{1}\"", "\"\\x\""]),
+            (#""type":"#, ["1", #""a\u0041""#, #""\u00""#, #""é""#]),
+        ]
+        for original in lines.prefix(12) {
+            let text = String(decoding: original, as: UTF8.self)
+            for (member, values) in replacements {
+                guard let range = text.range(of: member) else { continue }
+                let valueEnd = text[range.upperBound...].firstIndex { $0 == "," || $0 == "}" }!
+                for value in values { lines.append(Array((text[..<range.upperBound] + value + text[valueEnd...]).utf8)) }
+            }
+        }
+        var generator = SplitMix64(seed: 77)
+        let significant = Array(#"{}[],:" "#.utf8) + [UInt8(ascii: "0"), UInt8(ascii: "a"), 0x09, 0xC3, 0x80, 0xFF, 0x01, UInt8(ascii: "\\")]
+        var all: [[UInt8]] = []
+        for original in lines {
+            all.append(original)
+            for _ in 1..<25 {
+                var line = original
+                let position = Int(generator.next() % UInt64(line.count))
+                switch generator.next() % 3 {
+                case 0: line[position] = significant[Int(generator.next() % UInt64(significant.count))]
+                case 1: line.insert(significant[Int(generator.next() % UInt64(significant.count))], at: position)
+                default: line.remove(at: position)
+                }
+                all.append(line)
+            }
+        }
+        return all
+    }
+
+    @Test func stoppingEarlyReadsNoFurther() throws {
+        let directory = TemporaryDirectory()
+        let reader = try LogReader(path: Self.writeLog(in: directory))
+        var seen: [Int] = []
+        reader.scanEntries(Array(0..<reader.entryCount), fields: []) { index, _ in
+            seen.append(index)
+            return index < 2
+        }
+        #expect(seen == [0, 1, 2])
+    }
+
+    /// The skimmer's yes must be the parser's yes, and "compact as written"
+    /// must mean the bytes are what the writer writes, on valid and broken JSON alike.
+    @Test func theSkimmerNeverAcceptsWhatTheParserRejects() {
+        let seeds = [
+            #"{"a":[1,-2,3.5e2,true,false,null],"b":{"c":"d\u00e9\n","c":"é"},"e":"\ud83d\ude00"}"#,
+            #"[{"op":"add","path":"/a~1b","value":{"x":[[],{}]}}, 0 , "-0", -0, 0.0, 1E+2 ]"#,
+            #"{"text":"日本語 \"q\" \/ \\","n":123456789012345678,"m":-12}"#,
+            #"{"add":{"title":"Buy milk","tags":["a","b"],"due":null,"done":false}}"#,
+        ]
+        var generator = SplitMix64(seed: 2026)
+        let alphabet = Array(#"{}[]",:\/ -+.0123456789eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xE6, 0x97, 0xFF]
+        var accepted = 0
+        for iteration in 0..<6_000 {
+            var bytes = Array(seeds[iteration % seeds.count].utf8)
+            for _ in 0..<Int(generator.next() % 3) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                switch generator.next() % 3 {
+                case 0: bytes[position] = byte
+                case 1: bytes.insert(byte, at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                var skimmer = JSONSkimmer(buffer)
+                let skimmed = skimmer.skipValue(depth: 0) && skimmer.position == buffer.count
+                // A record check skims without tracking compactness (its own loop over objects): the same verdicts.
+                var untracked = JSONSkimmer(buffer)
+                untracked.tracksCompactness = false
+                #expect((untracked.skipValue(depth: 0) && untracked.position == buffer.count) == skimmed,
+                        "untracked: \(String(decoding: bytes, as: UTF8.self))")
+                guard skimmed else { return }
+                accepted += 1
+                let parsed = try? JSONParser.parse(buffer: buffer)
+                #expect(parsed != nil, "\(String(decoding: bytes, as: UTF8.self))")
+                if skimmer.isCompactAsWritten, let parsed {
+                    #expect(JSONWriter.compact(parsed) == bytes, "\(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(accepted > 1_000)
+    }
+}
