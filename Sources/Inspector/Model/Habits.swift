@@ -22,30 +22,30 @@ extension InspectorModel {
     /// view the payload's, whichever the cursor is on), in the diff pane the diff on
     /// screen as text, in the timeline the selected action. OSC 52 gets no answer, so the
     /// message says it was sent to the terminal, not that the clipboard has it.
-    mutating func copySelection(effects: inout [InspectorEffect]) {
+    mutating func copySelection() {
         if actionPaneHasKeys, let row = payloadTree.cursorRow {
-            send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
+            send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)")
         } else if focus == .state, !actionPaneHasKeys, let row = cursorRow {
             guard !Self.exceedsClipboard(row.value) else {
                 message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(number(selection)) --path \(row.path) prints it"
                 return
             }
-            send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)", effects: &effects)
+            send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)")
         } else if focus == .diff {
             guard !view.diffLines.isEmpty else { message = "No diff on screen to copy"; return }
             let text = view.diffLines.map { DiffFormatting.plainText($0) }.joined(separator: "\n") + "\n"
-            send(text, "the diff's \(view.diffLines.count.counted("line", "lines"))", effects: &effects)
+            send(text, "the diff's \(view.diffLines.count.counted("line", "lines"))")
         } else if let entry = view.entry {
-            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(number(entry.index))'s action", effects: &effects)
+            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(number(entry.index))'s action")
         }
     }
 
-    private mutating func send(_ text: String, _ what: String, effects: inout [InspectorEffect]) {
+    private mutating func send(_ text: String, _ what: String) {
         guard text.utf8.count <= Self.clipboardLimit else {
             message = "\(what.prefix(1).uppercased() + what.dropFirst()) is \(text.utf8.count.counted("byte", "bytes")): too big for the terminal's clipboard (at most \(Self.clipboardLimit / 1024) KB); e exports the diff"
             return
         }
-        effects.append(.copyToClipboard(text))
+        request(.copyToClipboard(text))
         message = "Sent \(what) (\(text.utf8.count.counted("byte", "bytes"))) to the terminal's clipboard"
     }
 
@@ -63,16 +63,15 @@ extension InspectorModel {
     }
 
     /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).
-    mutating func copyPath(effects: inout [InspectorEffect]) {
+    mutating func copyPath() {
         if actionPaneHasKeys {
             guard let row = payloadTree.cursorRow else { message = "The action has no payload node to copy the path of"; return }
             send(row.path.isRoot ? "" : row.path.description,
-                 "the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)", effects: &effects)
+                 "the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)")
             return
         }
         guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
-        send(row.path.isRoot ? "" : row.path.description, "the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)",
-             effects: &effects)
+        send(row.path.isRoot ? "" : row.path.description, "the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)")
     }
 
     // MARK: Cause and effect

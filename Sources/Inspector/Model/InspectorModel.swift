@@ -209,8 +209,9 @@ struct InspectorModel {
     var causeTrail: [Int] = []
     /// The timeline title's picture of state sizes and slow reducers.
     var sparkline = Sparkline()
-    /// Effects asked for where no effect list is at hand (overlay keys); `reduce` returns them.
-    var pendingEffects: [InspectorEffect] = []
+    /// What the model asks the outside world to do, in order, until `reduce` hands it over
+    /// (``request(_:)``, ``takeEffects()``): the one way effects leave the model.
+    private(set) var effects: [InspectorEffect] = []
     /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
     var hiddenActionTypes: Set<String> = []
     /// Action types hidden in this log only (`.rewind/hidden-actions-by-log`, Shift-Tab in the picker).
@@ -262,6 +263,16 @@ struct InspectorModel {
         self.size = size
         self.count = source.count
         refreshView()
+    }
+
+    /// Asks the outside world for `effect` (a file written, a state read in the background);
+    /// `reduce` returns it with the others this event asked for.
+    mutating func request(_ effect: InspectorEffect) { effects.append(effect) }
+
+    /// The effects asked for since the last call, in order (what `reduce` returns).
+    mutating func takeEffects() -> [InspectorEffect] {
+        defer { effects = [] }
+        return effects
     }
 
     var layout: PaneLayout { PaneLayout(size: size, timelineShare: timelineWidthShare, zoomed: zoomed) }
@@ -325,18 +336,18 @@ struct InspectorModel {
     /// read are read in the background: the panes say so meanwhile, and the keys
     /// keep working (``viewBuilt(job:view:)`` puts the result on screen).
     mutating func refreshView() {
-        let request = viewRequest
-        if view.request != request || view.entry == nil {
+        let wanted = viewRequest
+        if view.request != wanted || view.entry == nil {
             // Big states take long to read, and their diffs to work out even when cached: off this thread.
-            let bytes = request.stateIndexes.reduce(0) { bytes, index in
+            let bytes = wanted.stateIndexes.reduce(0) { bytes, index in
                 bytes + max(source.stateRebuildBytes(at: index), source.stateBytesEstimate(at: index) ?? 0)
             }
             if bytes > quickStateBytes {
                 viewBuildJob += 1
-                show(SelectionView.loading(request, bytes: bytes, source: source))
-                pendingEffects.append(.buildView(request, job: viewBuildJob))
+                show(SelectionView.loading(wanted, bytes: bytes, source: source))
+                request(.buildView(wanted, job: viewBuildJob))
             } else {
-                show(SelectionView.build(request, source: source))
+                show(SelectionView.build(wanted, source: source))
             }
         }
         refreshRows()
@@ -354,7 +365,7 @@ struct InspectorModel {
     mutating func stopBuildingView() -> Bool {
         guard let loading = view.loading, !loading.stopped else { return false }
         view.loading?.stopped = true
-        pendingEffects.append(.stopBuildingView)
+        request(.stopBuildingView)
         message = "Stopped reading the state after entry \(label(ofRow: selection)); Enter reads it"
         return true
     }

@@ -136,13 +136,13 @@ extension InspectorModel {
         case .tab:
             guard let pointed else { break }
             if hiddenActionTypes.remove(pointed) == nil { hiddenActionTypes.insert(pointed) }
-            pendingEffects.append(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
+            request(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
             applyFilter(shown: filter?.shown)
         case .backTab:
             guard let pointed else { break }
             guard let log = hideListLog else { message = "This log has no file to keep a hide-list for: Tab hides for the project"; break }
             if logHiddenActionTypes.remove(pointed) == nil { logHiddenActionTypes.insert(pointed) }
-            pendingEffects.append(.saveLogHiddenActionTypes(log: log, types: logHiddenActionTypes.sorted()))
+            request(.saveLogHiddenActionTypes(log: log, types: logHiddenActionTypes.sorted()))
             applyFilter(shown: filter?.shown)
         case .enter:
             overlay = nil
@@ -275,7 +275,7 @@ extension InspectorModel {
             // Big states are read for them in the background; the rows say `…` until then.
             if !slow.isEmpty && slow != history.describing {
                 history.describing = slow
-                pendingEffects.append(.describeChanges(slow))
+                request(.describeChanges(slow))
             }
         }
         overlay = .pathHistory(history)
@@ -349,7 +349,7 @@ extension InspectorModel {
     /// of every entry in between, which on a big log takes seconds and megabytes.
     /// The initial state alone has no diff: `e` there says so. The session's effect runner builds the
     /// Markdown, writes the file in the background and reports progress (`exportProgress`, `exportFinished`).
-    mutating func exportDiff(effects: inout [InspectorEffect]) {
+    mutating func exportDiff() {
         guard view.entry != nil else { message = "Nothing to export"; return }
         guard exporting == nil else { message = "An export is still being written"; return }
         guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be shown"; return }
@@ -370,7 +370,7 @@ extension InspectorModel {
         }
         exporting = ExportProgress()
         message = "Exporting the diff… (Esc cancels)"
-        effects.append(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
+        request(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
     }
 }
 

@@ -67,7 +67,7 @@ extension InspectorModel {
         if source.queryableLog != nil {
             queryJobs += 1
             scan.job = queryJobs
-            pendingEffects.append(.runQuery(job: queryJobs, kind: kind, query: query))
+            request(.runQuery(job: queryJobs, kind: kind, query: query))
         }
         queryScan = scan
         message = ":\(kind.rawValue) \(query) …"
@@ -76,7 +76,7 @@ extension InspectorModel {
 
     /// Asks the background search in progress, if any, to stop (a new search, Esc, the log read again).
     mutating func stopBackgroundQuery() {
-        if let job = queryScan?.job { pendingEffects.append(.cancelQuery(job: job)) }
+        if let job = queryScan?.job { request(.cancelQuery(job: job)) }
     }
 
     /// The background search `job` examined `fraction` of the log and found `newMatches`

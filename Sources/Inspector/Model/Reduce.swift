@@ -3,14 +3,15 @@ import Recorder
 import RewindQuery
 
 /// The inspector's only way to change: applies one event to the model and
-/// returns the work the outside world must do (quit, write a file).
+/// returns the work the outside world must do (quit, write a file): every
+/// effect the model asks for on the way (``InspectorModel/request(_:)``),
+/// in order — the one route effects leave by.
 ///
 /// ```swift
 /// var effects = reduce(&model, .key(.character("j")))   // selects the next entry
 /// ```
 @discardableResult
 func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [InspectorEffect] {
-    var effects: [InspectorEffect] = []
     switch event {
     case .key(let key):
         model.message = nil
@@ -25,7 +26,7 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
             // A count before a motion, as in less and vim: 5j, 10G.
             model.pendingCount = min(99_999_999, (model.pendingCount ?? 0) * 10 + value)
         } else if let command = KeyTable.command(for: key) {
-            model.perform(command, effects: &effects)
+            model.perform(command)
             model.pendingCount = nil
         } else {
             model.pendingCount = nil
@@ -42,7 +43,7 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.pickUpNewEntries()
         model.continuePendingJump()
     case .interrupt:
-        effects.append(.quit)
+        model.request(.quit)
     case .exportStarted(let path):
         model.exporting?.path = path
         model.message = "Exporting the diff to \(path)… (Esc cancels)"
@@ -85,20 +86,18 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .queryFinished(let job, let firstBreak):
         model.finishQuery(job: job, firstBreak: firstBreak)
     }
-    model.scheduleCompatibilityCheck(effects: &effects)
+    model.scheduleCompatibilityCheck()
     model.advanceScans()
     model.refreshHistoryDetails()
     model.layOutValueViewer()
     model.refreshView()
     model.keepTimelineSelectionVisible()
     model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source, quickStateBytes: model.quickStateBytes)
-    effects += model.pendingEffects
-    model.pendingEffects = []
-    return effects
+    return model.takeEffects()
 }
 
 extension InspectorModel {
-    mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
+    mutating func perform(_ command: InspectorCommand) {
         let times = pendingCount ?? 1
         // A key that moves the selection itself leaves a jump waiting for indexing behind.
         if command.movesSelection && focus == .timeline { pendingJump = nil }
@@ -121,15 +120,15 @@ extension InspectorModel {
             } else {
                 move(by: Int.max / 2)
             }
-        case .copyValue: copySelection(effects: &effects)
-        case .copyPath: copyPath(effects: &effects)
+        case .copyValue: copySelection()
+        case .copyPath: copyPath()
         case .narrowerTimeline: resizeSplit(by: -4)
         case .widerTimeline: resizeSplit(by: 4)
         case .zoomPane: zoomed = zoomed == nil ? focus : nil
         case .toggleActionView: showsAction.toggle(); payloadTree.top = 0; payloadTree.cursor = 0
         case .jumpToCause: jumpToCause()
         case .jumpBack: jumpBack()
-        case .redraw: effects.append(.redraw)
+        case .redraw: request(.redraw)
         case .jumpToEntry: prompt = .jump("")
         case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
@@ -149,29 +148,29 @@ extension InspectorModel {
         case .diffAgainstMark: toggleMarkComparison()
         case .pathHistory: openPathHistory()
         case .viewValue: openValueViewer()
-        case .exportDiff: exportDiff(effects: &effects)
+        case .exportDiff: exportDiff()
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
-        case .replayFromSelection: replayFromSelection(effects: &effects)
+        case .replayFromSelection: replayFromSelection()
         case .editAction: openActionEditor()
-        case .saveBranch: saveBranch(effects: &effects)
+        case .saveBranch: saveBranch()
         case .toggleSkip: toggleSkipAtSelection()
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if notice != nil { notice = nil; return }
             if let export = exporting, !export.cancelling {
                 exporting?.cancelling = true
-                effects.append(.cancelExport)
+                request(.cancelExport)
                 message = "Cancelling the export" + (export.path.map { " to \($0)" } ?? "") + "…"
                 return
             }
             if stopBuildingView() { return }
             if cancelPendingJump() { return }
-            if cancelReplay(effects: &effects) { return }
+            if cancelReplay() { return }
             if cancelScan() { return }
             if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
             if comparingWithMark { comparingWithMark = false; message = leavingMarkDiff }
-        case .quit: effects.append(.quit)
+        case .quit: request(.quit)
         }
     }
 

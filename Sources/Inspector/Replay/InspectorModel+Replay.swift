@@ -58,17 +58,17 @@ extension InspectorModel {
     /// Starts replaying from the selection to the end on the session's background
     /// queue (``InspectorEffect/replay(from:job:)``); the keys keep working meanwhile
     /// and the status bar shows how far it got. ``finishReplay(job:run:)`` marks the result.
-    mutating func replayFromSelection(effects: inout [InspectorEffect]) {
+    mutating func replayFromSelection() {
         guard let replay else { explainUnavailable(.replayFromSelection); return }
         guard selection < replay.branchStart else { message = "Replay runs on the log's entries; select one of them"; return }
         let start: Int
         do { start = try replay.engineIndex(ofPosition: selection, toDo: "replay from") } catch { message = error.description; return }
-        if let running = replaying { effects.append(.cancelReplay(job: running.job)) }
+        if let running = replaying { request(.cancelReplay(job: running.job)) }
         let job = (replaying?.job ?? lastReplayJob) + 1
         lastReplayJob = job
         replaying = ReplayProgress(job: job, start: selection, fraction: 0)
         message = "Replaying from entry \(label(ofRow: selection)) in the background (Esc cancels)"
-        effects.append(.replay(from: start, job: job))
+        request(.replay(from: start, job: job))
     }
 
     /// The background replay got through `fraction` of its entries.
@@ -94,10 +94,10 @@ extension InspectorModel {
     }
 
     /// Esc while replaying: stops the background replay. False when none runs.
-    mutating func cancelReplay(effects: inout [InspectorEffect]) -> Bool {
+    mutating func cancelReplay() -> Bool {
         guard let running = replaying else { return false }
         replaying = nil
-        effects.append(.cancelReplay(job: running.job))
+        request(.cancelReplay(job: running.job))
         message = "Replay from entry \(label(ofRow: running.start)) cancelled"
         return true
     }
@@ -107,7 +107,7 @@ extension InspectorModel {
     /// Asks for the compatibility report to be extended over entries indexed since
     /// the last pass (one pass at a time, in the background); a log read again from
     /// its start is checked from its start.
-    mutating func scheduleCompatibilityCheck(effects: inout [InspectorEffect]) {
+    mutating func scheduleCompatibilityCheck() {
         guard let replay, compatibilityChecking == nil else { return }
         // The engine's count: the timeline's rows also hold the damaged records, which have nothing to check.
         let logEntries = replay.logEntryCount
@@ -115,7 +115,7 @@ extension InspectorModel {
         if check.checkedEntries > logEntries { check = CompatibilityCheck() }
         guard compatibility == nil || check.checkedEntries < logEntries else { return }
         compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
-        effects.append(.checkCompatibility(continuing: check, through: logEntries))
+        request(.checkCompatibility(continuing: check, through: logEntries))
     }
 
     mutating func noteCompatibilityProgress(checked: Int) {
@@ -185,10 +185,10 @@ extension InspectorModel {
     /// Asks the session for a free file name for the branch next to where the
     /// inspector was started (``InspectorEffect/chooseBranchFile(suggestedName:)``);
     /// the answer (``branchFileChosen(path:)``) puts the question on the hint line.
-    mutating func saveBranch(effects: inout [InspectorEffect]) {
+    mutating func saveBranch() {
         guard let replay else { explainUnavailable(.saveBranch); return }
         guard replay.engine.branch != nil else { message = "No branch yet: press a on an entry to dispatch an edited action"; return }
-        effects.append(.chooseBranchFile(suggestedName: "\(Self.baseName(of: source.name))-branch.jsonl"))
+        request(.chooseBranchFile(suggestedName: "\(Self.baseName(of: source.name))-branch.jsonl"))
     }
 
     mutating func branchFileChosen(path: String) {
@@ -206,7 +206,7 @@ extension InspectorModel {
         switch asked {
         case .saveBranch(let path):
             message = "Saving the branch to \(path)…"
-            pendingEffects.append(.saveBranch(path: path))
+            request(.saveBranch(path: path))
         }
     }
 }
