@@ -78,7 +78,7 @@ import Testing
         // (Reduced without waiting for the runner: the replay is held at entry 10 on purpose.)
         for event in runner.takeEvents() { #expect(reduce(&model, event).isEmpty) }
         #expect(Self.statusLine(model).contains("│  replaying from 1… 75%"), "\(Self.statusLine(model))")
-        #expect(model.replayRun == nil)
+        #expect(model.replays.replayRun == nil)
         #expect(!ReplayKeysTests.lines(model)[10].hasPrefix("≠"))
 
         gate.signal()
@@ -102,7 +102,7 @@ import Testing
         gate.signal()
         runner.waitUntilIdle()
         #expect(!runner.takeEvents().contains { if case .replayFinished = $0 { true } else { false } })
-        #expect(model.replayRun == nil && model.replaying == nil)
+        #expect(model.replays.replayRun == nil && model.replays.replaying == nil)
         #expect(!Self.statusLine(model).contains("replaying"))
     }
 
@@ -149,7 +149,7 @@ import Testing
         #expect(Self.statusLine(model).contains("│  replay: all 3 action types ok (checking 41%)"), "\(Self.statusLine(model))")
         model.run(effects, with: runner)
         #expect(Self.statusLine(model).hasSuffix("│  replay: all 6 action types ok"), "no indexing, no checking left: \(Self.statusLine(model))")
-        #expect(model.compatibility?.report == (try Replay(log: log.path).compatibility(state: TodoState.self, action: TodoAction.self)))
+        #expect(model.replays.compatibility?.report == (try Replay(log: log.path).compatibility(state: TodoState.self, action: TodoAction.self)))
         #expect(reduce(&model, .tick).isEmpty, "nothing new to check")
     }
 

@@ -109,7 +109,7 @@ import Testing
         model.type(":3\n")
         model.type("r", running: runner)
         #expect(model.message == "Cannot replay from entry 3: its record (line 4) is damaged")
-        #expect(model.replaying == nil && model.replayRun == nil)
+        #expect(model.replays.replaying == nil && model.replays.replayRun == nil)
         model.type("x")
         #expect(model.message == "Cannot skip entry 3: its record (line 4) is damaged")
         #expect(model.replay?.engine.skipped == [])

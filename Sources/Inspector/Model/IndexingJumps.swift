@@ -20,8 +20,8 @@ extension InspectorModel {
     /// True while something changes without a key: indexing, follow mode, a spinner, work
     /// the model waits for. Otherwise the session sleeps until the next key.
     var needsTicks: Bool {
-        isIndexing || follow || view.loading?.stopped == false || exporting != nil || replaying != nil
-            || compatibilityChecking != nil || pendingJump != nil || sparkline.isFilling
+        isIndexing || follow || view.loading?.stopped == false || exporting != nil || replays.replaying != nil
+            || replays.compatibilityChecking != nil || pendingJump != nil || sparkline.isFilling
     }
 
     /// `indexing 43%`, for messages about waiting for it.

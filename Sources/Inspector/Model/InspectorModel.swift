@@ -188,17 +188,8 @@ struct InspectorModel {
     var notice: String?
     /// The export being built and written in the background, if one is.
     var exporting: ExportProgress?
-    /// The last replay (`r`, with a linked reducer): which entries diverge.
-    var replayRun: ReplayRun?
-    /// The replay running in the background, if one is.
-    var replaying: ReplayProgress?
-    /// The number of the last `r` started (each gets the next; a stale result is dropped).
-    var lastReplayJob = 0
-    /// Which recorded action types and states decode with the linked reducer's types,
-    /// over the entries checked so far (extended in the background as indexing proceeds).
-    var compatibility: CompatibilityCheck?
-    /// The compatibility pass running in the background, if one is.
-    var compatibilityChecking: CompatibilityProgress?
+    /// The replay keys' work: the last replay's result, the one running, the compatibility report.
+    var replays = ReplayState()
     /// Unavailable keys already explained in full (later presses get a short reminder).
     var explainedRequirements: Set<KeyRequirement> = []
     /// The state pane shows the selected action instead (`p`): payload, duration, cause.

@@ -11,7 +11,7 @@ extension ScreenPainter {
         parts.append(model.focus.title.lowercased())
         if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let compatibility = model.compatibilityText { parts.append(compatibility) }
-        if let replaying = model.replaying { parts.append("replaying from \(model.number(replaying.start))… \(Int(replaying.fraction * 100))%") }
+        if let replaying = model.replays.replaying { parts.append("replaying from \(model.number(replaying.start))… \(Int(replaying.fraction * 100))%") }
         if let fork = model.forkIndex { parts.append("branch forks after \(model.number(fork))") }
         if let filter = model.filter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))

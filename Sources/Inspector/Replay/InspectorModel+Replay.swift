@@ -49,8 +49,8 @@ extension InspectorModel {
 
     /// What the last `r` found for the entry at `index`.
     private func replayCheck(at index: Int) -> ReplayRun.Check? {
-        guard let replay, let replayRun else { return nil }
-        return replay.check(at: index, in: replayRun)
+        guard let replay, let run = replays.replayRun else { return nil }
+        return replay.check(at: index, in: run)
     }
 
     // MARK: r
@@ -63,26 +63,26 @@ extension InspectorModel {
         guard selection < replay.branchStart else { message = "Replay runs on the log's entries; select one of them"; return }
         let start: Int
         do { start = try replay.engineIndex(ofPosition: selection, toDo: "replay from") } catch { message = error.description; return }
-        if let running = replaying { request(.cancelReplay(job: running.job)) }
-        let job = (replaying?.job ?? lastReplayJob) + 1
-        lastReplayJob = job
-        replaying = ReplayProgress(job: job, start: selection, fraction: 0)
+        if let running = replays.replaying { request(.cancelReplay(job: running.job)) }
+        let job = (replays.replaying?.job ?? replays.lastReplayJob) + 1
+        replays.lastReplayJob = job
+        replays.replaying = ReplayProgress(job: job, start: selection, fraction: 0)
         message = "Replaying from entry \(label(ofRow: selection)) in the background (Esc cancels)"
         request(.replay(from: start, job: job))
     }
 
     /// The background replay got through `fraction` of its entries.
     mutating func noteReplayProgress(job: Int, fraction: Double) {
-        guard replaying?.job == job else { return }
-        replaying?.fraction = fraction
+        guard replays.replaying?.job == job else { return }
+        replays.replaying?.fraction = fraction
     }
 
     /// Marks divergent entries of a finished replay and selects the first.
     /// A run that was cancelled or replaced by a newer `r` is dropped.
     mutating func finishReplay(job: Int, run: ReplayRun) {
-        guard replaying?.job == job else { return }
-        replaying = nil
-        replayRun = run
+        guard replays.replaying?.job == job else { return }
+        replays.replaying = nil
+        replays.replayRun = run
         guard let replay else { return }
         if let first = run.firstDivergence.map({ replay.position(ofEngineIndex: $0.entryIndex) }) {
             if let filter, !filter.entries.contains(first) { self.filter = nil }
@@ -95,8 +95,8 @@ extension InspectorModel {
 
     /// Esc while replaying: stops the background replay. False when none runs.
     mutating func cancelReplay() -> Bool {
-        guard let running = replaying else { return false }
-        replaying = nil
+        guard let running = replays.replaying else { return false }
+        replays.replaying = nil
         request(.cancelReplay(job: running.job))
         message = "Replay from entry \(label(ofRow: running.start)) cancelled"
         return true
@@ -108,30 +108,30 @@ extension InspectorModel {
     /// the last pass (one pass at a time, in the background); a log read again from
     /// its start is checked from its start.
     mutating func scheduleCompatibilityCheck() {
-        guard let replay, compatibilityChecking == nil else { return }
+        guard let replay, replays.compatibilityChecking == nil else { return }
         // The engine's count: the timeline's rows also hold the damaged records, which have nothing to check.
         let logEntries = replay.logEntryCount
-        var check = compatibility ?? CompatibilityCheck()
+        var check = replays.compatibility ?? CompatibilityCheck()
         if check.checkedEntries > logEntries { check = CompatibilityCheck() }
-        guard compatibility == nil || check.checkedEntries < logEntries else { return }
-        compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
+        guard replays.compatibility == nil || check.checkedEntries < logEntries else { return }
+        replays.compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
         request(.checkCompatibility(continuing: check, through: logEntries))
     }
 
     mutating func noteCompatibilityProgress(checked: Int) {
-        compatibilityChecking?.checked = checked
+        replays.compatibilityChecking?.checked = checked
     }
 
     mutating func finishCompatibilityCheck(_ check: CompatibilityCheck) {
-        compatibilityChecking = nil
-        compatibility = check
+        replays.compatibilityChecking = nil
+        replays.compatibility = check
     }
 
     /// `replay: all 6 action types ok`, with how far the check got while it runs.
     var compatibilityText: String? {
         guard replay != nil else { return nil }
-        let progress = compatibilityChecking.map { "checking \($0.checked * 100 / max(1, $0.through))%" }
-        guard let report = compatibility?.report else { return "replay: " + (progress ?? "checking…") }
+        let progress = replays.compatibilityChecking.map { "checking \($0.checked * 100 / max(1, $0.through))%" }
+        guard let report = replays.compatibility?.report else { return "replay: " + (progress ?? "checking…") }
         return report.summary + (progress.map { " (\($0))" } ?? "")
     }
 
@@ -143,7 +143,7 @@ extension InspectorModel {
         do { try replay.toggleSkip(at: selection) } catch { message = error.description; return }
         let skipped = replay.isSkipped(selection)
         // States after the skip changed; the last replay's marks no longer hold.
-        replayRun = nil
+        replays.replayRun = nil
         message = skipped
             ? "Skipped entry \(label(ofRow: selection)): states after it are recomputed without it (x again unskips)"
             : "Entry \(label(ofRow: selection)) is no longer skipped"
