@@ -40,7 +40,7 @@ import Recorder
         #expect(model.screenText.contains("│  cancelling the export…"))
         #expect(Self.hintLine(model) == "Cancelling the export…")
         reduce(&model, .exportCancelled)
-        #expect(model.exporting == nil)
+        #expect(model.scans.exporting == nil)
         #expect(Self.hintLine(model) == "Export cancelled: nothing was written")
 
         // Cancelled between chunks, the file written so far is removed.

@@ -54,8 +54,8 @@ import RewindJSON
         var batched = InspectorFixtures.model(try LogTimeline(path: path), columns: 100, rows: 30)
         var perEntry = InspectorFixtures.model(PerEntryTimeline(try LogTimeline(path: path)), columns: 100, rows: 30)
         // Small slices: several events per scan, batches cut short by the budget.
-        batched.scanBudget = ScanBudget(entriesPerEvent: 7, timePerEvent: nil)
-        perEntry.scanBudget = batched.scanBudget
+        batched.scans.scanBudget = ScanBudget(entriesPerEvent: 7, timePerEvent: nil)
+        perEntry.scans.scanBudget = batched.scans.scanBudget
         return (batched, perEntry)
     }
 

@@ -16,7 +16,7 @@ import Recorder
             steps.append(.init(type, state: ["count": .integer(Int64(index)), "label": label], at: Double(index)))
         }
         var model = InspectorFixtures.model(InMemoryTimeline(name: "counter.jsonl", steps: steps))
-        model.scanBudget = ScanBudget(entriesPerEvent: 20, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 20, timePerEvent: nil)
         return model
     }
 
@@ -128,13 +128,13 @@ import Recorder
         var model = Self.model()
         model.type("/reset\n")                      // rows 2–21: nothing yet
         #expect(model.selection == 0)
-        #expect(model.timelineSearch != nil)
+        #expect(model.scans.timelineSearch != nil)
         #expect(line(model, containing: "counter.jsonl")?.contains("searching… 20%") == true)
         reduce(&model, .tick)                       // rows 22–41: reset at 38
         #expect(model.selection == 37)
-        #expect(model.timelineSearch == nil)
-        #expect(model.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
-        model.timelineMatchCount = nil
+        #expect(model.scans.timelineSearch == nil)
+        #expect(model.scans.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
+        model.scans.timelineMatchCount = nil
         #expect(!model.hasPendingScan)
         model.type("n")                             // 48 rows on to entry 86: three slices
         #expect(model.selection == 37)
@@ -154,7 +154,7 @@ import Recorder
         reduce(&model, .tick)
         #expect(line(model, containing: "counter.jsonl")?.contains("searching… 40%") == true)
         model.type("\u{1b}")
-        #expect(model.timelineSearch == nil)
+        #expect(model.scans.timelineSearch == nil)
         #expect(model.screenText.hasSuffix("Search for \"nothing\" cancelled"))
         #expect(model.selection == 0)
         model.type("n")

@@ -78,7 +78,7 @@ import Recorder
         var model = InspectorFixtures.model(Self.timelineWithInitialState())
         model.type(":0\n")
         #expect(model.send(.character("e")).isEmpty)
-        #expect(model.exporting == nil)
+        #expect(model.scans.exporting == nil)
         #expect(model.screenText.hasSuffix("Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"))
         model.type("m")
         #expect(model.mark == nil)

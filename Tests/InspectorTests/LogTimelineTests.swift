@@ -63,9 +63,9 @@ import Recorder
         let path = try LogFixture.write(steps, keyframeInterval: 50)
         let timeline = try LogTimeline(path: path, indexInBackground: true)
         var model = InspectorFixtures.model(timeline)
-        // How far the indexer got by now depends on the machine: what it shows meanwhile is the
-        // model's (IndexingJumpTests); here, that it ends with every entry.
-        if model.count < 6_000 { #expect(model.screenText.contains("indexing")) }
+        // How far the indexer got by now depends on the machine (it may be done already): what
+        // the screen shows meanwhile is checked on a source indexed by hand (ScreenTests,
+        // IndexingJumpTests); here, that indexing ends with every entry in the model.
         timeline.waitUntilIndexed()
         #expect(timeline.indexing == .complete)
         reduce(&model, .tick)

@@ -472,7 +472,7 @@ import Recorder
 
         var sliced = EntryScanTests.model()               // 100 entries, 20 per event
         sliced.type("/reset\n")
-        while sliced.timelineSearch != nil { reduce(&sliced, .tick) }
+        while sliced.scans.timelineSearch != nil { reduce(&sliced, .tick) }
         #expect(sliced.selection == 37)
         #expect(sliced.hasPendingScan)                    // the count goes on in slices
         #expect(sliced.screenText.contains("│  match …/… (counting 3%)"))   // the rows before the match not yet counted

@@ -10,7 +10,7 @@ import Recorder
         let items = JSONValue.array((0..<1_000).map { ["id": .integer(Int64($0)), "name": .string("item \($0)")] })
         var model = InspectorFixtures.model(InMemoryTimeline(name: "items.jsonl", steps: [.init("load", state: ["items": items, "total": 1_000])]),
                                             columns: 100)
-        model.scanBudget = ScanBudget(entriesPerEvent: 50, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 50, timePerEvent: nil)
         return model
     }
 
@@ -49,7 +49,7 @@ import Recorder
         #expect(model.screenText.hasSuffix("Search for \"item 999\" cancelled"))
         #expect(model.cursorRow?.path.description == "/items")
         model.type("/item 3\n")
-        while model.stateSearch?.landed == nil && model.hasPendingScan { reduce(&model, .tick) }
+        while model.scans.stateSearch?.landed == nil && model.hasPendingScan { reduce(&model, .tick) }
         model.type("\u{1b}")
         #expect(model.screenText.hasSuffix("Stopped counting the matches of \"item 3\""))
         #expect(model.cursorRow?.path.description == "/items/3/name")

@@ -79,12 +79,12 @@ struct TimelineSearch: Equatable, Sendable {
 extension InspectorModel {
     /// True while a background search (`:find`, `:bisect` on a log file) runs: the session
     /// then looks for its reports more often than it ticks, so the answer shows at once.
-    var awaitsBackgroundQuery: Bool { queryScan?.job != nil }
+    var awaitsBackgroundQuery: Bool { scans.queryScan?.job != nil }
 
     /// True while a scan has entries left to examine here, a slice per event.
     var hasPendingScan: Bool {
-        if timelineSearch != nil || stateSearch != nil || (queryScan != nil && queryScan?.job == nil) { return true }
-        if let counting = timelineMatchCount, !counting.isDone { return true }
+        if scans.timelineSearch != nil || scans.stateSearch != nil || (scans.queryScan != nil && scans.queryScan?.job == nil) { return true }
+        if let counting = scans.timelineMatchCount, !counting.isDone { return true }
         if let filter, filter.scanned < count { return true }
         switch overlay {
         case .filterPicker(let picker): return picker.scanned < count
@@ -95,7 +95,7 @@ extension InspectorModel {
 
     /// Runs the next slice of every scan in progress, within one budget.
     mutating func advanceScans() {
-        var allowance = ScanAllowance(scanBudget)
+        var allowance = ScanAllowance(scans.scanBudget)
         // The history may hold a million changes: moved out of the overlay (not matched in a
         // `switch`, which can keep a second reference alive) so its arrays are appended to in
         // place — a second reference would make every slice copy them all.
@@ -121,10 +121,10 @@ extension InspectorModel {
         default:
             break
         }
-        if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
-        if stateSearch != nil { continueStateSearch(allowance: &allowance) }
-        if queryScan != nil { continueQueryScan(allowance: &allowance) }
-        if let counting = timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
+        if scans.timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
+        if scans.stateSearch != nil { continueStateSearch(allowance: &allowance) }
+        if scans.queryScan != nil { continueQueryScan(allowance: &allowance) }
+        if let counting = scans.timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
         if filter != nil { extendFilter(allowance: &allowance) }
     }
 
@@ -135,20 +135,20 @@ extension InspectorModel {
 
     /// Esc while a search or a filter is still scanning: stop it. False when none was.
     mutating func cancelScan() -> Bool {
-        if let scan = queryScan {
+        if let scan = scans.queryScan {
             stopBackgroundQuery()
-            queryScan = nil
+            scans.queryScan = nil
             message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
             return true
         }
-        if let search = timelineSearch {
-            timelineSearch = nil
+        if let search = scans.timelineSearch {
+            scans.timelineSearch = nil
             message = "Search for \"\(search.query)\" cancelled"
             return true
         }
-        if let search = stateSearch {
-            stateSearch = nil
-            if search.landed != nil { searchMatch = nil }
+        if let search = scans.stateSearch {
+            scans.stateSearch = nil
+            if search.landed != nil { scans.searchMatch = nil }
             message = search.landed == nil ? "Search for \"\(search.query)\" cancelled" : "Stopped counting the matches of \"\(search.query)\""
             return true
         }
@@ -223,7 +223,7 @@ extension InspectorModel {
     // MARK: Timeline search
 
     private mutating func continueTimelineSearch(allowance: inout ScanAllowance) {
-        guard var search = timelineSearch else { return }
+        guard var search = scans.timelineSearch else { return }
         let needle = SearchNeedle(search.query.lowercased())
         let source = self.source
         var scratch: [UInt8] = []
@@ -247,22 +247,22 @@ extension InspectorModel {
             }
         }
         if let match {
-            timelineSearch = nil
+            scans.timelineSearch = nil
             selection = match.index
-            timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
+            scans.timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
             if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
         } else if search.examined >= search.rows {
-            timelineSearch = nil
+            scans.timelineSearch = nil
             // The timeline holds actions only: say where the states are searched.
             message = "No action matches \"\(search.query)\" (states: :find, or Tab then /)"
         } else {
-            timelineSearch = search
+            scans.timelineSearch = search
         }
     }
 
     /// Counts the matches of the last timeline search over every row (for `match i/N`).
     private mutating func countTimelineMatches(allowance: inout ScanAllowance) {
-        guard var counting = timelineMatchCount else { return }
+        guard var counting = scans.timelineMatchCount else { return }
         let needle = SearchNeedle(counting.query.lowercased())
         let source = self.source
         var scratch: [UInt8] = []
@@ -282,7 +282,7 @@ extension InspectorModel {
                 return true
             }
         }
-        timelineMatchCount = counting
+        scans.timelineMatchCount = counting
     }
 
     // MARK: Filter

@@ -20,7 +20,7 @@ extension InspectorModel {
     /// True while something changes without a key: indexing, follow mode, a spinner, work
     /// the model waits for. Otherwise the session sleeps until the next key.
     var needsTicks: Bool {
-        isIndexing || follow || view.loading?.stopped == false || exporting != nil || replays.replaying != nil
+        isIndexing || follow || view.loading?.stopped == false || scans.exporting != nil || replays.replaying != nil
             || replays.compatibilityChecking != nil || pendingJump != nil || sparkline.isFilling
     }
 

@@ -154,26 +154,8 @@ struct InspectorModel {
     var diffLeft = 0
     /// The diff line the last diff-pane search landed on (marked with `▶`).
     var diffMatchLine: Int?
-    var lastSearch: String?
-    /// True while the last search's matches are underlined on screen (Esc turns it off).
-    var highlightsSearch = false
-    /// Which match the cursor is on, of how many, after a search in the state or diff pane.
-    /// The total is nil while the state search still counts them.
-    var searchMatch: (index: Int, total: Int?)?
-    /// A state-pane search still looking or counting (Model/StateSearch.swift).
-    var stateSearch: StateSearch?
-    /// Counting the last timeline search's matches for `match i/N` (in slices).
-    var timelineMatchCount: TimelineMatchCount?
-    /// A timeline search still looking (it runs in slices, see EntryScans).
-    var timelineSearch: TimelineSearch?
-    /// `:find` or `:bisect` still reading states (Model/QueryCommands.swift).
-    var queryScan: QueryScanProgress?
-    /// Background searches started so far: the last one's number, so reports of an older one are told apart.
-    var queryJobs = 0
-    /// What the last `:find` matched; n and N step through it until the next `/` search.
-    var queryMatches: QueryMatches?
-    /// How many entries one event may examine in scans.
-    var scanBudget = ScanBudget.interactive
+    /// Searches, scans and `:find` on their way through the log, and what the last search found.
+    var scans = ScanState()
     var prompt: Prompt?
     /// Lines entered in each kind of prompt, newest last (Up/Down in the prompt).
     var promptHistory: [Prompt.Kind: [String]] = [:]
@@ -186,8 +168,6 @@ struct InspectorModel {
     var message: String?
     /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
     var notice: String?
-    /// The export being built and written in the background, if one is.
-    var exporting: ExportProgress?
     /// The replay keys' work: the last replay's result, the one running, the compatibility report.
     var replays = ReplayState()
     /// Unavailable keys already explained in full (later presses get a short reminder).

@@ -351,7 +351,7 @@ extension InspectorModel {
     /// Markdown, writes the file in the background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff() {
         guard view.entry != nil else { message = "Nothing to export"; return }
-        guard exporting == nil else { message = "An export is still being written"; return }
+        guard scans.exporting == nil else { message = "An export is still being written"; return }
         guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be shown"; return }
         let base = Self.baseName(of: source.name)
         let export: DiffExport
@@ -368,7 +368,7 @@ extension InspectorModel {
             from = diffBase(of: selection)
             export = .entry(selection)
         }
-        exporting = ExportProgress()
+        scans.exporting = ExportProgress()
         message = "Exporting the diff… (Esc cancels)"
         request(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
     }

@@ -61,34 +61,34 @@ extension InspectorModel {
             return true
         }
         stopBackgroundQuery()
-        timelineSearch = nil
-        queryMatches = nil
+        scans.timelineSearch = nil
+        scans.queryMatches = nil
         var scan = QueryScanProgress(kind: kind, query: query, startSelection: selection)
         if source.queryableLog != nil {
-            queryJobs += 1
-            scan.job = queryJobs
-            request(.runQuery(job: queryJobs, kind: kind, query: query))
+            scans.queryJobs += 1
+            scan.job = scans.queryJobs
+            request(.runQuery(job: scans.queryJobs, kind: kind, query: query))
         }
-        queryScan = scan
+        scans.queryScan = scan
         message = ":\(kind.rawValue) \(query) …"
         return true
     }
 
     /// Asks the background search in progress, if any, to stop (a new search, Esc, the log read again).
     mutating func stopBackgroundQuery() {
-        if let job = queryScan?.job { request(.cancelQuery(job: job)) }
+        if let job = scans.queryScan?.job { request(.cancelQuery(job: job)) }
     }
 
     /// The background search `job` examined `fraction` of the log and found `newMatches`
     /// (entries of the log file, in order) since it last said.
     mutating func noteQueryProgress(job: Int, newMatches: [Int], fraction: Double) {
-        guard var scan = queryScan, scan.job == job else { return }
+        guard var scan = scans.queryScan, scan.job == job else { return }
         // The search may have found entries the background index added since the last tick.
         if source.count != count { pickUpNewEntries() }
         scan.matches += newMatches.map(source.entryIndex(ofRecordedLogIndex:))
         scan.examinedFraction = fraction
         selectFirstMatchFromTheStart(&scan)
-        queryScan = scan
+        scans.queryScan = scan
         message = ":\(scan.kind.rawValue) \(scan.query): " + (scan.kind == .find ? "\(scan.matches.count) so far, " : "")
             + "\(Int(fraction * 100))%"
     }
@@ -96,8 +96,8 @@ extension InspectorModel {
     /// The background search `job` is done: `find` with what it reported, `bisect` with `firstBreak`
     /// (entries of the log file; nil for a `find`).
     mutating func finishQuery(job: Int, firstBreak: QueryScan.FirstBreak?) {
-        guard var scan = queryScan, scan.job == job else { return }
-        queryScan = nil
+        guard var scan = scans.queryScan, scan.job == job else { return }
+        scans.queryScan = nil
         if source.count != count { pickUpNewEntries() }
         switch scan.kind {
         case .find:
@@ -116,7 +116,7 @@ extension InspectorModel {
 
     /// Reads the next slice of states for `:find` or `:bisect` on a timeline without a queryable log.
     mutating func continueQueryScan(allowance: inout ScanAllowance) {
-        guard var scan = queryScan, scan.job == nil else { return }
+        guard var scan = scans.queryScan, scan.job == nil else { return }
         let query = scan.query
         var broken: Int?
         source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
@@ -142,18 +142,18 @@ extension InspectorModel {
         case .find:
             selectFirstMatchFromTheStart(&scan)
             guard scan.scanned >= count else {
-                queryScan = scan
+                scans.queryScan = scan
                 message = ":find \(query): \(scan.matches.count) so far, \(scanProgress(scan.scanned) ?? "")"
                 return
             }
-            queryScan = nil
+            scans.queryScan = nil
             finishFind(scan)
         case .bisect:
             if broken != nil || scan.scanned >= count {
-                queryScan = nil
+                scans.queryScan = nil
                 finishBisect(scan, broken: broken)
             } else {
-                queryScan = scan
+                scans.queryScan = scan
                 message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"
             }
         }
@@ -172,7 +172,7 @@ extension InspectorModel {
             message = "No entry matches \(scan.query)"
             return
         }
-        queryMatches = QueryMatches(query: scan.query, entries: scan.matches)
+        scans.queryMatches = QueryMatches(query: scan.query, entries: scan.matches)
         if !scan.selectedMatch { selectShowing(first) }
         let matched = scan.matches.count == 1 ? "1 entry matches" : "\(scan.matches.count) entries match"
         message = "\(matched) \(scan.query); n/N next/previous"
@@ -194,7 +194,7 @@ extension InspectorModel {
 
     /// n / N after `:find`: the next or previous match, around the ends.
     mutating func stepThroughQueryMatches(forward: Bool) {
-        guard let matches = queryMatches, !matches.entries.isEmpty else { return }
+        guard let matches = scans.queryMatches, !matches.entries.isEmpty else { return }
         let entries = matches.entries
         let position: Int
         var wrapped = false

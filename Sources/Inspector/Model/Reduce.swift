@@ -45,20 +45,20 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .interrupt:
         model.request(.quit)
     case .exportStarted(let path):
-        model.exporting?.path = path
+        model.scans.exporting?.path = path
         model.message = "Exporting the diff to \(path)… (Esc cancels)"
     case .exportProgress(let fraction):
-        model.exporting?.written = fraction
+        model.scans.exporting?.written = fraction
     case .exportFinished(let path):
-        model.exporting = nil
+        model.scans.exporting = nil
         model.message = nil   // "Exporting… (Esc cancels)" no longer holds
         model.notice = "Exported the diff to \(path)  (Esc dismisses)"
     case .exportFailed(let reason):
-        model.exporting = nil
+        model.scans.exporting = nil
         model.message = nil
         model.notice = "Export failed: \(reason)  (Esc dismisses)"
     case .exportCancelled:
-        model.exporting = nil
+        model.scans.exporting = nil
         model.message = "Export cancelled: nothing was written"
     case .hideListSaveFailed(let reason):
         // A notice: the filter's own message comes with the same key and must not hide it for good.
@@ -158,8 +158,8 @@ extension InspectorModel {
         case .showHelp: overlay = .help(scroll: 0)
         case .closeOverlay:
             if notice != nil { notice = nil; return }
-            if let export = exporting, !export.cancelling {
-                exporting?.cancelling = true
+            if let export = scans.exporting, !export.cancelling {
+                scans.exporting?.cancelling = true
                 request(.cancelExport)
                 message = "Cancelling the export" + (export.path.map { " to \($0)" } ?? "") + "…"
                 return
@@ -168,7 +168,7 @@ extension InspectorModel {
             if cancelPendingJump() { return }
             if cancelReplay() { return }
             if cancelScan() { return }
-            if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
+            if scans.highlightsSearch { scans.highlightsSearch = false; scans.searchMatch = nil; diffMatchLine = nil; scans.timelineMatchCount = nil; return }
             if comparingWithMark { comparingWithMark = false; message = leavingMarkDiff }
         case .quit: request(.quit)
         }
@@ -339,9 +339,9 @@ extension InspectorModel {
         switch prompt.kind {
         case .search:
             // An empty search repeats the last one (as in less and vim).
-            guard let query = prompt.text.isEmpty ? lastSearch : prompt.text else { message = "No search yet: type what to look for"; return }
-            lastSearch = query
-            queryMatches = nil
+            guard let query = prompt.text.isEmpty ? scans.lastSearch : prompt.text else { message = "No search yet: type what to look for"; return }
+            scans.lastSearch = query
+            scans.queryMatches = nil
             search(query, forward: true)
         case .jump:
             if startQueryCommand(prompt.text) { return }
@@ -448,12 +448,12 @@ extension InspectorModel {
     /// what pointed at the old entries no longer does.
     mutating func startOverAfterReopen() {
         // Entry numbers no longer hold: a search's findings would name other entries.
-        if let scan = queryScan {
+        if let scan = scans.queryScan {
             stopBackgroundQuery()
-            queryScan = nil
+            scans.queryScan = nil
             message = ":\(scan.kind.rawValue) \(scan.query) stopped: the log was read again from its start"
         }
-        queryMatches = nil
+        scans.queryMatches = nil
         mark = nil
         comparingWithMark = false
         if let filter { applyFilter(shown: filter.shown) }

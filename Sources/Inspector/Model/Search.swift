@@ -5,22 +5,22 @@ import RewindQuery
 /// state pane keys and values, the diff pane its lines. Case-insensitive.
 extension InspectorModel {
     mutating func repeatSearch(forward: Bool) {
-        if queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
-        guard let query = lastSearch else { message = "No search yet: press / to search"; return }
+        if scans.queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
+        guard let query = scans.lastSearch else { message = "No search yet: press / to search"; return }
         search(query, forward: forward)
     }
 
     mutating func search(_ query: String, forward: Bool) {
         let needle = query.lowercased()
-        highlightsSearch = true
-        searchMatch = nil
-        timelineMatchCount = nil
-        stateSearch = nil
+        scans.highlightsSearch = true
+        scans.searchMatch = nil
+        scans.timelineMatchCount = nil
+        scans.stateSearch = nil
         let found: Bool
         switch focus {
         case .timeline:
             // Runs in slices (EntryScans), which report the match or its absence.
-            timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
+            scans.timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
             found = visibleEntryCount > 0
         case .state: found = searchState(query, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
@@ -92,15 +92,15 @@ extension InspectorModel {
             message = "The state is still being read: search again once it shows"
             return true
         }
-        stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
+        scans.stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
         return true
     }
 
     /// The next slice of a state search: the cursor goes to the target as soon as it is
     /// known, the matches are counted on (`match i/…`) until every node is seen.
     mutating func continueStateSearch(allowance: inout ScanAllowance) {
-        guard var search = stateSearch else { return }
-        stateSearch = nil   // the only reference while it walks
+        guard var search = scans.stateSearch else { return }
+        scans.stateSearch = nil   // the only reference while it walks
         guard search.request == view.request else { return }   // another entry is shown: its state is not the one searched
         let landedBefore = search.landed != nil
         search.advance(allowance: &allowance)
@@ -113,10 +113,10 @@ extension InspectorModel {
                 message = "No match for \"\(search.query)\" in the state pane"
                 return
             }
-            searchMatch = (landed.index, search.total)
+            scans.searchMatch = (landed.index, search.total)
         } else {
-            searchMatch = search.landed.map { ($0.index, nil) }
-            stateSearch = search
+            scans.searchMatch = search.landed.map { ($0.index, nil) }
+            scans.stateSearch = search
         }
     }
 
@@ -144,7 +144,7 @@ extension InspectorModel {
         diffMatchLine = target
         // Scroll so the match is on screen, a few lines from the top when there is room.
         diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
-        searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
+        scans.searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
         return true
     }
 }

@@ -42,7 +42,7 @@ struct ScreenPainter {
 
     /// The last search's matches, underlined in every pane (until Esc).
     mutating func drawSearchHighlights() {
-        guard model.highlightsSearch, let needle = model.lastSearch, !needle.isEmpty else { return }
+        guard model.scans.highlightsSearch, let needle = model.scans.lastSearch, !needle.isEmpty else { return }
         for pane in InspectorModel.Pane.allCases {
             let area = layout.content(of: pane)
             for row in area.rows { screen.highlight(needle, row: row, columns: area.columns) }

@@ -16,20 +16,20 @@ extension ScreenPainter {
         if let filter = model.filter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
-        if let search = model.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
-        if let search = model.stateSearch, search.landed == nil { parts.append("searching the state… \(Int(search.fraction * 100))%") }
-        if let match = model.searchMatch {
+        if let search = model.scans.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
+        if let search = model.scans.stateSearch, search.landed == nil { parts.append("searching the state… \(Int(search.fraction * 100))%") }
+        if let match = model.scans.searchMatch {
             parts.append(match.total.map { "match \(match.index)/\($0)" }
-                         ?? "match \(match.index)/… (counting \(Int((model.stateSearch?.fraction ?? 1) * 100))%)")
+                         ?? "match \(match.index)/… (counting \(Int((model.scans.stateSearch?.fraction ?? 1) * 100))%)")
         }
         // While the selection is on the match the search landed on.
-        if let counting = model.timelineMatchCount, counting.matchRow == model.selectedRow {
+        if let counting = model.scans.timelineMatchCount, counting.matchRow == model.selectedRow {
             let position = counting.examined > counting.matchRow ? String(counting.position) : "…"
             parts.append(counting.isDone ? "match \(position)/\(counting.total)"
                                          : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
         }
         if let mark = model.mark { parts.append("mark \(model.label(ofRow: mark))") }
-        if let exporting = model.exporting {
+        if let exporting = model.scans.exporting {
             parts.append(exporting.cancelling ? "cancelling the export…"
                          : exporting.written.map { "exporting… \(Int($0 * 100))%" } ?? "exporting… building the report")
         }

@@ -91,16 +91,16 @@ import RewindQuery
         #expect(model.message == ":find exists /user cancelled")
         model.run(effects, with: runner)
         #expect(model.message == ":find exists /user cancelled")
-        #expect(model.selection == 0 && model.queryMatches == nil)
+        #expect(model.selection == 0 && model.scans.queryMatches == nil)
     }
 
     @Test func aTimelineWithoutALogFileIsReadInSlicesAndEscCancels() {
         var model = InspectorFixtures.model()
-        model.scanBudget = ScanBudget(entriesPerEvent: 2, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 2, timePerEvent: nil)
         model.type(":find /filter == \"active\"\n")
         #expect(model.message == ":find /filter == \"active\": 0 so far, 33%")
         #expect(model.hasPendingScan)
-        model.scanBudget = ScanBudget(entriesPerEvent: 3, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 3, timePerEvent: nil)
         reduce(&model, .tick)
         #expect(model.selection == 4, "selected as soon as it is found")
         #expect(model.message == ":find /filter == \"active\": 1 so far, 83%")
@@ -179,7 +179,7 @@ import RewindQuery
             FindCommand.search(timeline, query: try Query(parsing: text), options: FindCommand.Options()) { line in
                 if let number = line?.split(separator: " ").first.flatMap({ Int($0) }) { listed.append(number) }
             }
-            #expect((model.queryMatches?.entries ?? []).map(timeline.entryNumber(at:)) == listed, "\(text)")
+            #expect((model.scans.queryMatches?.entries ?? []).map(timeline.entryNumber(at:)) == listed, "\(text)")
             matched += listed.count
         }
         #expect(matched > 10, "the conditions are not all false")
