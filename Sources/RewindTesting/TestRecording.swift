@@ -86,38 +86,74 @@ public final class TestRecording: Sendable {
     }
 
     /// Path, last actions and the state change of the last action, with entries
-    /// numbered and actions summarised as `rewind log` shows them:
+    /// numbered and actions summarised as `rewind log` shows them, and a line
+    /// where entries were not recorded:
     ///
     /// ```text
-    ///   last actions (of 11):
-    ///     10  addItem sku: "A-12"
+    ///   last actions (of 11, 1 not recorded):
+    ///      9  addItem sku: "A-12"
+    ///     10  not recorded: the state after loadCatalog is 70 MB encoded; a log record holds at most 64 MB
     ///     11  setNote id: 3, note: "gift wrap"
-    ///   state change of entry 11, setNote:
+    ///   state change of entry 11, setNote (from entry 9, across a gap: entry 10 not recorded):
     /// ```
     func failureReport() -> String {
         var lines = ["Rewind: test failed; recording kept at \(path)", "  browse it: rewind \(path)"]
         do {
             let reader = try LogReader(path: path)
-            let count = reader.entryCount
-            guard count > 0 else { return (lines + ["  (no actions were recorded)"]).joined(separator: "\n") }
-            lines.append("  last actions (of \(count)):")
-            let width = String(count).count
-            for index in max(0, count - Self.reportedActionCount)..<count {
-                let action = try reader.entry(at: index).action
-                let number = String(repeating: " ", count: width - String(index + 1).count) + String(index + 1)
-                let summary = Self.summary(of: action)
-                lines.append("    \(number)  \(action.name)" + (summary.isEmpty ? "" : " " + summary))
-            }
-            let last = try reader.entry(at: count - 1)
-            lines.append("  state change of entry \(count), \(last.action.name):")
-            let before = try reader.stateBefore(count - 1) ?? .null
-            let after = try reader.state(at: count - 1)
-            let diff = StateChange.text(from: before, to: after) ?? "(no change)"
-            lines += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+            lines += try Self.lastActions(in: reader)
         } catch {
             lines.append("  (could not read the recording back: \(error))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The report's lines about the recorded entries: the last few, where entries were not
+    /// recorded among them (and after them) and where a new recording session starts, and
+    /// the last entry's state change.
+    private static func lastActions(in reader: LogReader) throws -> [String] {
+        let count = reader.entryCount
+        let first = max(0, count - reportedActionCount)
+        let gaps = reader.gaps.filter { $0.beforeEntry >= first }.map { (gap: $0, number: reader.firstEntryNumber(of: $0)) }
+        guard count > 0 || !gaps.isEmpty else { return ["  (no actions were recorded)"] }
+        let numbers = (first..<count).map(reader.entryNumber(at:))
+        let lastNumber = max(numbers.last ?? 0, gaps.last.map { $0.number + max(1, $0.gap.droppedCount) - 1 } ?? 0)
+        let notRecorded = reader.gaps.reduce(0) { $0 + max(1, $1.droppedCount) }
+        var lines = ["  last actions (of \(lastNumber)" + (notRecorded > 0 ? ", \(notRecorded) not recorded):" : "):")]
+        // Rows between the entries, in file order: a gap where its entries would be, a new session where it starts.
+        let marks = (gaps.map { (before: $0.gap.beforeEntry, line: $0.gap.lineNumber, label: $0.gap.range(from: $0.number), text: $0.gap.listingText) }
+            + reader.laterSessions.filter { $0.beforeEntry > first }.map { (before: $0.beforeEntry, line: $0.lineNumber, label: "", text: "── " + $0.startDescription) })
+            .sorted { ($0.before, $0.line) < ($1.before, $1.line) }
+        let width = (marks.map(\.label) + numbers.map(String.init)).map(\.count).max() ?? 1
+        func row(_ label: String, _ text: String) -> String {
+            "    " + String(repeating: " ", count: width - label.count) + label + "  " + text
+        }
+        for index in first...count {
+            for mark in marks where mark.before == index { lines.append(row(mark.label, mark.text)) }
+            guard index < count else { break }
+            let action = try reader.entry(at: index).action
+            let summary = summary(of: action)
+            lines.append(row(String(numbers[index - first]), action.name + (summary.isEmpty ? "" : " " + summary)))
+        }
+        guard count > 0 else { return lines }
+        let last = try reader.entry(at: count - 1)
+        lines.append("  state change of entry \(numbers[numbers.count - 1]), \(last.action.name)" + startingPoint(ofEntry: count - 1, in: reader) + ":")
+        let before = try reader.stateBefore(count - 1) ?? .null
+        let after = try reader.state(at: count - 1)
+        let diff = StateChange.text(from: before, to: after) ?? "(no change)"
+        lines += diff.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+        return lines
+    }
+
+    /// What the state change of entry `index` starts from, when it is not the entry before,
+    /// as the inspector's diff title says it: ` (from entry 6, across a gap: entry 7 not recorded)`,
+    /// ` (from the state a new recording session started with)`.
+    private static func startingPoint(ofEntry index: Int, in reader: LogReader) -> String {
+        guard index > 0 else { return "" }
+        if reader.startsSession(at: index) { return " (from the state a new recording session started with)" }
+        let skipped = reader.gaps.filter { $0.beforeEntry == index }
+        guard !skipped.isEmpty else { return "" }
+        return " (from entry \(reader.entryNumber(at: index - 1)), across a gap: "
+            + skipped.map { $0.entries(from: reader.firstEntryNumber(of: $0)) + " not recorded" }.joined(separator: ", ") + ")"
     }
 
     /// The payload as `rewind log` summarises it (`id: 3, note: "gift wrap"`), cut to `limit` characters.

@@ -59,6 +59,7 @@ private func callerCost<State>(
 
     var options = ActionRecorder.Options()
     options.queueCapacity = burst + 1
+    options.queueBytes = .max  // the bursts fit the queue whatever the state's size: this measures the hand-off alone
     let path = directory + "/caller-\(name.filter(\.isLetter)).jsonl"
     guard let recorder = try? ActionRecorder(file: path, options: options) else { return print("recorder: cannot create \(path)") }
     let recording = recorder.recording(reducer)

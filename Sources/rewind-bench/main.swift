@@ -15,10 +15,15 @@ struct BenchmarkSection {
 let benchmarkSections: [BenchmarkSection] = [
     BenchmarkSection(name: "json", summary: "parse, encode, diff and patch against Foundation", run: runJSONBenchmarks),
     BenchmarkSection(name: "recorder", summary: "recording cost per action, keyframes, rebuilds", run: runRecorderBenchmarks),
+    BenchmarkSection(name: "recording-table", summary: "the recorder over state sizes from 1 kB to 10 MB (a few minutes)",
+                     runsByDefault: false) { runRecordingCostTable() },
     BenchmarkSection(name: "writer-profile", summary: "untimed writer loop for a profiler", runsByDefault: false) { runWriterProfileLoop() },
     BenchmarkSection(name: "writer-profile-100", summary: "the same, 100 todos", runsByDefault: false) { runWriterProfileLoop(onlyHundredTodos: true) },
     BenchmarkSection(name: "writer-profile-10k", summary: "the same, 10,000 todos", runsByDefault: false) { runWriterProfileLoop(todos: 10_000) },
     BenchmarkSection(name: "rebuild-profile", summary: "untimed state rebuild loop for a profiler", runsByDefault: false) { runRebuildProfileLoop() },
+    BenchmarkSection(name: "pace-profile", summary: "untimed loop recording at an app's pace for a profiler", runsByDefault: false) {
+        runPaceProfileLoop()
+    },
     BenchmarkSection(name: "rebuild-profile-100", summary: "the same, 100 todos", runsByDefault: false) { runRebuildProfileLoop(hundredTodos: true) },
     BenchmarkSection(name: "inspector", summary: "first screen, index, scans and steps on a 1 GB log (writes 1.2 GB)", run: runInspectorBenchmarks),
     BenchmarkSection(name: "huge-state", summary: "the inspector on a 30 MB state and a 1 GB log, driven as a person would (writes 1.2 GB)",
@@ -77,9 +82,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 let options = arguments.filter { $0.hasPrefix("--") }
-// --entries= (history), --items= (huge-state), --rounds= --elements= --foundation --discard (the profiler loops).
+// --entries= (history), --items= (huge-state), --todos= (recording-table), --rounds= --elements= --foundation --discard (the profiler loops).
 let knownOptions = ["--quick", "--foundation", "--discard"]
-let knownValueOptions = ["--entries=", "--items=", "--rounds=", "--elements="]
+let knownValueOptions = ["--entries=", "--items=", "--todos=", "--rounds=", "--elements="]
 if let unknown = options.first(where: { option in !knownOptions.contains(option) && !knownValueOptions.contains { option.hasPrefix($0) } }) {
     FileHandle.standardError.write(Data("rewind-bench: unknown option '\(unknown)' (rewind-bench --help lists the sections)\n".utf8))
     exit(2)

@@ -10,7 +10,8 @@ import Testing
 @Suite struct ReplayDamagedRowTests {
     /// The recorded todo log with entry 3's line (line 4, `add "Call the bank"`) damaged,
     /// opened as `debug <log>` opens it, linked with `reducer`; the compatibility check has run.
-    /// Keyframes are entries 1, 5 and 9, so entry 4's state is unavailable and entry 5's is back.
+    /// Keyframes are entries 1, 2, 6, 10 and 11 (every fourth entry, and where a patch would be larger
+    /// than the state), so the states of entries 4 and 5 are unavailable and entry 6's is back.
     static func model(
         reducer: @escaping (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void = TodoDomain.reduce
     ) throws -> (model: InspectorModel, log: ReplayLogs.Log, runner: EffectRunner) {
@@ -30,7 +31,7 @@ import Testing
         var (model, _, _) = try Self.model()
         model.type("jj")                                    // onto the damaged record's row
         #expect(model.screenText == """
-             Timeline  12 entries                ▄▅╌╌▇▇██▇▇▄▄ │ State after 3
+             Timeline  12 entries                ▄▅╌╌╌▇██▇▇▄▄ │ State after 3
                1  +0.000s   add title: "Buy milk"          ±3 │ State unavailable: entry 3's record is damaged
                2  +0.250s   add title: "Write replay docs" ±3 │ (line 4: checksum mismatch or not a complete
                3 ⚠ damaged: line 4, checksum mismatch or not …│ record); the states after it are back from the
@@ -57,8 +58,10 @@ import Testing
             """)
         model.type("j")                                     // entry 4: its patch applies to the damaged record's state
         #expect(model.view.stateError == "it cannot be rebuilt: it depends on line 4, which is damaged; states are available again from the next keyframe")
-        model.type("j")                                     // entry 5, a keyframe: states are back
-        #expect(model.view.state == (try Self.state(after: 0..<5)))
+        model.type("j")                                     // entry 5: a patch on entry 4's
+        #expect(model.view.stateError == "it cannot be rebuilt: it depends on line 4, which is damaged; states are available again from the next keyframe")
+        model.type("j")                                     // entry 6, a keyframe: states are back
+        #expect(model.view.state == (try Self.state(after: 0..<6)))
     }
 
     @Test func xAfterTheDamageSkipsTheSelectedEntry() throws {

@@ -245,3 +245,44 @@ import RewindJSON
         #expect(Array(#"{"a":[1"#.utf8).withUnsafeBufferPointer { RecordScanner.members($0) } == nil)
     }
 }
+
+/// What the reader says about entries names them by the numbers `rewind log` gives them,
+/// on a log of today's recorder with gaps and a second session (``GappedCounter``).
+@Suite struct GappedLogReadingTests {
+    @Test func aStateThatCannotBeRebuiltIsNamedByItsRecordedNumber() throws {
+        let log = try GappedCounter.writeLog()
+        // Line 9 is entry 9, the second session's keyframe; entry 10 (line 10) is a patch to it.
+        var lines = readLines(log)
+        #expect(lines[8].contains(#""seq":8"#) && lines[9].contains(#""patch":"#))
+        lines[8] = lines[8].replacingOccurrences(of: #""count":101"#, with: #""count":102"#)
+        writeBytes(Array(lines.joined(separator: "\n").utf8), to: log)
+        let reader = try LogReader(path: log)
+        #expect(reader.entryCount == 5 && reader.entryNumber(at: 4) == 10)
+        do {
+            _ = try reader.state(at: 4)
+            Issue.record("the state after entry 10 was rebuilt over a damaged line")
+        } catch {
+            #expect(error.description == "\(log): the state at entry 10 cannot be rebuilt: it depends on line 9, which is damaged; "
+                    + "states are available again from the next keyframe")
+        }
+    }
+
+    @Test func theStateBeforeASessionsFirstEntryIsTheOneThatSessionStartedFrom() throws {
+        let reader = try LogReader(path: GappedCounter.writeLog())
+        #expect(reader.entryNumber(at: 4) == 9 && reader.startsSession(at: 4))
+        let started = try JSONEncoding.value(of: GappedCounter(count: 100, note: "opened again: a note that makes a patch smaller than the state"))
+        #expect(try reader.stateBefore(4) == started, "not the first session's last state (count 8)")
+        #expect(try reader.stateBefore(3)?["count"] == 6, "across a gap: the last state recorded before it")
+    }
+
+    @Test func anIndexOutOfRangeIsCalledAnIndexNotAnEntryNumber() throws {
+        let log = try GappedCounter.writeLog()
+        let reader = try LogReader(path: log)
+        do {
+            _ = try reader.entry(at: 6)
+            Issue.record("no entry at index 6")
+        } catch {
+            #expect(error.description == "\(log): no entry at index 6 (the log has 6 at indexes 0–5)")
+        }
+    }
+}

@@ -288,6 +288,7 @@ private final class ProfileStore: ObservableObject {
         var options = ActionRecorder.Options()
         options.keyframeInterval = 256                      // whole state at least every 256 entries (also sooner, by size)
         options.queuePolicy = .wait                         // or .drop: never block the app, record a gap instead
+        options.queueBytes = 32 << 20                       // states waiting for the writer, at most (default 64 MB)
         options.durability = .fsync(interval: 1)            // default .write survives app crashes; fsync survives power cuts
         options.metadata = ["build": "1.4.2"]
         options.redaction = try Redaction(rules: ["password", "*/token"])

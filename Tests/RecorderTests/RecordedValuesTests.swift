@@ -142,4 +142,39 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
         #expect(try reader.entry(at: 0).recordedValues.map(\.name) == ["random"])
         #expect(try reader.entry(at: 1).recordedValues.map(\.name) == ["uuid", "now", "price"])
     }
+
+    @Test func aRecordedReducerInsideAnotherKeepsEachCallsValuesApart() throws {
+        let outerPath = directory.file("outer.jsonl"), innerPath = directory.file("inner.jsonl")
+        let outerRecorder = try ActionRecorder(file: outerPath, options: testOptions())
+        let innerRecorder = try ActionRecorder(file: innerPath, options: testOptions())
+        let inner = innerRecorder.recording { (state: inout NotesState, action: NotesAction) in notesReducer(&state, action) }
+        let outer = outerRecorder.recording { (state: inout NotesState, action: NotesAction) in
+            state.lucky = Recorded.random(in: 1...6)
+            var child = NotesState()
+            inner(&child, .add("child"))  // reads uuid, now and price into the inner log's entry
+            state.notes = child.notes
+            state.lucky += Recorded.value("bonus") { 10 }  // the outer binding is back
+        }
+        var state = NotesState()
+        outer(&state, .roll)
+        try outerRecorder.close()
+        try innerRecorder.close()
+        #expect(try LogReader(path: outerPath).entry(at: 0).recordedValues.map(\.name) == ["random", "bonus"])
+        #expect(try LogReader(path: innerPath).entry(at: 0).recordedValues.map(\.name) == ["uuid", "now", "price"])
+    }
+
+    @Test func aTaskTheReducerStartsReadsLiveValuesAndTheEntryKeepsItsOwn() async throws {
+        let path = directory.file("task.jsonl")
+        let recorder = try ActionRecorder(file: path, options: testOptions())
+        let started = Locked<Task<Int, Never>?>(nil)
+        let recording = recorder.recording { (state: inout NotesState, action: NotesAction) in
+            state.lucky = Recorded.random(in: 1...6)
+            started.withLock { $0 = Task { Recorded.value("late") { 7 } } }
+        }
+        var state = NotesState()
+        recording(&state, .roll)
+        #expect(await started.withLock { $0 }!.value == 7)
+        try recorder.close()
+        #expect(try LogReader(path: path).entry(at: 0).recordedValues.map(\.name) == ["random"])
+    }
 }

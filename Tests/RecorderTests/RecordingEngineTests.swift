@@ -220,21 +220,27 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
 
     // MARK: Recording
 
-    @Test func aLargeStateWithSmallChangesIsMostlyPatchesAndEveryEntryRebuilds() throws {
+    /// Records `actions` one-card toggles on a board of `cards` cards; returns the log's reader,
+    /// its keyframes and the state after each action.
+    private func recordToggles(cards: Int, actions: Int) throws -> (reader: LogReader, keyframes: [Int], states: [Board]) {
         let directory = TemporaryDirectory()
-        let path = directory.file("big.jsonl")
+        let path = directory.file("toggles.jsonl")
         let recorder = try ActionRecorder(file: path, options: testOptions(keyframeInterval: 1024))
         let reducer = recorder.recording { (state: inout Board, index: Int) in state.cards[index % state.cards.count].done.toggle() }
         var state = Board()
-        state.cards = (0..<2_000).map { Board.Card(id: $0, text: "card number \($0)") }
+        state.cards = (0..<cards).map { Board.Card(id: $0, text: "card number \($0)") }
         var states: [Board] = []
-        for index in 0..<300 {
+        for index in 0..<actions {
             reducer(&state, index * 7)
             states.append(state)
         }
         try recorder.close()
         let reader = try LogReader(path: path)
-        let keyframes = (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }
+        return (reader, (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }, states)
+    }
+
+    @Test func aLargeStateWithSmallChangesIsMostlyPatchesAndEveryEntryRebuilds() throws {
+        let (reader, keyframes, states) = try recordToggles(cards: 2_000, actions: 300)
         // A one-member patch costs about KeyframePolicy.perPatchCost to read back; the patches may cost three
         // quarters of the 120 kB state: ~80 of them per keyframe.
         #expect(keyframes.count <= 5 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 70 }, "\(keyframes)")
@@ -243,22 +249,54 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         }
     }
 
-    @Test func patchesThatAddUpToTheStateSizeStartAKeyframe() throws {
+    @Test func patchesThatAddUpToMostOfALargeStateStartAKeyframe() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("churn.jsonl")
         let recorder = try ActionRecorder(file: path, options: testOptions(keyframeInterval: 1024))
-        // Each action rewrites a quarter of a 40 kB state.
+        // Each action rewrites a quarter of a 165 kB state: two parses of it are well over 0.25 ms, so the
+        // patches since a keyframe may add up to about three quarters of it.
         let reducer = recorder.recording { (state: inout Board, round: Int) in
             for index in stride(from: round % 4, to: state.cards.count, by: 4) { state.cards[index].text = "r\(round) \(index)" }
         }
         var state = Board()
-        state.cards = (0..<800).map { Board.Card(id: $0, text: "card \($0)") }
+        state.cards = (0..<3_200).map { Board.Card(id: $0, text: "card \($0)") }
         for round in 0..<24 { reducer(&state, round) }
         try recorder.close()
         let reader = try LogReader(path: path)
         let keyframes = (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }
         #expect(keyframes.count >= 5 && keyframes.count <= 12, "a keyframe every few entries, not every entry: \(keyframes)")
         #expect(try reader.state(at: 23) == (try JSONParser.parse(JSONEncoding.bytes(of: state))))
+    }
+
+    @Test func aSmallStateGetsAKeyframeOnlyEveryHundredOrSoEntriesAndEveryEntryRebuilds() throws {
+        let (reader, keyframes, states) = try recordToggles(cards: 50, actions: 400)
+        // A 3 kB state parses in microseconds: rebuilds may take up to 0.25 ms, about 125 one-member patches
+        // (KeyframePolicy.quarterMillisecond); under the earlier rule, two parses, it was one every 2 or 3 entries.
+        #expect(keyframes.first == 0 && keyframes.count <= 4, "\(keyframes)")
+        #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 100 && $1 - $0 <= 150 }, "\(keyframes)")
+        for index in [0, 1, 99, 200, 398, 399] {
+            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: states[index]))))
+        }
+    }
+
+    @Test func theKeyframeRuleBoundsARebuildByTwoParsesOrAQuarterMillisecondWhicheverIsMore() {
+        let policy = KeyframePolicy(maximumInterval: 100_000)
+        func patchesBeforeAKeyframe(stateBytes: Int, patchBytes: Int) -> Int {
+            var cost = KeyframePolicy.Cost()
+            while !policy.wantsKeyframe(after: cost, patchBytes: patchBytes, stateBytes: stateBytes) { cost.add(patchBytes: patchBytes) }
+            return cost.patches
+        }
+        // Rebuild work: 2 kB of overhead + the keyframe's parse + each patch's bytes and 1 kB;
+        // a keyframe once that reaches seven eighths of max(2 × state, 160 kB).
+        let small = patchesBeforeAKeyframe(stateBytes: 1_000, patchBytes: 100)
+        #expect(small == (143_360 - 2_048 - 1_000) / 1_124)
+        // At 80 kB two parses are the 160 kB; past it they are the bound.
+        #expect(patchesBeforeAKeyframe(stateBytes: 80 << 10, patchBytes: 100) == (143_360 - 2_048 - 81_920) / 1_124)
+        let large = patchesBeforeAKeyframe(stateBytes: 400_000, patchBytes: 100)
+        #expect(large == (700_000 - 2_048 - 400_000) / 1_124)
+        // A patch as large as the state is a keyframe whatever the budget; so is the K-th entry.
+        #expect(policy.wantsKeyframe(after: KeyframePolicy.Cost(), patchBytes: 1_000, stateBytes: 1_000))
+        #expect(KeyframePolicy(maximumInterval: 2).wantsKeyframe(after: { var cost = KeyframePolicy.Cost(); cost.add(patchBytes: 1); return cost }(), patchBytes: 1, stateBytes: 1_000))
     }
 
     @Test func aClassInsideTheStateMutatedByTheAppRightAfterDispatchIsRecordedAsItWas() throws {
@@ -313,9 +351,28 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         #expect(try reader.state(at: 2)["count"] == 5)
         #expect(reader.isKeyframe(at: 1) && reader.isKeyframe(at: 2))
         let lines = readLines(path)
-        #expect(lines[2].contains(#""reason":"entry 2 (Int) was not recorded: it is nested"#), "numbered from 1, as rewind log numbers it")
-        #expect(reports.withLock { $0.count } == 1, "reported once")
-        #expect(reports.withLock { $0.first?.contains("recording goes on") } == true)
+        // The gap record holds the entry's number; its reason says what was over which limit, once.
+        #expect(lines[2].contains(#""firstSeq":1,"dropped":1,"reason":"the state after Int is nested 603 levels deep; a log record holds at most 509""#), "\(lines[2])")
+        #expect(reports.withLock { $0 } == [
+            "\(path): entry 2 was not recorded: the state after Int is nested 603 levels deep; a log record holds at most 509 (recording goes on)",
+        ], "reported once, numbered from 1 as rewind log numbers it")
+    }
+
+    @Test func anActionTooDeepToReadBackIsAGapThatNamesTheAction() throws {
+        indirect enum Chain: Codable { case end, link(Chain) }
+        enum Load: Codable { case tree(Chain), done }
+        let directory = TemporaryDirectory()
+        let path = directory.file("deep-action.jsonl")
+        let recorder = try ActionRecorder(file: path, options: testOptions())
+        let reducer = recorder.recording { (count: inout Int, _: Load) in count += 1 }
+        var count = 0
+        reducer(&count, .done)
+        reducer(&count, .tree((0..<300).reduce(Chain.end) { chain, _ in .link(chain) }))
+        reducer(&count, .done)
+        try recorder.close()
+        let reader = try LogReader(path: path)
+        #expect(reader.entryCount == 2)
+        #expect(reader.gaps.map(\.reason) == ["the action tree is nested 604 levels deep; a log record holds at most 509"])
     }
 
     @Test func aNonCodableInitialStateTooDeepToReadBackLeavesTheHeaderReadable() throws {
@@ -330,7 +387,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         try recorder.close()
         let reader = try LogReader(path: path)
         #expect(reader.header.initialState == nil)
-        #expect(readLines(path)[0].contains(#""initialStateOmitted":"it is nested"#))
+        #expect(readLines(path)[0].contains(#""initialStateOmitted":"the initial state is nested 513 levels deep; a log record holds at most 509""#))
         #expect(try reader.state(at: 0)["count"] == 1)
     }
 

@@ -148,7 +148,7 @@ import RewindJSON
         #expect(all.divergentEntries == [9])
         let later = session.replay(from: 10)
         #expect(later.start == 10 && later.checks == [.matches, .matches])
-        #expect(all.summary == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+        #expect(all.summary(entryNumber: session.reader.entryNumber(at:)) == "Replayed 12 entries from 1: 1 diverge (first at 10)")
     }
 
     // MARK: Compatibility
@@ -332,5 +332,56 @@ private struct DeepCounter: Codable, Equatable {
             #expect(divergence.entryIndex == 2)
             #expect(divergence.description.hasPrefix("entry 4 of 4 diverges: String \"inc\""), "\(divergence.description)")
         }
+    }
+
+    /// The reducer's types before `reset` was added, when a counter's note was a number.
+    private enum OlderAction: Codable { case inc, deep }
+    private struct OlderCounter: Codable { var count: Int; var note: Int? }
+
+    @Test func anActionThatNoLongerDecodesIsNamedByItsRecordedNumber() throws {
+        // 1 · 2 · 3–5 dropped · 6 · 7 too deep · 8 · [new session] 9 · 10 reset: entry 10 is the sixth in the file.
+        let log = try GappedCounter.writeLog()
+        do {
+            try Replay(log: log).verify(reducer: { (state: inout GappedCounter, _: OlderAction) in state.count += 1 })
+            Issue.record("verify passed")
+        } catch let error as ReplayError {
+            #expect(error.entryIndex == 5)
+            #expect(error.entryNumber == 10)
+            #expect(error.description.hasPrefix("entry 10 (reset): the action cannot be decoded with the current Action type: "), "\(error)")
+        }
+    }
+
+    @Test func theCompatibilityReportNamesEntriesByTheirRecordedNumbers() throws {
+        // `reset` first appears at entry 10 (the sixth in the file); the first state with a note is entry 9's (the fifth).
+        let report = try Replay(log: GappedCounter.writeLog()).compatibility(state: OlderCounter.self, action: OlderAction.self)
+        #expect(report.actionTypes.map(\.sampleEntryNumber) == [1, 10])
+        #expect(report.description == """
+            actions: 2 types, 1 ok, 1 cannot be replayed
+              ok               inc (5 entries)
+              cannot decode    reset (1 entry, e.g. entry 10): OlderAction has no case named "reset"
+            states: cannot decode: entry 9: note: expected a whole number, found "opened again: a note that makes a patch…
+            """)
+    }
+
+    @Test func aReplayRestartingAfterAnUnreadableEntryNamesItByItsRecordedNumber() throws {
+        let log = try GappedCounter.writeLog()
+        // Entry 9 (line 9, the fifth in the file) sealed again without its action: its checksum holds, it cannot be read.
+        var lines = readLines(log)
+        let withoutAction = String(decoding: unsealed(Array(lines[8].utf8)), as: UTF8.self)
+            .replacingOccurrences(of: #""action":{"type":"inc","payload":{"inc":{}},"replayable":true},"#, with: "")
+        lines[8] = String(decoding: sealAsRecord(Array(withoutAction.utf8), number: 1, ofLastSessionIn: log).dropLast(), as: UTF8.self)
+        writeBytes(Array(lines.joined(separator: "\n").utf8), to: log)
+        let reader = try LogReader(path: log)
+        #expect(reader.damage.isEmpty && reader.entryNumber(at: 4) == 9)
+        let run = ReplaySession(reader: reader, reducer: GappedCounter.reduce).replay(from: 4)
+        #expect(run.checks.last == .restarted(reason: "entry 9 is damaged"), "\(run.checks)")
+    }
+
+    @Test func aReplayWithNoStateToStartFromNamesTheEntryByItsRecordedNumber() throws {
+        struct Counted: Codable { var n: Int }
+        // The first two entries were not recorded, and the header holds no initial state.
+        let log = try LogFixture.write([.init(type: "load", payload: .null, state: ["n": 1])], gaps: [0: .init(dropped: 2, reason: nil)])
+        let run = ReplaySession(reader: try LogReader(path: log)) { (_: inout Counted, _: GappedAction) in }.replay(from: 0)
+        #expect(run.checks == [.restarted(reason: "the log has no state before entry 3")])
     }
 }

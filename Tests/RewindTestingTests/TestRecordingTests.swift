@@ -107,6 +107,54 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
         #expect(report.contains("state change of entry 11, setNote:"))
     }
 
+    @Test func theReportNumbersEntriesAsRecordedAndSaysWhatWasNotRecorded() throws {
+        let recording = try TestRecording(testName: "CounterTests/gaps()", environment: ["REWIND_RECORDINGS": scratch.path])
+        let reducer = recording.recorder.recording(GappedCounter.reduce)
+        var state = GappedCounter()
+        for action: GappedAction in [.inc, .deep, .inc] { reducer(&state, action) }   // entry 2's state is too deep for a log record
+        let report = try #require(recording.finish(failed: true, printing: false, environment: [:]))
+        #expect(report.components(separatedBy: "\n").dropFirst(2).joined(separator: "\n") == """
+              last actions (of 3, 1 not recorded):
+                1  inc
+                2  not recorded: the state after deep is nested 803 levels deep; a log record holds at most 509
+                3  inc
+              state change of entry 3, inc (from entry 1, across a gap: entry 2 not recorded):
+                  {
+                -   "count": 1
+                +   "count": 3
+                  }
+            """)
+    }
+
+    @Test func theReportOfALogWithGapsAndASecondSessionListsThemWhereTheyHappened() throws {
+        let recording = try TestRecording(testName: "CounterTests/sessions()", environment: ["REWIND_RECORDINGS": scratch.path])
+        try recording.recorder.close()
+        try? FileManager.default.removeItem(atPath: recording.path)
+        // 1 · 2 · 3–5 dropped · 6 · 7 too deep · 8 · [new session] 9 · 10
+        try GappedCounter.writeLog(at: recording.path)
+        let report = try #require(recording.finish(failed: true, printing: false, environment: [:]))
+        let reader = try LogReader(path: recording.path)
+        #expect(reader.header.metadata["outcome"] == "failed")
+        #expect(reader.entryCount == 6 && reader.laterSessionCount == 1 && reader.damage.isEmpty, "marking it failed keeps the second session")
+        #expect(report.components(separatedBy: "\n").dropFirst(2).joined(separator: "\n") == """
+              last actions (of 10, 4 not recorded):
+                  2  inc
+                3–5  not recorded (3 entries): the recording queue was full (queue policy .drop)
+                  6  inc
+                  7  not recorded: the state after deep is nested 803 levels deep; a log record holds at most 509
+                  8  inc
+                     ── new recording session 2025-11-24T17:00:00Z, \(ProcessInfo.processInfo.processName)
+                  9  inc
+                 10  reset
+              state change of entry 10, reset:
+                  {
+                -   "count": 101
+                +   "count": 0
+                    … (1 unchanged)
+                  }
+            """)
+    }
+
     @Test func aMissingLogIsReportedWithItsPathOnce() {
         let path = scratch.path + "/missing.jsonl"
         let failure = replayFailure(log: path, reducer: counterReducer)

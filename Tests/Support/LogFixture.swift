@@ -23,11 +23,23 @@ public struct LogFixture {
     /// The header's `created` time; entry `i` is at `start + times[i]` (or `start + i`).
     public static let start = 1_764_400_000.0
 
+    /// A gap record, as a recorder writes it where entries were not recorded.
+    public struct Gap {
+        public var dropped: Int
+        public var reason: String?
+
+        public init(dropped: Int, reason: String?) {
+            self.dropped = dropped
+            self.reason = reason
+        }
+    }
+
     /// Writes `steps` as a log named `name` in a fresh directory and returns its path.
-    /// `damageLine` (1-based) gets one byte flipped; `tornTail` adds half a record without its newline.
+    /// `damageLine` (1-based) gets one byte flipped; `tornTail` adds half a record without its newline;
+    /// `gaps[i]` is a gap record before step `i` (the sequence numbers skip what it stands for).
     public static func write(_ steps: [Step], times: [Double]? = nil, keyframeInterval: Int = 3, initialState: JSONValue? = nil,
                       damageLine: Int? = nil, tornTail: Bool = false, name: String = "todo.jsonl",
-                      datePaths: [String]? = nil) throws -> String {
+                      datePaths: [String]? = nil, gaps: [Int: Gap] = [:]) throws -> String {
         let directory = TemporaryDirectory.forThisProcess.subdirectory("log-\(UUID().uuidString)")
         var bytes: [UInt8] = []
         var header = JSONObject()
@@ -46,16 +58,28 @@ public struct LogFixture {
         if let datePaths { header["datePaths"] = .array(datePaths.map(JSONValue.string)) }
         append(header, to: &bytes)
         var previous: JSONValue?
+        var sequence: Int64 = 0
+        var previousSequence: Int64 = -1
         for (index, step) in steps.enumerated() {
+            if let gap = gaps[index] {
+                var record = JSONObject()
+                record["kind"] = "gap"
+                record["firstSeq"] = .integer(sequence)
+                record["dropped"] = .integer(Int64(gap.dropped))
+                if let reason = gap.reason { record["reason"] = .string(reason) }
+                append(record, to: &bytes)
+                sequence += Int64(gap.dropped)
+            }
             var entry = JSONObject()
-            let isKeyframe = previous == nil || index % keyframeInterval == 0
+            // The entry after a gap is a keyframe, as the recorder writes it.
+            let isKeyframe = previous == nil || index % keyframeInterval == 0 || gaps[index] != nil
             entry["kind"] = "entry"
             if isKeyframe { entry["keyframe"] = true }   // right after kind: the reader indexes it from the line's start
-            entry["seq"] = .integer(Int64(index))
+            entry["seq"] = .integer(sequence)
             entry["time"] = .double(start + (times?[index] ?? Double(index)))
             entry["durationNs"] = 1000
             entry["action"] = ["type": .string(step.type), "payload": step.payload, "replayable": true]
-            if step.fromEffect { entry["effectOf"] = .integer(Int64(index - 1)) }
+            if step.fromEffect { entry["effectOf"] = .integer(previousSequence) }
             if let previous, !isKeyframe {
                 entry["patch"] = JSONDiff.patch(from: previous, to: step.state).jsonValue
             } else {
@@ -64,6 +88,8 @@ public struct LogFixture {
                 entry["changed"] = .array(changed)
             }
             previous = step.state
+            previousSequence = sequence
+            sequence += 1
             append(entry, to: &bytes)
         }
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)

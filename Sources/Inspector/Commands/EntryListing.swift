@@ -50,10 +50,8 @@ struct EntryListing {
         }
     }
 
-    /// `new recording session 2026-12-05T14:02:11Z, MyApp`.
+    /// `new recording session 2026-12-05T14:02:11Z, MyApp`, escaped for the terminal.
     static func sessionDescription(_ session: LogSession) -> String {
-        guard let header = session.header else { return "new recording session (its header cannot be read)" }
-        let process = header.processName.isEmpty ? "" : ", " + header.processName.escapingControlCharacters
-        return "new recording session " + DatePaths.iso8601(header.created) + process
+        session.startDescription.escapingControlCharacters
     }
 }

@@ -28,8 +28,7 @@ enum ShowCommand: CommandRunner {
                 case .row(let row): index = row
                 case .notRecorded(let gap, _):
                     let first = timeline.numberedGaps.first { $0.gap == gap }?.firstNumber ?? value
-                    streams.error("\(invocation.displayName): entry \(value) of \(timeline.name) was not recorded ("
-                                  + GapDescription.entries(numbered: first, gap: gap) + " not recorded" + GapDescription.because(gap) + ")")
+                    streams.error("\(invocation.displayName): " + GapDescription.sentence(numbered: first, gap: gap, of: timeline.name))
                     return 2
                 case .damaged(let record):
                     streams.error("\(invocation.displayName): entry \(value) of \(timeline.name) is a damaged record (line \(record.line): \(record.reason))")

@@ -33,7 +33,7 @@ enum StatsCommand: CommandRunner {
             object["notRecorded"] = .integer(Int64(notRecorded))
             object["gaps"] = .array(gaps.map { gap, first in
                 ["firstEntry": .integer(Int64(first)), "lastEntry": .integer(Int64(first + max(1, gap.droppedCount) - 1)),
-                 "reason": gap.reason.map(JSONValue.string) ?? .null]
+                 "reason": gap.explanation.map(JSONValue.string) ?? .null]
             })
             var types = JSONObject()
             for (type, count) in byType { types[type] = .integer(Int64(count)) }
@@ -52,7 +52,7 @@ enum StatsCommand: CommandRunner {
             "gaps:             \(gaps.count)" + (gaps.isEmpty ? "" : " (\(notRecorded.counted("entry", "entries")) not recorded)"),
         ]
         for (gap, first) in gaps.prefix(20) {
-            lines.append("  " + GapDescription.entries(numbered: first, gap: gap) + GapDescription.because(gap))
+            lines.append("  " + GapDescription.item(numbered: first, gap: gap))
         }
         if gaps.count > 20 { lines.append("  …and \(gaps.count - 20) more (rewind stats --format json lists them all)") }
         if sessions > 1 { lines.append("sessions:         \(sessions) (the log was opened again \((sessions - 1).counted("time", "times")))") }

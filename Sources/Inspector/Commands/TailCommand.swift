@@ -127,12 +127,12 @@ enum TailCommand: CommandRunner {
     }
 
     /// A gap or a new session, where it happened:
-    /// `not recorded: entries 2–4: the recording queue was full (queue policy .drop)`.
+    /// `entries 2–4 were not recorded: the recording queue was full (queue policy .drop)`.
     static func textBlock(_ mark: EntryListing.Mark, colors: Bool) -> String {
         let style = TerminalStyle(enabled: colors)
         switch mark {
         case .gap(let gap, let first):
-            return style.bold("not recorded:") + " " + GapDescription.entries(numbered: first, gap: gap) + GapDescription.because(gap)
+            return style.bold(GapDescription.notRecorded(numbered: first, gap: gap)) + GapDescription.because(gap)
         case .session(let session):
             return style.dim("── " + EntryListing.sessionDescription(session))
         }
@@ -146,7 +146,7 @@ enum TailCommand: CommandRunner {
             object["kind"] = "gap"
             object["firstEntry"] = .integer(Int64(first))
             object["lastEntry"] = .integer(Int64(first + max(1, gap.droppedCount) - 1))
-            object["reason"] = gap.reason.map(JSONValue.string) ?? .null
+            object["reason"] = gap.explanation.map(JSONValue.string) ?? .null
         case .session(let session):
             object["kind"] = "session"
             object["created"] = session.header.map { .double($0.created.timeIntervalSince1970) } ?? .null
@@ -166,10 +166,10 @@ enum TailCommand: CommandRunner {
         let payload = ValueFormatting.payloadSummary(of: entry)
         let action = ("  " + entry.actionType + (payload.isEmpty ? "" : " " + payload)).escapingControlCharacters
         lines.append(width.map { action.truncated(toWidth: $0) } ?? action)
-        // The first entry of a log without an initial state: all of its state is new.
-        let before = step.previousState ?? firstBefore(step)
-        guard let after = step.state, let before else {
-            lines.append(style.dim("  (state unavailable: a damaged record or a gap before this entry)"))
+        guard let after = step.state, let before = stateBefore(step, timeline: timeline) else {
+            lines.append(style.dim(timeline.startsNewSession(at: step.index)
+                ? "  (no state before it: a new recording session starts here, and its header holds none)"
+                : "  (state unavailable: a damaged record or a gap before this entry)"))
             return lines.joined(separator: "\n")
         }
         if let diff = JSONDiff.treeText(from: before, to: after) {
@@ -202,7 +202,7 @@ enum TailCommand: CommandRunner {
         // A keyframe records the whole state: its patch is the diff from the state before.
         if let patch = step.patch {
             object["patch"] = patch.jsonValue
-        } else if let before = step.previousState ?? firstBefore(step), let after = step.state {
+        } else if let before = stateBefore(step, timeline: timeline), let after = step.state {
             object["patch"] = JSONDiff.patch(from: before, to: after).jsonValue
         } else {
             object["patch"] = .null
@@ -212,6 +212,15 @@ enum TailCommand: CommandRunner {
 }
 
 extension TailCommand {
+    /// What an entry's change is shown from: the state before it as the scan hands it over; for
+    /// the first entry of a new session, the state that session started with (nil when its header
+    /// holds none), not the previous session's last; for the first entry of a log without an
+    /// initial state, nothing (all of its state is new).
+    static func stateBefore(_ step: StateScanStep, timeline: LogTimeline) -> JSONValue? {
+        if step.index > 0, timeline.startsNewSession(at: step.index) { return timeline.stateBefore(step.index) }
+        return step.previousState ?? firstBefore(step)
+    }
+
     /// What the first entry of a log without an initial state is diffed from (nothing: all of it is new).
     /// (Not `nil` in a ternary: JSONValue is expressible by `nil`, which would read as JSON null.)
     static func firstBefore(_ step: StateScanStep) -> JSONValue? {

@@ -177,8 +177,8 @@ enum TestgenCommand: CommandRunner {
     static func restartReason(before row: Int, in timeline: LogTimeline, sliceStart: Int) -> String? {
         if let gap = timeline.reader.gaps.last(where: { $0.beforeEntry == row }) {
             let first = timeline.entryNumber(at: row) - max(1, gap.droppedCount)
-            return GapDescription.entries(numbered: first, gap: gap) + (gap.droppedCount > 1 ? " were" : " was")
-                + " not recorded before it, so the state it started from is unknown; the state recorded after it is taken"
+            return GapDescription.notRecorded(numbered: first, gap: gap)
+                + " before it, so the state it started from is unknown; the state recorded after it is taken"
         }
         if timeline.startsNewSession(at: row), row > sliceStart || timeline.stateBefore(row) == nil {
             return "a new recording session starts here (the log was opened again), so it does not start from the step before; the state recorded after it is taken"

@@ -5,7 +5,7 @@ import Recorder
 /// redacted, when asked) once, so each format only formats.
 struct ExportSlice {
     struct Entry {
-        /// Position in the log, numbered from 1.
+        /// The number `rewind log` gives it (entries keep the numbers they were recorded with).
         var number: Int
         /// Wall-clock time, when the log file holds the entry (an in-memory timeline's entries
         /// and a replay branch's only have offsets, and no duration or sequence number either).
@@ -21,6 +21,9 @@ struct ExportSlice {
         var values: JSONValue?
         /// The state after the action.
         var state: JSONValue
+        /// Whether a new recording session starts with it (the log was opened again), and the
+        /// state that session started with (nil when its header holds none).
+        var session: (startsHere: Bool, startState: JSONValue?) = (false, nil)
     }
 
     var logName: String
@@ -34,8 +37,8 @@ struct ExportSlice {
     var startState: JSONValue?
     var entries: [Entry]
     /// Gaps (entries that were not recorded) before the slice's entries: position in
-    /// the slice of the entry each comes before, and how it is said ("entries 2–4 …: why").
-    var gaps: [(beforePosition: Int, description: String)] = []
+    /// the slice of the entry each comes before, the gap, and the first number it takes.
+    var gaps: [(beforePosition: Int, gap: LogGap, firstNumber: Int)] = []
     /// Rules applied to the slice's states and payloads.
     var redactionRules: [String] = []
 
@@ -84,6 +87,7 @@ struct ExportSlice {
                     }
                 }
                 entry.state = try source.state(at: index)
+                if index > range.lowerBound, source.startsNewSession(at: index) { entry.session = (true, source.stateBefore(index)) }
             } catch {
                 throw ExportError("the state after entry \(source.entryNumber(at: index)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
             }
@@ -93,8 +97,7 @@ struct ExportSlice {
             for gap in reader.gaps {
                 let position = source.entryIndex(ofRecordedLogIndex: gap.beforeEntry) - range.lowerBound
                 guard position >= 0, position < entries.count else { continue }
-                let first = entries[position].number - max(1, gap.droppedCount)
-                gaps.append((position, GapDescription.entries(numbered: first, gap: gap) + " not recorded" + GapDescription.because(gap)))
+                gaps.append((position, gap, entries[position].number - max(1, gap.droppedCount)))
             }
         }
         if let redaction, !redaction.isEmpty { redact(with: redaction) }
@@ -105,6 +108,7 @@ struct ExportSlice {
         startState = startState.map(redaction.redact)
         for index in entries.indices {
             entries[index].state = redaction.redact(entries[index].state)
+            entries[index].session.startState = entries[index].session.startState.map(redaction.redact)
             entries[index].action.payload = redaction.redact(entries[index].action.payload)
             // Each value as the recorder redacts it (a redacted value replays as a missing one).
             entries[index].values = entries[index].values?.arrayValue.map { values in
@@ -120,9 +124,11 @@ struct ExportSlice {
         redactionRules = redaction.rules
     }
 
-    /// The state before entry `position` of the slice (0-based within the slice).
+    /// The state before entry `position` of the slice (0-based within the slice): the one before
+    /// it in the slice, except where a new recording session starts (the state it started with).
     func state(before position: Int) -> JSONValue? {
-        position == 0 ? startState : entries[position - 1].state
+        if position == 0 { return startState }
+        return entries[position].session.startsHere ? entries[position].session.startState : entries[position - 1].state
     }
 
     /// `todo.jsonl`, entries 3–5 of 7.

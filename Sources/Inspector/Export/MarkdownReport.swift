@@ -31,7 +31,11 @@ enum MarkdownReport {
             text += "\n### \(position + 1). \(inlineCode(entry.action.name)) (entry \(entry.number))\n\n"
             for gap in slice.gaps where gap.beforePosition == position {
                 // The diff below is from the last recorded state: it spans what the gap lost.
-                text += "> **Not recorded before this entry:** \(gap.description.escapingControlCharacters). The changes below span them.\n\n"
+                text += "> **Not recorded before this entry:** " + GapDescription.item(numbered: gap.firstNumber, gap: gap.gap)
+                    + (gap.gap.droppedCount > 1 ? ". The changes below span them.\n\n" : ". The changes below span it.\n\n")
+            }
+            if entry.session.startsHere {
+                text += "> **A new recording session starts here:** the log was opened again; the changes below are from the state it started with.\n\n"
             }
             text += payloadSection(entry.action.payload)
             guard let before = slice.state(before: position) else {
@@ -70,7 +74,7 @@ enum MarkdownReport {
         }
         lines.append("- **Entries:** \(slice.entries.count)")
         if !slice.gaps.isEmpty {
-            lines.append("- **Not recorded:** " + slice.gaps.map { $0.description.escapingControlCharacters }.joined(separator: "; "))
+            lines.append("- **Not recorded:** " + slice.gaps.map { GapDescription.item(numbered: $0.firstNumber, gap: $0.gap) }.joined(separator: "; "))
         }
         if !slice.redactionRules.isEmpty {
             lines.append("- **Redacted:** " + slice.redactionRules.map(inlineCode).joined(separator: ", ")

@@ -252,7 +252,7 @@ private final class RowWriter: @unchecked Sendable {
     func gap(number: Int, gap: LogGap) {
         start(number: number, kind: "gap")
         noEntryColumns()
-        end(lastEntry: number + max(1, gap.droppedCount) - 1, reason: "not recorded" + (gap.reason.map { ": " + $0 } ?? ""))
+        end(lastEntry: number + max(1, gap.droppedCount) - 1, reason: "not recorded" + (gap.explanation.map { ": " + $0 } ?? ""))
     }
 
     func damaged(number: Int, line: Int?, reason: String) {

@@ -53,7 +53,7 @@ package final class LiveListener: @unchecked Sendable {
                 // Numbers from the stream are the app's: never trusted not to overflow.
                 "gap in \(path) (\(peer)): " + (count <= 1 ? "entry \(first)" : "entries \(first)–\(first.addingReportingOverflow(count - 1).partialValue)")
                     + " not recorded"
-                    + (reason.map { ": " + $0.escapingControlCharacters } ?? "")
+                    + (reason.map { ": " + GapReason.readable($0).escapingControlCharacters } ?? "")
             }
         }
     }

@@ -105,8 +105,9 @@ extension InspectorModel {
         case .bisect:
             guard let firstBreak else { return }
             let broken = firstBreak.entry.map(source.entryIndex(ofRecordedLogIndex:))
-            // Rows the log file has no entry for (a damaged record, a gap) have no state to check either.
-            let rowsWithoutEntry = source.positionsWithoutRecordedEntry(before: broken ?? count)
+            // Rows the log file has no entry for (a damaged record, a gap) have no state to check either;
+            // a new session's row stands for no entry.
+            let rowsWithoutEntry = source.positionsWithoutRecordedEntry(before: broken ?? count).filter { source.session(at: $0) == nil }
             for row in (firstBreak.unchecked.map(source.entryIndex(ofRecordedLogIndex:)) + rowsWithoutEntry).sorted() {
                 scan.unchecked.add(row)
             }
@@ -121,8 +122,11 @@ extension InspectorModel {
         var broken: Int?
         source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
             guard allowance.take() else { return false }
-            // A damaged record's row is not handed over: it has no state to check either.
-            if scan.kind == .bisect { for skipped in scan.scanned..<step.index { scan.unchecked.add(skipped) } }
+            // Rows not handed over: a damaged record's or a gap's has no state to check either;
+            // a new session's stands for no entry.
+            if scan.kind == .bisect {
+                for skipped in scan.scanned..<step.index where source.session(at: skipped) == nil { scan.unchecked.add(skipped) }
+            }
             scan.scanned = step.index + 1
             // An entry whose state cannot be rebuilt neither matches nor breaks anything; bisect says it skipped it.
             guard let state = step.state else {
@@ -182,14 +186,14 @@ extension InspectorModel {
     private mutating func finishBisect(_ scan: QueryScanProgress, broken: Int?) {
         guard let broken else {
             message = scan.unchecked.isEmpty ? "\(scan.query) holds at every entry"
-                : "\(scan.query) holds at every entry that could be checked; \(scan.unchecked.numbers) could not be (no state)"
+                : "\(scan.query) holds at every entry that could be checked; \(scan.unchecked.numbers(in: source)) could not be (no state)"
             return
         }
         selectShowing(broken)
         let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
         let unsure = scan.unchecked.isEmpty ? ""
-            : "; \(scan.unchecked.numbers) could not be checked (no state), so it may stop holding earlier"
-        message = "\(scan.query) stops holding at entry \(broken + 1) (\(action))" + unsure
+            : "; \(scan.unchecked.numbers(in: source)) could not be checked (no state), so it may stop holding earlier"
+        message = "\(scan.query) stops holding at entry \(label(ofRow: broken)) (\(action))" + unsure
     }
 
     /// n / N after `:find`: the next or previous match, around the ends.

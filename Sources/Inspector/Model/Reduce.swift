@@ -373,7 +373,8 @@ extension InspectorModel {
             index = row
         case .notRecorded(let gap, let row?):
             index = row
-            message = "Entry \(number) was not recorded (" + GapDescription.entries(numbered: self.number(row), gap: gap) + GapDescription.because(gap) + ")"
+            let sentence = GapDescription.sentence(numbered: self.number(row), gap: gap)
+            message = sentence.prefix(1).uppercased() + sentence.dropFirst()
         case .notRecorded(_, nil), .damaged, .pastTheEnd:
             index = count - 1
             if number > 0 { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(label(ofRow: index))" }

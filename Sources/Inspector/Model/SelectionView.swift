@@ -116,10 +116,9 @@ struct SelectionView: Equatable, Sendable {
             next.diffError = "Entry \(number(selection)) cannot be read: its record (line \(record.line)) is damaged"
         } else if request.hasEntries, let gap = source.gap(at: selection) {
             // A gap keeps a row where its entries would be, saying why they are missing.
-            let what = GapDescription.entries(numbered: number(selection), gap: gap)
-            next.stateError = what + (gap.droppedCount > 1 ? " were" : " was") + " not recorded" + GapDescription.because(gap)
-            next.diffError = "Nothing to diff: " + what + (gap.droppedCount > 1 ? " were" : " was")
-                + " not recorded; the next entry's diff starts from the last state recorded before"
+            next.stateError = GapDescription.sentence(numbered: number(selection), gap: gap)
+            next.diffError = "Nothing to diff: " + GapDescription.notRecorded(numbered: number(selection), gap: gap)
+                + "; the next entry's diff starts from the last state recorded before"
         } else if request.hasEntries, let session = source.session(at: selection) {
             // A new session's row: the state it started from, when its header holds one.
             next.state = session.initialState

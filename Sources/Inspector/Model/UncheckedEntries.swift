@@ -7,10 +7,10 @@
 /// ```swift
 /// var unchecked = UncheckedEntries()
 /// for index in [1, 2, 3, 8] { unchecked.add(index) }
-/// unchecked.numbers   // "entries 2–4 and 9"
+/// unchecked.numbers(in: source)   // "entries 2–4 and 9" (or "entries 2–6 and 11" after a gap of 2 at row 2)
 /// ```
 struct UncheckedEntries: Equatable, Sendable {
-    /// Runs of entry indexes (from 0), in log order.
+    /// Runs of timeline rows, in log order.
     private(set) var runs: [ClosedRange<Int>] = []
     private(set) var count = 0
 
@@ -26,15 +26,15 @@ struct UncheckedEntries: Equatable, Sendable {
         }
     }
 
-    /// The entries as the inspector numbers them (from 1): `entry 4`, `entries 2–9`, `entries 2–9, 14 and 20–22`.
-    var numbers: String { numbers { $0 + 1 } }
-
-    /// The entries by the numbers `source` shows (entries keep their recorded numbers across gaps and damage).
-    func numbers(in source: any TimelineSource) -> String { numbers(source.entryNumber(at:)) }
-
-    private func numbers(_ number: (Int) -> Int) -> String {
-        let texts = runs.map { $0.count == 1 ? "\(number($0.lowerBound))" : "\(number($0.lowerBound))–\(number($0.upperBound))" }
+    /// The entries by the numbers `source` shows (entries keep their recorded numbers across gaps
+    /// and damage; a gap's row stands for all of its numbers): `entry 4`, `entries 2–9, 14 and 20–22`.
+    func numbers(in source: any TimelineSource) -> String {
+        let ranges = runs.map { run in
+            (first: source.entryNumber(at: run.lowerBound),
+             last: source.entryNumber(at: run.upperBound) + (source.gap(at: run.upperBound).map { max(1, $0.droppedCount) - 1 } ?? 0))
+        }
+        let texts = ranges.map { $0.first == $0.last ? "\($0.first)" : "\($0.first)–\($0.last)" }
         let list = texts.count == 1 ? texts[0] : texts.dropLast().joined(separator: ", ") + " and " + texts[texts.count - 1]
-        return (count == 1 ? "entry " : "entries ") + list
+        return (ranges.count == 1 && ranges[0].first == ranges[0].last ? "entry " : "entries ") + list
     }
 }

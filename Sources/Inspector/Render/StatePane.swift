@@ -9,8 +9,8 @@ extension ScreenPainter {
             title = "Initial state (before entry 1)"
         } else if model.source.session(at: model.selection) != nil {
             title = "State at the start of a new session"
-        } else if model.source.gap(at: model.selection) != nil {
-            title += "  (entries \(model.label(ofRow: model.selection)) not recorded)"
+        } else if let gap = model.source.gap(at: model.selection) {
+            title += "  (" + GapDescription.entries(numbered: model.number(model.selection), gap: gap) + " not recorded)"
         } else if model.count > 0 {
             title += " after \(model.number(model.selection))"
         }

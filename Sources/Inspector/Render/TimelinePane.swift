@@ -55,8 +55,7 @@ extension ScreenPainter {
     private func placeholderText(at index: Int, numberWidth: Int) -> String? {
         if let gap = model.source.gap(at: index) {
             let range = GapDescription.range(numbered: model.number(index), gap: gap)
-            return " " + range.leftPadded(toWidth: numberWidth) + " ⋯ not recorded"
-                + (gap.droppedCount > 1 ? " (\(gap.droppedCount) entries)" : "") + GapDescription.because(gap)
+            return " " + range.leftPadded(toWidth: numberWidth) + " ⋯ " + GapDescription.rowText(gap)
         }
         if let session = model.source.session(at: index) {
             return " " + String(repeating: " ", count: numberWidth) + " ── " + session.description

@@ -64,7 +64,7 @@ final class ReplayWorkbench<State: Codable, Action>: ReplayEngine {
         if recomputed == nil {
             guard let first = skipped.min() else { throw ReplayEditError("nothing is skipped") }
             guard let base = try session.recordedState(before: first) else {
-                throw ReplayEditError("cannot recompute: the log has no state before entry \(first + 1)")
+                throw ReplayEditError("cannot recompute: the log has no state before entry \(session.reader.entryNumber(at: first))")
             }
             recomputed = (first, base, [], [])
         }
@@ -95,12 +95,14 @@ final class ReplayWorkbench<State: Codable, Action>: ReplayEngine {
         var fork: Int
         var kept: Int
         if position < entryCount {
-            do { base = try effectiveSwiftState(at: position) } catch { throw ReplayEditError("the state at entry \(position + 1) cannot be restored: \(error)") }
+            do { base = try effectiveSwiftState(at: position) } catch {
+                throw ReplayEditError("the state at entry \(session.reader.entryNumber(at: position)) cannot be restored: \(error)")
+            }
             fork = position
             kept = 0
         } else {
             let offset = position - entryCount
-            guard let branch, branchStates.indices.contains(offset) else { throw ReplayEditError("no entry \(position + 1)") }
+            guard let branch, branchStates.indices.contains(offset) else { throw ReplayEditError("the branch has no entry \(offset + 1)") }
             base = branchStates[offset]
             fork = branch.forkIndex
             kept = offset + 1

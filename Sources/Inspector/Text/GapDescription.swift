@@ -1,29 +1,47 @@
 import Recorder
 
-/// How every command and the inspector say what a gap stands for:
-/// `entries 2–4 not recorded: entry 2 (note) was not recorded: it is 70 MB encoded; …`.
+/// How every command and the inspector say what a gap stands for, escaped for the
+/// terminal. The why is the gap's one explanation (``Recorder/LogGap/explanation``,
+/// older logs' reasons reworded alike), said once, after the numbers:
+///
+/// - a row of a listing (`rewind log`, the timeline): `3–5  not recorded (3 entries): the recording queue was full (queue policy .drop)`;
+/// - a sentence (messages, errors, `tail`): `entry 7 was not recorded: the state after load is 70 MB encoded; …`;
+/// - an item under a heading that says "not recorded" (`stats`, Markdown): `entries 3–5: the recording queue was full …`.
 enum GapDescription {
     /// `entry 5` or `entries 5–7`, from the first number the gap takes.
-    static func entries(numbered first: Int, gap: LogGap) -> String {
-        gap.droppedCount <= 1 ? "entry \(first)" : "entries \(range(numbered: first, gap: gap))"
-    }
+    static func entries(numbered first: Int, gap: LogGap) -> String { gap.entries(from: first) }
 
     /// `5` or `5–7`.
-    static func range(numbered first: Int, gap: LogGap) -> String {
-        gap.droppedCount <= 1 ? "\(first)" : "\(first)–\(first + gap.droppedCount - 1)"
-    }
+    static func range(numbered first: Int, gap: LogGap) -> String { gap.range(from: first) }
 
-    /// `: <the recorder's reason>`, or empty when the gap gives none.
+    /// `: <why>`, escaped for the terminal, or empty when the gap gives no reason.
     static func because(_ gap: LogGap) -> String {
-        guard let reason = gap.reason, !reason.isEmpty else { return "" }
-        return ": " + reason.escapingControlCharacters
+        gap.explanation.map { ": " + $0.escapingControlCharacters } ?? ""
     }
 
-    /// The line `rewind log` and `rewind tail` print where the entries would be:
-    /// `2–4  not recorded: the recording queue was full (queue policy .drop)`.
+    /// `entries 5–7 were not recorded` or `entry 5 was not recorded`, with `of` after the numbers (`of app.jsonl`).
+    static func notRecorded(numbered first: Int, gap: LogGap, of log: String? = nil) -> String {
+        entries(numbered: first, gap: gap) + (log.map { " of " + $0.escapingControlCharacters } ?? "")
+            + (gap.droppedCount > 1 ? " were" : " was") + " not recorded"
+    }
+
+    /// `entries 5–7 were not recorded: <why>`.
+    static func sentence(numbered first: Int, gap: LogGap, of log: String? = nil) -> String {
+        notRecorded(numbered: first, gap: gap, of: log) + because(gap)
+    }
+
+    /// `entries 5–7: <why>`, under a heading that says they were not recorded.
+    static func item(numbered first: Int, gap: LogGap) -> String {
+        entries(numbered: first, gap: gap) + because(gap)
+    }
+
+    /// What follows a gap's numbers in a row: `not recorded (3 entries): <why>`.
+    static func rowText(_ gap: LogGap) -> String { gap.listingText.escapingControlCharacters }
+
+    /// The line `rewind log` prints where the entries would be:
+    /// `3–5  not recorded (3 entries): the recording queue was full (queue policy .drop)`.
     static func logLine(numbered first: Int, gap: LogGap, numberWidth: Int) -> String {
-        range(numbered: first, gap: gap).leftPadded(toWidth: numberWidth) + "  not recorded"
-            + (gap.droppedCount > 1 ? " (\(gap.droppedCount) entries)" : "") + because(gap)
+        range(numbered: first, gap: gap).leftPadded(toWidth: numberWidth) + "  " + rowText(gap)
     }
 
     /// What `find` and `bisect` say when gaps kept entries from them:

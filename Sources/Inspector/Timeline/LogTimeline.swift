@@ -215,13 +215,12 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
                 return state
             }
             if let gap = rows.gap(atRow: index) {
-                let what = GapDescription.entries(numbered: rows.number(ofRow: index), gap: gap)
-                throw StateUnavailable(description: what + " not recorded" + GapDescription.because(gap),
+                throw StateUnavailable(description: GapDescription.sentence(numbered: rows.number(ofRow: index), gap: gap),
                                        reason: "it was not recorded" + GapDescription.because(gap))
             }
             let record = rows.record(atRow: index)
             let damage = "record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))"
-            throw StateUnavailable(description: "entry \(index + 1)'s " + damage, reason: "its " + damage)
+            throw StateUnavailable(description: "entry \(rows.number(ofRow: index))'s " + damage, reason: "its " + damage)
         }
         let state: JSONValue
         do {

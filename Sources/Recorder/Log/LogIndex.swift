@@ -296,8 +296,8 @@ package struct LogIndex {
     }
 }
 
-/// Entries that were not recorded: the queue was full (drop policy), a state was too large or deep
-/// for a record, or a live stream lost them; `reason` says which.
+/// Entries that were not recorded: the queue was full or at its memory limit (drop policy), a state was too
+/// large or deep for a record, or a live stream lost them; `reason` says which.
 public struct LogGap: Sendable, Equatable {
     /// Index of the entry that follows the gap (== entry count when the gap is last).
     public var beforeEntry: Int
@@ -307,7 +307,8 @@ public struct LogGap: Sendable, Equatable {
     public var firstSequence: Int64
     /// How many entries were dropped.
     public var droppedCount: Int
-    /// Why, as the recorder wrote it ("entry 2 is 70 MB encoded; …"); nil when it gave none.
+    /// Why, as the recorder wrote it (`the state after load is 70 MB encoded; a log record holds at most 64 MB`);
+    /// nil when it gave none.
     public var reason: String?
 
     /// A gap as the index reads it from a `gap` record (tests build them to check listings).

@@ -12,30 +12,38 @@ enum LogLimits {
     /// and the parser reads at most ``JSONParser/maximumDepth`` levels.
     static let maximumValueNesting = JSONParser.maximumDepth - 3
 
-    /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil.
+    /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil:
+    /// what follows its name (`is 70 MB encoded; a log record holds at most 64 MB`).
     static func problem(bytes: Int, nesting: Int) -> String? {
         if nesting > maximumValueNesting {
-            return "it is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)"
+            return "is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)"
         }
         if bytes > maximumRecordBytes - recordOverhead {
-            return "it is \(megabytes(bytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))"
+            return "is \(megabytes(bytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))"
         }
         return nil
     }
 
-    /// Why an action payload cannot be recorded, or nil.
-    static func payloadProblem(_ payload: [UInt8], stateBytes: Int) -> String? {
+    /// A value the encoder gave up on: deeper than it nests (a reference cycle, usually).
+    static let nestedTooDeepToEncode = "is nested more than \(maximumValueNesting) levels deep (a reference cycle?); "
+        + "a log record holds at most \(maximumValueNesting)"
+
+    /// Why the payload of the action `actionName` cannot be recorded, or nil
+    /// (`the action load is nested 600 levels deep; a log record holds at most 509`).
+    static func payloadProblem(_ payload: [UInt8], stateBytes: Int, actionName: String) -> String? {
         let nesting = payload.withUnsafeBufferPointer { _StructuralScanner.deepestNesting($0) }
         if nesting > maximumValueNesting {
-            return "its action is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)"
+            return GapReason.overLimit(.action(actionName), "is nested \(nesting) levels deep; a log record holds at most \(maximumValueNesting)")
         }
         if payload.count + stateBytes > maximumRecordBytes - recordOverhead {
-            return "its action and state are \(megabytes(payload.count + stateBytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))"
+            return GapReason.overLimit(.actionAndState(actionName),
+                                       "are \(megabytes(payload.count + stateBytes)) encoded; a log record holds at most \(megabytes(maximumRecordBytes))")
         }
         return nil
     }
 
-    private static func megabytes(_ bytes: Int) -> String {
+    /// `bytes` in MB for a message: "64 MB", "1.5 MB".
+    static func megabytes(_ bytes: Int) -> String {
         let value = Double(bytes) / 1_048_576
         return value >= 10 ? "\(Int(value.rounded())) MB" : "\((value * 10).rounded() / 10) MB"
     }

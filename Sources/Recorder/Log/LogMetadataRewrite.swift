@@ -4,7 +4,8 @@ import Foundation
 /// RewindTesting does when a test fails (`outcome: failed`), so `rewind ls`
 /// lists failed recordings first. The header is written anew and every later
 /// record of its session is sealed again in the new header's chain (the old
-/// header's checksum was their key); a torn last line is left out. The file is
+/// header's checksum was their key); later sessions (the log was opened again)
+/// are kept as they are, and a torn last line of the first is left out. The file is
 /// replaced atomically, so a crash leaves the old log or the new one.
 package enum LogMetadataRewrite {
     package static func set(_ key: String, to value: String, inLogAt path: String) throws(RecorderError) {
@@ -26,10 +27,14 @@ package enum LogMetadataRewrite {
         output.removeLast()  // the closing brace: sealing closes the record
         var chain = LogChain()
         LogLine.seal(&output, recordStart: 0, chain: &chain)
-        for line in lines.dropFirst() where !line.isEmpty {
+        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             let record = Array(line)
-            let readable = record.withUnsafeBytes { LogLine.unseal($0) != nil }
-            guard readable, !record.starts(with: LogLine.headerPrefix) else { break }   // a torn tail, or another session
+            if record.starts(with: LogLine.headerPrefix) {
+                // Later sessions are chained to their own headers: kept as they are.
+                output += Array(lines[offset...].joined(separator: [0x0A]))
+                break
+            }
+            guard record.withUnsafeBytes({ LogLine.unseal($0) != nil }) else { break }   // a torn tail
             record.withUnsafeBytes { LogLine.reseal($0, into: &output, chain: &chain) }
         }
         let temporary = path + ".rewind-rewrite"

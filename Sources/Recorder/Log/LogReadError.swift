@@ -14,7 +14,8 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
         case futureVersion(Int)
         case entryOutOfRange(index: Int, count: Int)
         case damagedRecord(line: Int, reason: String)
-        case stateUnavailable(entry: Int, damagedLine: Int?)
+        /// The entry by the number `rewind log` gives it.
+        case stateUnavailable(entryNumber: Int, damagedLine: Int?)
         case lineTooLong(line: Int)
         case changedWhileReading
     }
@@ -45,7 +46,9 @@ public struct LogReadError: Error, Sendable, Equatable, CustomStringConvertible 
             case .damagedHeader(let why): "the log header is damaged: \(why)"
             case .futureVersion(let version):
                 "written by a newer Rewind (log format version \(version)); this version reads format \(LogLine.formatVersion)"
-            case .entryOutOfRange(let index, let count): "no entry \(index) (the log has \(count) entries)"
+            case .entryOutOfRange(let index, let count):
+                // An index (from 0) a caller asked for, not an entry number: said so, so it is not taken for one.
+                "no entry at index \(index) (" + (count == 0 ? "the log has no entries)" : "the log has \(count) at indexes 0–\(count - 1))")
             case .damagedRecord(let line, let why): "line \(line) is damaged: \(why)"
             case .stateUnavailable(let entry, let line):
                 "the state at entry \(entry) cannot be rebuilt: it depends on "

@@ -395,10 +395,21 @@ public final class LogReader: @unchecked Sendable {
     }
 
     /// The state before the entry at `index`: the previous entry's state, or the
-    /// header's initial state for the first entry of the log.
+    /// header's initial state for the first entry of the log; for the first entry of
+    /// a later session (the log was opened again), the state that session started
+    /// from (nil when its header holds none). Across a gap, the last recorded state.
     public func stateBefore(_ index: Int) throws(LogReadError) -> JSONValue? {
         if index == 0 { return header.initialState }
+        if startsSession(at: index) { return laterSessions.first { $0.beforeEntry == index }?.header?.initialState }
         return try state(at: index - 1)
+    }
+
+    /// The number `rewind log` gives the first entry `gap` stands for (counted as ``entryNumber(at:)`` counts).
+    package func firstEntryNumber(of gap: LogGap) -> Int {
+        lock.withLock {
+            let numbersBefore = index.gaps.reduce(0) { $0 + ($1.lineNumber < gap.lineNumber ? max(1, $1.droppedCount) : 0) }
+            return gap.beforeEntry + 1 + numbersBefore + index.damage.count { $0.lineNumber < gap.lineNumber }
+        }
     }
 
     /// Entries a scan locates per hold of the lock.
@@ -554,7 +565,7 @@ public final class LogReader: @unchecked Sendable {
                                 let (afterDamage, damagedLine) = lock.withLock {
                                     (index.flags[position].contains(.afterDamage), index.damage.last { $0.offset < index.offsets[position] }?.lineNumber)
                                 }
-                                throw LogReadError(.stateUnavailable(entry: target, damagedLine: afterDamage ? damagedLine : nil), path: path)
+                                throw LogReadError(.stateUnavailable(entryNumber: entryNumber(at: target), damagedLine: afterDamage ? damagedLine : nil), path: path)
                             }
                             patchLines.append(position)
                             patchRanges.append((start + range.lowerBound)..<(start + range.upperBound))

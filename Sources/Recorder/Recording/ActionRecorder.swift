@@ -18,10 +18,11 @@ public final class ActionRecorder: Sendable {
     /// The log file being written (when only streaming live, the listener's address).
     public let path: String
     private let options: Options
-    private let queue: RecordingQueue
+    /// The hand-off to the writer thread (``ReducerHandOff`` enqueues into it directly).
+    let queue: RecordingQueue
     private let status = Locked(Status())
     private let writerFinished = DispatchSemaphore(value: 0)
-    private let callerThreadEncoding = CallerThreadEncoding()
+    let callerThreadEncoding = CallerThreadEncoding()
     /// The stream to `rewind listen`, when recording live.
     let live: LiveSink?
     /// True for ``disabled`` only: nothing is recorded, nothing is started.
@@ -116,8 +117,9 @@ public final class ActionRecorder: Sendable {
         self.options = options
         self.live = live
         isDisabled = false
-        queue = RecordingQueue(capacity: options.queueCapacity, policy: options.queuePolicy, firstSequence: sink.nextSequence)
-        let writer = WriterThreadState(LogWriter(appender: sink, options: options))
+        queue = RecordingQueue(capacity: options.queueCapacity, byteLimit: options.queueBytes, policy: options.queuePolicy,
+                               firstSequence: sink.nextSequence)
+        let writer = WriterThreadState(LogWriter(appender: sink, queue: queue, options: options))
         Platform.startThread(named: "rewind-recorder") { [queue, status, writerFinished] in
             ActionRecorder.runWriter(writer.writer, queue: queue, status: status, onError: options.onError)
             writerFinished.signal()
@@ -145,20 +147,8 @@ public final class ActionRecorder: Sendable {
         _ reducer: @escaping (inout State, Action) -> Result
     ) -> (inout State, Action) -> Result {
         guard !isDisabled else { return reducer }
-        let firstCall = FirstCall()
-        let clock = options.clock
-        let tracesStack = options.trace
-        return { [self] state, action in
-            // Only the first call copies the state before the reducer mutates it.
-            let initialState: State? = firstCall.take() ? state : nil
-            let trace = CapturedTrace.make(fileID: nil, line: 0, stack: tracesStack)
-            let start = clock.nanoseconds()
-            let (result, values) = RecordedValuesContext.capturing { reducer(&state, action) }
-            let end = clock.nanoseconds()
-            record(state: state, action: action, start: start, end: end, effectOf: nil, initialState: initialState,
-                   values: values, trace: trace)
-            return result
-        }
+        let handOff = ReducerHandOff<State, Action>(recorder: self, clock: options.clock, tracesCallStacks: options.trace)
+        return { state, action in handOff.dispatch(&state, action, reducer) }
     }
 
     /// A ReSwift-shaped middleware that records every dispatched action with the
@@ -201,10 +191,12 @@ public final class ActionRecorder: Sendable {
         values: [CapturedValue] = [], trace: CapturedTrace? = nil, actionType: Any.Type? = nil
     ) -> Int64? {
         guard !isDisabled else { return nil }
-        var entry = PendingEntry(
-            endNanoseconds: end, durationNanoseconds: end &- start, action: action, state: state,
-            effectOf: effectOf, initialState: initialState.map { $0 as Any },
-            stateType: State.self, actionType: actionType ?? Action.self, recordedValues: values, trace: trace)
+        let entry = TypedPendingEntry<State, Action>(state: state, action: action, endNanoseconds: end, durationNanoseconds: end &- start)
+        entry.effectOf = effectOf
+        if let actionType { entry.actionType = actionType }
+        entry.initialState = initialState.map { $0 as Any }
+        entry.recordedValues = values
+        entry.trace = trace
         if callerThreadEncoding.mustEncodeOnCaller(state) {
             entry.encodedState = EncodedDocument.encode(state)
             entry.encodedInitialState = initialState.map { EncodedDocument.encode($0) }

@@ -1,11 +1,16 @@
 /// When an entry holds its whole state (a keyframe) instead of a patch.
 ///
 /// Rebuilding an entry's state reads the keyframe before it and applies every
-/// patch since. So a keyframe is due once the patches since the last one cost
-/// about three quarters of what parsing the state costs: rebuilding any entry
-/// then costs under two parses of its state, and small changes to a large
-/// state cost almost nothing to record (docs/FORMAT.md, "Keyframes"; the
-/// constants are measured in docs/PERFORMANCE.md, "Keyframes").
+/// patch since, so the patches since a keyframe decide how long a rebuild
+/// takes. The rule keeps every rebuild within max(2 parses of the state,
+/// 0.25 ms): a large state is rebuilt in under two parses however many small
+/// changes it saw, and a small state, which parses in microseconds, gets a
+/// keyframe only every hundred-odd entries instead of every few, since nobody
+/// notices a rebuild of a quarter of a millisecond (docs/FORMAT.md, "Keyframes";
+/// the constants are measured in docs/PERFORMANCE.md, `## Recorder`).
+///
+/// Costs are counted in bytes of state parsing, so the rule is the same on
+/// every machine and a log's keyframes do not depend on how busy it was.
 struct KeyframePolicy {
     /// At most this many entries between two keyframes (`Options.keyframeInterval`).
     let maximumInterval: Int
@@ -16,6 +21,15 @@ struct KeyframePolicy {
     /// state, besides its own bytes: reading its line, checking its checksum,
     /// parsing the record and walking the state to each path.
     static let perPatchCost = 1_024
+
+    /// What a rebuild costs besides parsing its keyframe and reading its patches
+    /// (finding the chain in the index, reading its lines, setting up the parsers),
+    /// in bytes of state parsing: about 8 µs, measured in docs/PERFORMANCE.md.
+    static let rebuildOverhead = 2 << 10
+
+    /// The bound's floor, 0.25 ms, in bytes of state parsing: what the reader parses
+    /// in about that time on the machine docs/PERFORMANCE.md measures.
+    static let quarterMillisecond = 160 << 10
 
     /// The patches since the last keyframe.
     struct Cost {
@@ -28,25 +42,14 @@ struct KeyframePolicy {
         }
     }
 
-    /// The patches since a keyframe may cost this many quarters of parsing the state:
-    /// three, not four, so a rebuild stays under two parses with room to spare (how fast
-    /// a parse runs varies by a third from run to run with the heap's state).
-    static let patchShare = 3
-
-    /// What a rebuild costs besides parsing its keyframe and reading its patches
-    /// (finding the chain in the index, reading its lines, setting up the parsers),
-    /// in bytes of state parsing: about 8 µs, measured in docs/PERFORMANCE.md. It comes
-    /// out of the patches' budget, so rebuilding any entry stays under two parses of
-    /// its state even when the state is small enough for it to matter.
-    static let rebuildOverhead = 2 << 10
-
-    /// The patches' budget is at least this, so a small state does not turn every
-    /// entry into a keyframe: rebuilding one then costs some tens of microseconds.
-    static let smallestKeyframeBudget = 3 << 10
-
+    /// Whether the entry whose patch is `patchBytes` long should hold its whole
+    /// state instead, after the patches `cost` counts since the last keyframe.
     func wantsKeyframe(after cost: Cost, patchBytes: Int, stateBytes: Int) -> Bool {
         if cost.patches + 1 >= maximumInterval || patchBytes >= stateBytes { return true }
-        let budget = max(stateBytes * Self.patchShare / 4 - Self.rebuildOverhead, Self.smallestKeyframeBudget)
-        return byCost && cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost >= budget
+        guard byCost else { return false }
+        let bound = max(2 * stateBytes, Self.quarterMillisecond)
+        let rebuild = Self.rebuildOverhead + stateBytes + cost.bytes + patchBytes + (cost.patches + 1) * Self.perPatchCost
+        // An eighth of the bound in hand: a parse's speed varies by that much and more with the heap's state.
+        return rebuild >= bound - bound / 8
     }
 }

@@ -10,6 +10,8 @@ import Foundation
 /// the two without copying or parsing either.
 final class LogWriter {
     private let appender: any RecordSink
+    /// Told each entry's encoded size as soon as the entry is let go of (its memory bound).
+    private let queue: RecordingQueue
     private let options: ActionRecorder.Options
     private let clockBase: (wall: Double, nanoseconds: UInt64)
     private let keyframePolicy: KeyframePolicy
@@ -33,8 +35,9 @@ final class LogWriter {
     /// Keyframes list at most this many changed paths; more are coarsened to their top-level ancestors.
     static let maximumChangedPaths = 64
 
-    init(appender: any RecordSink, options: ActionRecorder.Options) {
+    init(appender: any RecordSink, queue: RecordingQueue, options: ActionRecorder.Options) {
         self.appender = appender
+        self.queue = queue
         self.options = options
         keyframePolicy = KeyframePolicy(maximumInterval: max(1, options.keyframeInterval), byCost: options.keyframesByCost)
         clockBase = (options.clock.now(), options.clock.nanoseconds())
@@ -54,18 +57,23 @@ final class LogWriter {
 
     /// Encodes and writes one batch with one `write()` (or one per record when
     /// durability asks for it).
-    func write(_ batch: [QueueItem]) throws(RecorderError) {
+    func write(_ batch: consuming [QueueItem]) throws(RecorderError) {
         buffer.removeAll(keepingCapacity: true)
         // A live stream that dropped entries resumes at a keyframe.
         if appender.takeKeyframeRequest() { forceKeyframe = true }
-        for item in batch {
+        // Each entry is let go of as soon as it is encoded, not with the whole batch: the
+        // copies it holds are what the queue's memory bound counts.
+        var batch = batch
+        batch.reverse()
+        while let item = batch.popLast() {
             switch item {
             case .entry(let entry):
                 if !headerWritten { appendHeader(first: entry) }
-                appendEntry(entry)
-            case .gap(let first, let count):
+                let stateBytes = appendEntry(entry)
+                queue.entryEncoded(stateBytes: stateBytes)
+            case .gap(let first, let count, let cause):
                 if !headerWritten { continue }
-                appendGap(firstSequence: first, count: count, reason: "the recording queue was full (queue policy .drop)")
+                appendGap(firstSequence: first, count: count, reason: queueGapReason(cause))
             }
             if options.durability == .fsyncEachRecord {
                 try appender.write(buffer)
@@ -102,7 +110,8 @@ final class LogWriter {
     // MARK: States
 
     /// Encodes a state (or takes the one the caller's thread encoded) into
-    /// `encoder`, redacted; returns whether it decodes back, or why it cannot be recorded.
+    /// `encoder`, redacted; returns whether it decodes back, or why it cannot be recorded
+    /// (what follows the state's name: `is 70 MB encoded; …`).
     private func encodeState(_ value: Any, preEncoded: EncodedDocument?, into encoder: _StreamingEncoder) -> (replayable: Bool, problem: String?) {
         var outcome: (replayable: Bool, problem: String?)
         if encoder.count > 0 || !encoder.nodes.isEmpty { encoder.prepareForNextDocument(keepingCapacityUpTo: 64 << 20) }
@@ -150,10 +159,12 @@ final class LogWriter {
         if let entry, let initialValue = entry.initialState {
             let encoder = spare
             let outcome = encodeState(initialValue, preEncoded: entry.encodedInitialState, into: encoder)
+            // The queue's memory bound has an estimate before the first entry is encoded.
+            queue.noteEncodedState(bytes: encoder.count)
             replayable = outcome.replayable
             if let problem = outcome.problem {
-                initialStateProblem = problem
-                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: \(problem) (recording goes on)"))
+                initialStateProblem = "the initial state " + problem
+                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: it \(problem) (recording goes on)"))
             } else {
                 initialState = encoder
             }
@@ -192,7 +203,8 @@ final class LogWriter {
         headerWritten = true
     }
 
-    private func appendEntry(_ entry: PendingEntry) {
+    /// Appends the entry's record (or a gap saying why it could not be recorded); returns its state's encoded size.
+    private func appendEntry(_ entry: PendingEntry) -> Int {
         let current = spare
         let state = encodeState(entry.state, preEncoded: entry.encodedState, into: current)
         var payload = entry.encodedPayload ?? RecordedValue.encodePayload(entry.action)
@@ -200,8 +212,11 @@ final class LogWriter {
             payload.bytes = JSONWriter.compact(redaction.redact(tree))
         }
         let actionName = RecordedValue.actionName(entry.action, payload: payload.bytes)
-        if let problem = state.problem ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count) {
-            return skip(entry, actionName: actionName, because: problem)
+        if let problem = state.problem.map({ GapReason.overLimit(.state(after: actionName), $0) })
+            ?? LogLimits.payloadProblem(payload.bytes, stateBytes: current.count, actionName: actionName) {
+            let stateBytes = current.count
+            skip(entry, because: problem)
+            return stateBytes
         }
 
         let stateBytes = current.count
@@ -235,14 +250,26 @@ final class LogWriter {
         spare = previous ?? _StreamingEncoder()
         prepare(spare)
         previous = current
+        return stateBytes
+    }
+
+    /// Why a `.drop` queue dropped a run of entries, for its gap record.
+    private func queueGapReason(_ cause: QueueLimit) -> String {
+        let limit = options.queueBytes >= 1 << 20 ? LogLimits.megabytes(options.queueBytes) : "\(options.queueBytes) bytes"
+        let memory = "its memory limit (\(limit) of states not yet written)"
+        switch cause {
+        case .memory: return "the recording queue was at \(memory) (queue policy .drop)"
+        case .count: return GapReason.queueFull
+        default: return "the recording queue was full, and at \(memory) (queue policy .drop)"
+        }
     }
 
     /// A state or payload over a log limit: recorded as a one-entry gap that
-    /// says why, reported once; the next entry is a keyframe.
-    private func skip(_ entry: PendingEntry, actionName: String, because problem: String) {
-        let reason = "entry \(entry.sequence &+ 1) (\(actionName)) was not recorded: \(problem)"
+    /// says why (the gap record holds the entry's number; its reason names the
+    /// action), reported once; the next entry is a keyframe.
+    private func skip(_ entry: PendingEntry, because reason: String) {
         appendGap(firstSequence: entry.sequence, count: 1, reason: reason)
-        report(RecorderError(path: appender.path, reason: reason + " (recording goes on)"))
+        report(RecorderError(path: appender.path, reason: "entry \(entry.sequence &+ 1) was not recorded: \(reason) (recording goes on)"))
         spare.resetAfterFailure()
     }
 

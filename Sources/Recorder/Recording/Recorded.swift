@@ -55,17 +55,23 @@ struct CapturedValue {
     var value: any Sendable
 }
 
-/// The entry a reducer call belongs to, bound (task-local) by the recorder's
-/// wrappers around the reducer call and by replay around each re-dispatch.
+/// The entry a reducer call belongs to, bound to the thread that runs the call
+/// by the recorder's wrappers around the reducer and by replay around each
+/// re-dispatch.
 ///
-/// `@unchecked Sendable`: the mutable lists are guarded by `lock`, since a task the
-/// reducer starts inherits the binding and may read a value from another thread.
-package final class RecordedValuesContext: @unchecked Sendable {
-    @TaskLocal static var current: RecordedValuesContext?
-
-    private let lock = NSLock()
+/// A thread binding (a `pthread` key), not a task-local: the reducer is
+/// synchronous and reads on its own thread, and binding a task-local costs an
+/// allocation and a runtime call per dispatch, a visible part of what recording
+/// added to the app's thread (docs/PERFORMANCE.md, `## Recorder`). A task the
+/// reducer starts runs after the entry was handed over, so it never could add
+/// to it; it finds no binding and reads live values, when recording and when
+/// replaying alike.
+///
+/// Used only on the thread it is bound to, so it needs no lock (and no dynamic
+/// exclusivity checks, which cost a thread-local lookup per access).
+package final class RecordedValuesContext {
     private let replaying: Bool
-    private var captured: [CapturedValue] = []
+    @exclusivity(unchecked) private var captured: [CapturedValue] = []
     /// Replay: recorded values by name, in the order they were read.
     private var recorded: [String: ArraySlice<JSONValue>] = [:]
     private var readsByName: [String: Int] = [:]
@@ -80,48 +86,77 @@ package final class RecordedValuesContext: @unchecked Sendable {
         for value in values { recorded[value.name, default: []].append(value.json) }
     }
 
+    /// The thread-specific key the binding is held under (created once per process).
+    static let bindingKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The context bound to the calling thread, if any.
+    static var current: RecordedValuesContext? {
+        guard let bound = pthread_getspecific(bindingKey) else { return nil }
+        return Unmanaged<RecordedValuesContext>.fromOpaque(bound).takeUnretainedValue()
+    }
+
+    /// Runs `body` with this context bound to the calling thread (`key` is
+    /// ``bindingKey``, which a caller on a hot path reads once and keeps). The
+    /// binding does not retain the context: every caller holds it past the call.
+    func bound<Result>(key: pthread_key_t = RecordedValuesContext.bindingKey, _ body: () throws -> Result) rethrows -> Result {
+        let outer = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(key, outer) }
+        return try body()
+    }
+
     func read<Value: Codable & Sendable>(_ name: String, _ live: () -> Value) -> Value {
         if !replaying {
             let value = live()
-            lock.withLock { captured.append(CapturedValue(name: name, value: value)) }
+            captured.append(CapturedValue(name: name, value: value))
             return value
         }
-        let (json, number): (JSONValue?, Int) = lock.withLock {
-            readsByName[name, default: 0] += 1
-            return (recorded[name]?.popFirst(), readsByName[name, default: 0])
-        }
+        readsByName[name, default: 0] += 1
+        let json = recorded[name]?.popFirst()
+        let number = readsByName[name, default: 0]
         let label = number == 1 ? name : "\(name) #\(number)"
         guard let json else {
-            lock.withLock { unrecorded.append("\(label): the recording has no value for it") }
+            unrecorded.append("\(label): the recording has no value for it")
             return live()
         }
         do {
             return try JSONValueDecoder().decode(Value.self, from: json)
         } catch {
-            lock.withLock { unrecorded.append("\(label): the recorded value \(ReplayText.short(json, limit: 40)) is not a \(Value.self) (\(error))") }
+            unrecorded.append("\(label): the recorded value \(ReplayText.short(json, limit: 40)) is not a \(Value.self) (\(error))")
             return live()
         }
     }
 
-    /// The values read while recording, in order.
-    var capturedValues: [CapturedValue] { lock.withLock { captured } }
+    /// Whether the reducer read any value since the last ``takeCaptured()``.
+    var hasCaptured: Bool { !captured.isEmpty }
 
     /// Replay: the reads the recording had no (usable) value for, one line each.
-    var unrecordedReads: [String] { lock.withLock { unrecorded } }
+    var unrecordedReads: [String] { unrecorded }
+
+    /// The values read so far, in order; the list starts empty again (a recorder's
+    /// wrapper keeps one context from call to call).
+    func takeCaptured() -> [CapturedValue] {
+        defer { captured = [] }
+        return captured
+    }
 
     /// Runs `body` (a reducer call) with `values` handed back to what it reads through
     /// ``Recorded``, as replay and `verify` do; returns the reads the values had no (usable)
     /// value for, one line each (`uuid #2: the recording has no value for it`).
     package static func replaying(_ values: [Recorded.Value], _ body: () -> Void) -> [String] {
         let context = RecordedValuesContext(replaying: values)
-        $current.withValue(context) { body() }
+        context.bound { body() }
         return context.unrecordedReads
     }
 
     /// Runs `body` with a fresh recording context; returns its result and what it read.
     static func capturing<Result>(_ body: () throws -> Result) rethrows -> (Result, [CapturedValue]) {
         let context = RecordedValuesContext()
-        let result = try $current.withValue(context) { try body() }
-        return (result, context.capturedValues)
+        let result = try context.bound { try body() }
+        return (result, context.takeCaptured())
     }
 }

@@ -26,7 +26,7 @@ enum RecordedValue {
             } catch {
                 if JSONEncoding.isTooDeep(error) {
                     encoder.resetAfterFailure()
-                    return (false, "it is nested deeper than \(JSONEncoding.maximumDepth) levels (a reference cycle?)")
+                    return (false, LogLimits.nestedTooDeepToEncode)
                 }
             }
             encoder.resetAfterFailure()

@@ -11,15 +11,22 @@ extension ActionRecorder {
     /// ```
     public struct Options: Sendable {
         /// A keyframe (whole state) at least every this many entries; the entries
-        /// in between hold patches. Keyframes also come sooner, once the patches
-        /// since the last one cost about three quarters of what reading the state
-        /// costs, so rebuilding any entry costs under two parses of its state
-        /// and small changes to a large state cost almost nothing (docs/FORMAT.md,
+        /// in between hold patches. Keyframes also come sooner, once rebuilding the
+        /// next entry from the last keyframe would come near max(2 parses of the state,
+        /// 0.25 ms): a large state changed a little at a time costs almost nothing to
+        /// record, and a small one gets a keyframe every hundred-odd entries (docs/FORMAT.md,
         /// "Keyframes"; measured in docs/PERFORMANCE.md, `## Recorder`).
         public var keyframeInterval = 1024
 
         /// Entries waiting for the background writer, at most.
         public var queueCapacity = 1024
+
+        /// Memory the entries not yet written may hold, at most, in bytes (64 MB by default).
+        /// Each counts as the size of the last state the writer encoded, about what a copy
+        /// of a state the app has since changed keeps alive. Past it, `queuePolicy` applies
+        /// as when `queueCapacity` entries wait: a burst of actions on a large state then
+        /// holds tens of megabytes, not hundreds. One entry is always taken, however large.
+        public var queueBytes = 64 << 20
 
         /// What to do when the queue is full.
         public var queuePolicy = QueuePolicy.wait
@@ -78,7 +85,8 @@ extension ActionRecorder {
         public init() {}
     }
 
-    /// What the caller's thread does when the writer has fallen `queueCapacity` entries behind.
+    /// What the caller's thread does when the writer has fallen `queueCapacity` entries
+    /// (or `queueBytes` of states) behind.
     public enum QueuePolicy: String, Sendable {
         /// Wait for room: nothing is lost, the app slows down to the writer's pace.
         case wait
@@ -91,7 +99,10 @@ extension ActionRecorder {
     /// drive's cache, and `fsync` elsewhere.
     public enum Durability: Sendable, Equatable {
         /// `write()` after each batch, no `fsync`: the log survives the app crashing
-        /// (the default), but not necessarily a power cut.
+        /// (the default), but not necessarily a power cut. An action reaches the file
+        /// about a millisecond after it (while actions keep coming the writer looks for
+        /// them every millisecond, rather than costing each dispatch a wake-up); call
+        /// `flush()` where the entries must be in the file at once.
         case write
         /// Also `fsync` at most every `seconds`: survives a power cut except the last interval.
         case fsync(interval: Double)
@@ -122,7 +133,7 @@ package struct RecorderClock: Sendable {
 
     package static let system = RecorderClock(
         now: { Date().timeIntervalSince1970 },
-        nanoseconds: { DispatchTime.now().uptimeNanoseconds })
+        nanoseconds: { Platform.monotonicNanoseconds() })
 
     /// A clock for reproducible logs: the recording starts at `start` (seconds
     /// since 1970), the n-th reducer call ends `n × step` seconds later and takes 1 µs.

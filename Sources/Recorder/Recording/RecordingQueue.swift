@@ -1,33 +1,17 @@
 import Foundation
 
-/// One reducer call as the caller's thread hands it over: copies of the
-/// (copy-on-write) values, encoded later by the writer thread.
-struct PendingEntry {
-    var sequence: Int64 = 0
-    /// Monotonic clock reading when the reducer returned.
-    var endNanoseconds: UInt64
-    var durationNanoseconds: UInt64
-    var action: Any
-    var state: Any
-    var effectOf: Int64?
-    /// The state before the first action of a wrapper, for the header.
-    var initialState: Any?
-    var stateType: Any.Type
-    var actionType: Any.Type
-    /// Set instead of being encoded by the writer when the type reaches class
-    /// instances (see ``CallerThreadEncoding``).
-    var encodedState: EncodedDocument?
-    var encodedInitialState: EncodedDocument?
-    var encodedPayload: RecordedValue.EncodedPayload?
-    /// Outside values the reducer read through ``Recorded`` (the `values` member; see EntryExtras).
-    var recordedValues: [CapturedValue] = []
-    /// Where the action was dispatched (the `trace` member; see EntryExtras).
-    var trace: CapturedTrace?
-}
-
 enum QueueItem {
     case entry(PendingEntry)
-    case gap(firstSequence: Int64, count: Int)
+    case gap(firstSequence: Int64, count: Int, cause: QueueLimit)
+}
+
+/// Which of the queue's bounds a `.drop` queue met when it dropped entries.
+struct QueueLimit: OptionSet {
+    let rawValue: Int
+    /// `queueCapacity` entries were waiting.
+    static let count = QueueLimit(rawValue: 1)
+    /// The entries not yet encoded held an estimated `queueBytes`.
+    static let memory = QueueLimit(rawValue: 2)
 }
 
 /// The bounded hand-off between reducer threads and the writer thread.
@@ -37,27 +21,64 @@ enum QueueItem {
 /// hands over right after its reducer returns, inside the store's own
 /// serialisation of reducer calls, so this is the order the reducer ran.
 ///
+/// Two bounds: `capacity` entries waiting for the writer, and the memory of
+/// every entry not yet encoded (waiting, or in the batch the writer is
+/// working through), estimated as that many times the size of the last state
+/// the writer encoded: a copy of a state the app then changed keeps about
+/// that much alive. Past either, `.wait` blocks the caller until the writer
+/// makes room and `.drop` drops the entry (a gap record counts it). The entry
+/// handed over while nothing is unencoded is always taken, however large.
+///
+/// Waking the writer costs the caller a system call, and where the writer's
+/// core is idle an interrupt to it, which was most of what recording added to
+/// a dispatch at an app's pace (docs/PERFORMANCE.md, `## Recorder`). So while
+/// actions keep coming the writer is not woken: it looks for entries every
+/// ``pollInterval`` on its own. Once none came for ``pollingWindow`` it sleeps
+/// until the next entry wakes it, so an idle app costs nothing; `close()` and
+/// a caller blocked by `.wait` wake it too.
+///
 /// `@unchecked Sendable`: all mutable state is guarded by `condition`. The
 /// queued values are copies the caller no longer touches (value types);
 /// values that reach class instances arrive already encoded (see
 /// ``CallerThreadEncoding``).
 final class RecordingQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [QueueItem] = []
-    private var nextSequence: Int64 = 0
-    private var handedOver = 0
-    private var processed = 0
-    private var dropped: (first: Int64, count: Int)?
-    private var closing = false
-    private var stopped = false
+    // Unchecked exclusivity: every access is under `condition` (a dynamic check costs
+    // the caller a thread-local lookup per access).
+    @exclusivity(unchecked) private var items: [QueueItem] = []
+    @exclusivity(unchecked) private var nextSequence: Int64 = 0
+    @exclusivity(unchecked) private var handedOver = 0
+    @exclusivity(unchecked) private var processed = 0
+    /// Entries handed over whose state the writer has not yet encoded (and let go of).
+    @exclusivity(unchecked) private var unencoded = 0
+    /// The size of the last state the writer encoded: the estimate of one entry's memory.
+    @exclusivity(unchecked) private var entryBytesEstimate = 0
+    /// Callers blocked by `.wait` until the writer makes room.
+    @exclusivity(unchecked) private var waitingForRoom = 0
+    @exclusivity(unchecked) private var dropped: (first: Int64, count: Int, cause: QueueLimit)?
+    @exclusivity(unchecked) private var closing = false
+    @exclusivity(unchecked) private var stopped = false
+    /// The writer waits without a timeout: the next entry must wake it.
+    @exclusivity(unchecked) private var writerSleeps = false
+    /// When the writer last found entries (monotonic nanoseconds).
+    @exclusivity(unchecked) private var lastEntriesFound: UInt64 = 0
+    /// How often the writer looks for entries while actions keep coming, in
+    /// microseconds: an entry reaches the log at most this long (plus its encoding)
+    /// after its action.
+    static let pollInterval: useconds_t = 1_000
+    /// How long after the last entry the writer keeps looking before it sleeps.
+    static let pollingWindow: UInt64 = 100_000_000
     let capacity: Int
+    /// The bound on the estimated memory of unencoded entries.
+    let byteLimit: Int
     let policy: ActionRecorder.QueuePolicy
 
-    init(capacity: Int, policy: ActionRecorder.QueuePolicy, firstSequence: Int64 = 0) {
+    init(capacity: Int, byteLimit: Int = .max, policy: ActionRecorder.QueuePolicy, firstSequence: Int64 = 0) {
         nextSequence = firstSequence
         self.capacity = max(1, capacity)
+        self.byteLimit = max(0, byteLimit)
         self.policy = policy
-        items.reserveCapacity(self.capacity)
+        items.reserveCapacity(min(self.capacity, 1_024))
     }
 
     /// Hands over an entry; returns its sequence number, or nil when recording has
@@ -68,31 +89,53 @@ final class RecordingQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped && !closing else { return nil }
-        if items.count >= capacity {
+        if let limit = limitReached() {
             switch policy {
             case .drop:
                 let sequence = nextSequence
                 nextSequence += 1
-                dropped = (dropped?.first ?? sequence, (dropped?.count ?? 0) + 1)
+                if let run = dropped {
+                    dropped = (run.first, run.count + 1, run.cause.union(limit))
+                } else {
+                    dropped = (sequence, 1, limit)
+                }
                 return sequence
             case .wait:
-                while items.count >= capacity && !stopped && !closing { condition.wait() }
+                waitingForRoom += 1
+                wakeWriter()
+                while limitReached() != nil && !stopped && !closing { condition.wait() }
+                waitingForRoom -= 1
                 guard !stopped && !closing else { return nil }
             }
         }
         appendPendingGap()
-        var entry = entry
         entry.sequence = nextSequence
         nextSequence += 1
         items.append(.entry(entry))
         handedOver += 1
-        if items.count == 1 { condition.broadcast() }
+        unencoded += 1
+        wakeWriter()
         return entry.sequence
+    }
+
+    /// Wakes the writer if it sleeps; a polling writer finds the entries on its own (called under the lock).
+    private func wakeWriter() {
+        guard writerSleeps else { return }
+        writerSleeps = false
+        condition.broadcast()
+    }
+
+    /// Which bound one more entry would cross, if any (called under the lock).
+    private func limitReached() -> QueueLimit? {
+        if items.count >= capacity { return .count }
+        guard unencoded > 0 && entryBytesEstimate > 0 else { return nil }
+        let (bytes, overflow) = (unencoded + 1).multipliedReportingOverflow(by: entryBytesEstimate)
+        return overflow || bytes > byteLimit ? .memory : nil
     }
 
     private func appendPendingGap() {
         if let run = dropped {
-            items.append(.gap(firstSequence: run.first, count: run.count))
+            items.append(.gap(firstSequence: run.first, count: run.count, cause: run.cause))
             handedOver += 1
             dropped = nil
         }
@@ -102,7 +145,20 @@ final class RecordingQueue: @unchecked Sendable {
     func takeBatch() -> [QueueItem]? {
         condition.lock()
         defer { condition.unlock() }
-        while items.isEmpty && dropped == nil && !closing && !stopped { condition.wait() }
+        while items.isEmpty && dropped == nil && !closing && !stopped {
+            if Platform.monotonicNanoseconds() &- lastEntriesFound < Self.pollingWindow {
+                // A relative sleep outside the lock, not a timed wait: a timed wait's deadline
+                // is wall-clock time, and a clock set back would hold the writer that long.
+                condition.unlock()
+                usleep(Self.pollInterval)
+                condition.lock()
+            } else {
+                writerSleeps = true
+                condition.wait()
+            }
+        }
+        writerSleeps = false
+        lastEntriesFound = Platform.monotonicNanoseconds()
         if stopped { return nil }
         appendPendingGap()
         if items.isEmpty { return nil }
@@ -110,6 +166,25 @@ final class RecordingQueue: @unchecked Sendable {
         items.removeAll(keepingCapacity: true)
         condition.broadcast()
         return batch
+    }
+
+    /// The writer's side: one entry's state is encoded (`stateBytes` long) and its
+    /// copies let go of, so it no longer counts against the memory bound.
+    func entryEncoded(stateBytes: Int) {
+        condition.lock()
+        unencoded -= 1
+        if stateBytes > 0 { entryBytesEstimate = stateBytes }
+        if waitingForRoom > 0 { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// The writer's side: the size of a state it encoded outside an entry (the
+    /// header's initial state), so the first entries are bounded before one is encoded.
+    func noteEncodedState(bytes: Int) {
+        guard bytes > 0 else { return }
+        condition.lock()
+        entryBytesEstimate = bytes
+        condition.unlock()
     }
 
     func markProcessed(_ count: Int) {
@@ -123,12 +198,25 @@ final class RecordingQueue: @unchecked Sendable {
     func waitUntilWritten() {
         condition.lock()
         defer { condition.unlock() }
-        if dropped != nil {
-            appendPendingGap()
-            condition.broadcast()
-        }
+        if dropped != nil { appendPendingGap() }
+        // A sleeping writer has nothing to write unless that gap was just queued; a polling one comes by itself.
+        if !items.isEmpty { wakeWriter() }
         let target = handedOver
         while processed < target && !stopped { condition.wait() }
+    }
+
+    /// Callers blocked by `.wait` until the writer makes room (for tests).
+    var callersWaitingForRoom: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waitingForRoom
+    }
+
+    /// Whether the writer waits without a timeout, for the next entry to wake it (for tests).
+    var isWriterAsleep: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return writerSleeps
     }
 
     /// After a write error: refuse and discard everything, wake every waiter.

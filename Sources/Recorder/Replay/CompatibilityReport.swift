@@ -30,6 +30,8 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
         public var count: Int
         /// The entry whose action was decoded, from 0.
         public var sampleEntry: Int
+        /// Its number, as `rewind log` shows it (entries keep the numbers they were recorded with).
+        public var sampleEntryNumber: Int
         /// Whether the sample decoded with the current type.
         public var status: Status
     }
@@ -64,7 +66,7 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
             case .ok:
                 lines.append("  " + "ok".padding(toLength: width, withPad: " ", startingAt: 0) + " \(type.name) (\(entries))")
             case .cannotDecode(let reason):
-                lines.append("  " + "cannot decode".padding(toLength: width, withPad: " ", startingAt: 0) + " \(type.name) (\(entries), e.g. entry \(type.sampleEntry + 1)): \(reason)")
+                lines.append("  " + "cannot decode".padding(toLength: width, withPad: " ", startingAt: 0) + " \(type.name) (\(entries), e.g. entry \(type.sampleEntryNumber)): \(reason)")
             case .notReplayable:
                 lines.append("  " + "not replayable".padding(toLength: width, withPad: " ", startingAt: 0) + " \(type.name) (\(entries)): recorded through reflection, not Codable")
             }

@@ -58,18 +58,23 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Reason: Sendable, Equatable {
         case unreadable(LogReadError)
         case stateNotReplayable
-        case stateCannotDecode(entry: Int?, JSONValueDecodingError)
-        case stateCannotEncode(entry: Int, String)
-        case actionNotReplayable(entry: Int, name: String)
-        case actionCannotDecode(entry: Int, name: String, JSONValueDecodingError)
+        case stateCannotDecode(entry: Entry?, JSONValueDecodingError)
+        case stateCannotEncode(entry: Entry, String)
+        case actionNotReplayable(entry: Entry, name: String)
+        case actionCannotDecode(entry: Entry, name: String, JSONValueDecodingError)
+    }
+
+    /// An entry by its position in the log (from 0) and its number, as `rewind log` shows it.
+    struct Entry: Sendable, Equatable {
+        var index: Int
+        var number: Int
     }
 
     let reason: Reason
 
     init(_ reason: Reason) { self.reason = reason }
 
-    /// The entry the error is about, from 0, when it is about one.
-    public var entryIndex: Int? {
+    private var entry: Entry? {
         switch reason {
         case .unreadable, .stateNotReplayable: nil
         case .stateCannotDecode(let entry, _): entry
@@ -77,19 +82,26 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The entry the error is about, from 0, when it is about one.
+    public var entryIndex: Int? { entry?.index }
+
+    /// The number of the entry the error is about, as `rewind log` shows it (entries keep the
+    /// numbers they were recorded with: gaps and damaged records before it count), when it is about one.
+    public var entryNumber: Int? { entry?.number }
+
     public var description: String {
         switch reason {
         case .unreadable(let error): "\(error)"
         case .stateNotReplayable:
             "the state was recorded through reflection (its type is not Codable), so it cannot be restored for replay"
         case .stateCannotDecode(let entry, let error):
-            (entry.map { "the state after entry \($0 + 1)" } ?? "the initial state") + " cannot be decoded with the current State type: \(error)"
+            (entry.map { "the state after entry \($0.number)" } ?? "the initial state") + " cannot be decoded with the current State type: \(error)"
         case .stateCannotEncode(let entry, let why):
-            "the state computed for entry \(entry + 1) cannot be encoded: \(why)"
+            "the state computed for entry \(entry.number) cannot be encoded: \(why)"
         case .actionNotReplayable(let entry, let name):
-            "entry \(entry + 1) (\(name)): the action was recorded through reflection (not Codable), so it cannot be replayed"
+            "entry \(entry.number) (\(name)): the action was recorded through reflection (not Codable), so it cannot be replayed"
         case .actionCannotDecode(let entry, let name, let error):
-            "entry \(entry + 1) (\(name)): the action cannot be decoded with the current Action type: \(error)"
+            "entry \(entry.number) (\(name)): the action cannot be decoded with the current Action type: \(error)"
         }
     }
 }

@@ -61,10 +61,9 @@ package struct ReplayRun: Sendable, Equatable {
         }
     }
 
-    package var summary: String { summary { $0 + 1 } }
-
-    /// ``summary`` with entry `index` called `entryNumber(index)` (the inspector
-    /// numbers a damaged record's row too, so its numbers run ahead after one).
+    /// `Replayed 9 entries from 2: 1 diverge (first at 6)`, entry `index` called
+    /// `entryNumber(index)`: the number the timeline shows for it (entries keep
+    /// their recorded numbers, past gaps and damaged records).
     package func summary(entryNumber: (Int) -> Int) -> String {
         var matching = 0, divergent = 0, failed = 0
         for check in checks {

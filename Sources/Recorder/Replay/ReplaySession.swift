@@ -62,12 +62,17 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     }
 
     func decode(_ action: RecordedAction, entry index: Int) -> Result<Action, ReplayError> {
-        guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: index, name: action.name))) }
+        guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: numbered(index), name: action.name))) }
         do {
             return .success(try decodeAction.decode(action.name, action.payload, decoder))
         } catch {
-            return .failure(ReplayError(.actionCannotDecode(entry: index, name: action.name, error)))
+            return .failure(ReplayError(.actionCannotDecode(entry: numbered(index), name: action.name, error)))
         }
+    }
+
+    /// Entry `index` with the number `rewind log` gives it, for what a report says about it.
+    private func numbered(_ index: Int) -> ReplayError.Entry {
+        ReplayError.Entry(index: index, number: reader.entryNumber(at: index))
     }
 
     func decodeState(_ json: JSONValue, entry: Int?) throws(ReplayError) -> State {
@@ -75,7 +80,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         do {
             return try decoder.decode(State.self, from: json)
         } catch {
-            throw ReplayError(.stateCannotDecode(entry: entry, error))
+            throw ReplayError(.stateCannotDecode(entry: entry.map(numbered), error))
         }
     }
 
@@ -102,7 +107,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         do {
             return try JSONParser.parse(JSONEncoding.bytes(of: state))
         } catch {
-            throw ReplayError(.stateCannotEncode(entry: entry, "\(error)"))
+            throw ReplayError(.stateCannotEncode(entry: numbered(entry), "\(error)"))
         }
     }
 
@@ -122,7 +127,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         let count = entryCount
         guard run.start < count else { return run }
         var current: State?
-        var restartReason = "the log has no state before entry \(run.start + 1)"
+        var restartReason = "the log has no state before entry \(reader.entryNumber(at: run.start))"
         do {
             current = try recordedState(before: run.start)
         } catch {
@@ -139,7 +144,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                 run.checks.append(.cannotReplay(ReplayError(.unreadable(error))))
                 if stopAtFirstProblem { return run }
                 current = nil
-                restartReason = "entry \(index) is damaged"
+                restartReason = "entry \(reader.entryNumber(at: index)) is damaged"
                 continue
             }
             defer { previous = entry }
@@ -253,7 +258,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                     status = .notReplayable
                 }
             }
-            check.report.actionTypes.append(CompatibilityReport.ActionType(name: entry.action.name, count: 1, sampleEntry: index, status: status))
+            check.report.actionTypes.append(CompatibilityReport.ActionType(
+                name: entry.action.name, count: 1, sampleEntry: index, sampleEntryNumber: reader.entryNumber(at: index), status: status))
         }
         var checked = 0
         var problem: String?
@@ -266,7 +272,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
             let keyframes = check.keyframes
             let stride = max(1, keyframes.count / 64)
             for (number, index) in keyframes.enumerated() where problem == nil && (number % stride == 0 || number == keyframes.count - 1) {
-                do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(index + 1): \(Self.decodeReason(error))" }
+                do { _ = try recordedState(at: index); checked += 1 } catch { problem = "entry \(reader.entryNumber(at: index)): \(Self.decodeReason(error))" }
             }
         }
         check.report.statesChecked = checked

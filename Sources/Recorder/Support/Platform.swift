@@ -43,6 +43,21 @@ package enum Platform {
         thread.start()
     }
 
+    // MARK: Clocks
+
+    /// A monotonic clock in nanoseconds, read straight from the system (what the
+    /// recorder times reducer calls with, twice per call): `CLOCK_UPTIME_RAW` on
+    /// Darwin (what `DispatchTime` reads there), `CLOCK_MONOTONIC` elsewhere.
+    package static func monotonicNanoseconds() -> UInt64 {
+        #if canImport(Darwin)
+        return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+        #else
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        #endif
+    }
+
     // MARK: Files
 
     /// Writes the file's data to the disk itself, so that it survives a power

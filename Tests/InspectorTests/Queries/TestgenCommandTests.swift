@@ -161,11 +161,11 @@ private struct StampedCounter: Codable { var count = 0; var id = ""; var price =
         #expect(source.contains("// Replays entries 1–9 of gapped.jsonl"))
         #expect(source.components(separatedBy: "\n        // ").dropFirst().map { $0.prefix(2) } == ["1.", "2.", "6.", "8.", "9."])
         #expect(source.contains("""
-                    // 6. String "inc"
+                    // 6. inc
                     steps.skip("entries 3–5 were not recorded before it, so the state it started from is unknown; the state recorded after it is taken")
             """))
-        #expect(source.contains("        // 8. String \"inc\"\n        steps.skip(\"entry 7 was not recorded before it,"))
-        #expect(source.contains("        // 9. String \"inc\"\n        steps.skip(\"a new recording session starts here (the log was opened again)"))
+        #expect(source.contains("        // 8. inc\n        steps.skip(\"entry 7 was not recorded before it,"))
+        #expect(source.contains("        // 9. inc\n        steps.skip(\"a new recording session starts here (the log was opened again)"))
 
         // A range starting inside a gap starts after it, and that first step restarts too.
         let fromGapPath = ((log as NSString).deletingLastPathComponent as NSString).appendingPathComponent("FromGapTests.swift")
@@ -173,7 +173,7 @@ private struct StampedCounter: Codable { var count = 0; var id = ""; var price =
         #expect(fromGap.status == 0, "\(fromGap.error)")
         let fromGapSource = try String(contentsOfFile: fromGapPath, encoding: .utf8)
         #expect(fromGapSource.contains("// Replays entries 6–6 of gapped.jsonl"))
-        #expect(fromGapSource.contains("        // 6. String \"inc\"\n        steps.skip(\"entries 3–5 were not recorded"))
+        #expect(fromGapSource.contains("        // 6. inc\n        steps.skip(\"entries 3–5 were not recorded"))
     }
 
     @Test func aReSwiftLogStartsAfterTheStoresOwnInitActionAndSaysSo() throws {
