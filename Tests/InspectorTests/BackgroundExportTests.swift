@@ -9,7 +9,7 @@ import Recorder
 @Suite struct BackgroundExportTests {
     /// The hint line; a message longer than it takes the status bar's row too (joined here).
     static func hintLine(_ model: InspectorModel) -> String {
-        let message = model.message ?? model.notice ?? ""
+        let message = model.overlays.message ?? model.overlays.notice ?? ""
         let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false)
         return TerminalWidth.of(message) > model.size.columns ? lines.suffix(2).joined(separator: " ") : String(lines.last ?? "")
     }

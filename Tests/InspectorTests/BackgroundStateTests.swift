@@ -64,7 +64,7 @@ import Recorder
         for effect in first { for event in runner.perform(effect) { reduce(&model, event) } }
         runner.waitUntilIdle()
         for event in runner.takeEvents() { reduce(&model, event) }
-        #expect(model.view.loading != nil && model.selection == 2)
+        #expect(model.view.loading != nil && model.timeline.selection == 2)
         model.run(second, with: runner)
         #expect(model.view.loading == nil)
         #expect(model.screenText.contains("│ State after 3"))

@@ -41,7 +41,7 @@ import Recorder
             ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
             """)
         model.type("j")                                     // stepping over it: entry 4, a keyframe, reads again
-        #expect(model.selection == 3)
+        #expect(model.timeline.selection == 3)
         #expect(model.screenText.contains("│ State after 4"))
         #expect(model.screenText.contains("│●      done: true"))
         model.type(":6\n")                                  // numbers are the file's: entry 6 is sync/loaded
@@ -92,7 +92,7 @@ import Recorder
             """)
         let effects = model.send(.character("e"))           // and `e` writes no invented diff
         #expect(effects.isEmpty)
-        #expect(model.message == "Nothing to export: the diff on screen cannot be shown")
+        #expect(model.overlays.message == "Nothing to export: the diff on screen cannot be shown")
     }
 
     @Test func theDiffOfAnEntryWhoseStateCannotBeRebuiltSaysSoRatherThanShowBarePaths() throws {

@@ -51,7 +51,7 @@ import Recorder
         reduce(&model, .tick)                       // counter/increment, reset
         model.send(.down)                           // on reset
         for _ in 0..<3 { reduce(&model, .tick) }    // label/set sorts in before reset
-        guard case .filterPicker(let picker) = model.overlay else { Issue.record("the picker closed"); return }
+        guard case .filterPicker(let picker) = model.overlays.overlay else { Issue.record("the picker closed"); return }
         #expect(picker.choices.map(\.actionType) == ["counter/increment", "label/set", "reset"])
         #expect(picker.cursor == 2)
     }
@@ -61,10 +61,10 @@ import Recorder
         model.type("f")
         reduce(&model, .tick)
         model.type("\u{1b}")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.hasPendingScan)
         reduce(&model, .tick)
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.screenText.contains("Filter by action type"))
     }
 
@@ -74,11 +74,11 @@ import Recorder
         for _ in 0..<4 { reduce(&model, .tick) }
         model.send(.down); model.send(.down)
         model.type("\n")                            // reset; the Enter press examines entries 1–20
-        #expect(model.filter?.shown == ["reset"])
-        #expect(model.selection == 0)               // no reset found yet
+        #expect(model.timeline.filter?.shown == ["reset"])
+        #expect(model.timeline.selection == 0)               // no reset found yet
         #expect(line(model, containing: "counter.jsonl")?.contains("filter: reset (filtering… 20%)") == true)
         reduce(&model, .tick)                       // entries 21–40: reset at 38
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         #expect(model.screenText.contains("Timeline  1/100 \"reset\""))
         for _ in 0..<3 { reduce(&model, .tick) }
         #expect(!model.hasPendingScan)
@@ -94,7 +94,7 @@ import Recorder
         model.send(.down); model.send(.down)
         model.type("\n")
         model.type("\u{1b}")
-        #expect(model.filter == nil)
+        #expect(model.timeline.filter == nil)
         #expect(model.screenText.hasSuffix("Filter \"reset\" cancelled"))
         #expect(model.screenText.contains("Timeline  100 entries"))
     }
@@ -120,31 +120,31 @@ import Recorder
         model.type("w")
         reduce(&model, .tick)
         model.type("\u{1b}")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.hasPendingScan)
     }
 
     @Test func timelineSearchJumpsToTheFirstHitAsSoonAsAScanSliceFindsIt() {
         var model = Self.model()
         model.type("/reset\n")                      // rows 2–21: nothing yet
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
         #expect(model.scans.timelineSearch != nil)
         #expect(line(model, containing: "counter.jsonl")?.contains("searching… 20%") == true)
         reduce(&model, .tick)                       // rows 22–41: reset at 38
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         #expect(model.scans.timelineSearch == nil)
         #expect(model.scans.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
         model.scans.timelineMatchCount = nil
         #expect(!model.hasPendingScan)
         model.type("n")                             // 48 rows on to entry 86: three slices
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         reduce(&model, .tick)
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         reduce(&model, .tick)
-        #expect(model.selection == 85)
+        #expect(model.timeline.selection == 85)
         model.type("n")                             // around the end to 38 again
         for _ in 0..<3 { reduce(&model, .tick) }
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         #expect(model.screenText.hasSuffix("Search wrapped around"))
     }
 
@@ -156,7 +156,7 @@ import Recorder
         model.type("\u{1b}")
         #expect(model.scans.timelineSearch == nil)
         #expect(model.screenText.hasSuffix("Search for \"nothing\" cancelled"))
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
         model.type("n")
         for _ in 0..<4 { reduce(&model, .tick) }
         #expect(model.screenText.hasSuffix("No action matches \"nothing\" (states: :find, or Tab then /)"))
@@ -170,12 +170,12 @@ import Recorder
         for _ in 0..<3 { model.send(.down) }
         model.type("\n")                            // todo/add: entries 2 and 3
         model.type("F")
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         let state: JSONValue = ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]]
         timeline.pending = [.init("todo/add", ["title": "New"], state: state, at: 9), .init("clock/tick", state: state, at: 10)]
         reduce(&model, .tick)
-        #expect(model.filter?.entries == [1, 2, 6])
-        #expect(model.selection == 6)
+        #expect(model.timeline.filter?.entries == [1, 2, 6])
+        #expect(model.timeline.selection == 6)
     }
 
     @Test func searchMatchesPayloadsWithoutCaseAndWideCharactersExactly() {

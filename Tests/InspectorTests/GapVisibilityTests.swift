@@ -151,7 +151,7 @@ import RewindTestSupport
             ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export  F follow  p action
             """)
         model.type(":4\n")                                  // a number the gap stands for: its row, and why
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         #expect(model.screenText.hasSuffix("Entries 3–5 were not recorded: the recording queue was full (queue policy .drop)"))
         model.type("p")                                     // the action view of a gap's row: no action, and why
         #expect(model.screenText.contains("│ Action 3–5  (p: back to the state)\n"))
@@ -225,9 +225,9 @@ import RewindTestSupport
         let runner = EffectRunner(source: timeline, directory: TemporaryDirectory().path)
         model.type(":bisect /count < 7\n", running: runner)
         #expect(model.screenText.contains("│ State after 8\n"))    // the message is long: it takes the status row too
-        #expect(model.message == "/count < 7 stops holding at entry 8 (inc); entries 3–5 and 7 could not be checked (no state), so it may stop holding earlier")
+        #expect(model.overlays.message == "/count < 7 stops holding at entry 8 (inc); entries 3–5 and 7 could not be checked (no state), so it may stop holding earlier")
         model.type(":bisect /count >= 0\n", running: runner)
-        #expect(model.message == "/count >= 0 holds at every entry that could be checked; entries 3–5 and 7 could not be (no state)")
+        #expect(model.overlays.message == "/count >= 0 holds at every entry that could be checked; entries 3–5 and 7 could not be (no state)")
     }
 
     @Test func replayEditsNameEntriesByTheirRecordedNumbers() throws {

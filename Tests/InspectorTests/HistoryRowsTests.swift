@@ -30,11 +30,11 @@ import Recorder
     @Test func enterOnARowKeepsTheCursorOnTheValueWatched() throws {
         var model = try Self.model()
         model.type("kk\n")                                 // entry 3: its list is shorter, /stats/note on another row
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         #expect(model.cursorRow?.path.description == "/stats/note")
         // The wheel over the timeline moves the selection while the tree keeps the keys: the node stays too.
         reduce(&model, .mouse(MouseEvent(kind: .wheelDown, column: 5, row: 3)))
-        #expect(model.selection == 4 && model.focus == .state)
+        #expect(model.timeline.selection == 4 && model.panes.focus == .state)
         #expect(model.cursorRow?.path.description == "/stats/note")
     }
 

@@ -45,7 +45,7 @@ import Recorder
         reduce(&model, .tick)
         #expect(Self.statusLine(model) == "big.jsonl  │  entry 1000/1000  │  timeline")
         #expect(Self.hintLine(model).hasPrefix("Indexing done: entry 1000 is the last"))
-        #expect(model.pendingJump == nil)
+        #expect(model.timeline.pendingJump == nil)
     }
 
     @Test func aKeyThatMovesTheSelectionOrEscLeavesItWhereItIs() {
@@ -54,43 +54,43 @@ import Recorder
         model.type("Gk")
         timeline.indexed = 300
         reduce(&model, .tick)
-        #expect(model.selection == 98, "k moved off the end: indexing does not take the selection back")
+        #expect(model.timeline.selection == 98, "k moved off the end: indexing does not take the selection back")
         model.type("G\u{1b}")
         #expect(Self.hintLine(model).hasPrefix("Staying at entry 300; G goes to the last entry indexed so far"))
         timeline.indexed = 400
         reduce(&model, .tick)
-        #expect(model.selection == 299)
+        #expect(model.timeline.selection == 299)
         model.type("G\t")                                   // a key that does not move the selection keeps it going
         timeline.indexed = 500
         reduce(&model, .tick)
-        #expect(model.selection == 499)
+        #expect(model.timeline.selection == 499)
     }
 
     @Test func aJumpPastWhatIsIndexedWaitsForItAndNeverCallsItPastTheEnd() {
         let timeline = IndexingTimeline(entries: 1_000, indexed: 100)
         var model = InspectorFixtures.model(timeline, columns: 120)
         model.type(":900\n")
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
         #expect(Self.hintLine(model).hasPrefix("Entry 900 is not indexed yet (indexing 10%): it is selected when it is (Esc cancels)"))
         timeline.indexed = 899
         reduce(&model, .tick)
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
         timeline.indexed = 950
         reduce(&model, .tick)
         #expect(Self.statusLine(model) == "big.jsonl  │  entry 900/950  │  timeline  │  indexing 95%")
-        #expect(model.pendingJump == nil)
+        #expect(model.timeline.pendingJump == nil)
 
         // Past the end once indexing is done: only then is it said to be.
         model.type(":5000\n")
         timeline.indexed = 1_000
         reduce(&model, .tick)
-        #expect(model.selection == 999)
+        #expect(model.timeline.selection == 999)
         #expect(Self.hintLine(model).hasPrefix("Entry 5000 is past the end: showing the last, 1000"))
 
         // Esc cancels a jump that waits.
         var waiting = InspectorFixtures.model(IndexingTimeline(entries: 1_000, indexed: 100), columns: 120)
         waiting.type(":700\n\u{1b}")
         #expect(Self.hintLine(waiting).hasPrefix("Not going to entry 700: staying at entry 1"))
-        #expect(waiting.pendingJump == nil)
+        #expect(waiting.timeline.pendingJump == nil)
     }
 }

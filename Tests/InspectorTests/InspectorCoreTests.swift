@@ -20,7 +20,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: log.directory + "/log-branch.jsonl", contents: Data("{}\n".utf8)))
         let ask = model.send(.character("s"))
         #expect(ask == [.chooseBranchFile(suggestedName: "log-branch.jsonl")])
-        #expect(model.confirmation == nil)
+        #expect(model.overlays.confirmation == nil)
         model.run(ask, with: runner)
         let saved = log.directory + "/log-branch-2.jsonl"
         #expect(ReplayKeysTests.lines(model).last == "Save the branch as \(saved)? (y/n)")
@@ -30,7 +30,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: saved), "reduce itself writes nothing")
         #expect(ReplayKeysTests.lines(model).last == "Saving the branch to \(saved)…")
         model.run(save, with: runner)
-        #expect(model.message == "Saved the branch (4 entries) to \(saved)")
+        #expect(model.overlays.message == "Saved the branch (4 entries) to \(saved)")
         #expect(try LogReader(path: saved).entryCount == 4)
     }
 
@@ -40,10 +40,10 @@ import Testing
         _ = model.send(.enter)
         model.type("s", running: runner)
         let path = log.directory + "/log-branch.jsonl"
-        #expect(model.confirmation == .saveBranch(path: path))
+        #expect(model.overlays.confirmation == .saveBranch(path: path))
         #expect(FileManager.default.createFile(atPath: path, contents: Data("mine\n".utf8)))
         model.type("y", running: runner)
-        #expect(model.message == "Cannot save the branch: \(path) already exists")
+        #expect(model.overlays.message == "Cannot save the branch: \(path) already exists")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine\n")
     }
 
@@ -68,13 +68,13 @@ import Testing
         var (model, runner, reached, gate) = try Self.gatedModel()
         let start = model.send(.character("r"))
         #expect(start == [.replay(from: 0, job: 1)])
-        #expect(model.message == "Replaying from entry 1 in the background (Esc cancels)")
+        #expect(model.overlays.message == "Replaying from entry 1 in the background (Esc cancels)")
         for effect in start { #expect(runner.perform(effect).isEmpty) }
         reached.wait()                           // the replay is at entry 10, inside the reducer
 
         // Meanwhile the inspector answers: keys move, progress shows, nothing is marked yet.
         model.type("jj")
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         // (Reduced without waiting for the runner: the replay is held at entry 10 on purpose.)
         for event in runner.takeEvents() { #expect(reduce(&model, event).isEmpty) }
         #expect(Self.statusLine(model).contains("│  replaying from 1… 75%"), "\(Self.statusLine(model))")
@@ -84,8 +84,8 @@ import Testing
         gate.signal()
         runner.waitUntilIdle()
         for event in runner.takeEvents() { model.run(reduce(&model, event), with: runner) }
-        #expect(model.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
-        #expect(model.selection == 9)
+        #expect(model.overlays.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+        #expect(model.timeline.selection == 9)
         #expect(ReplayKeysTests.lines(model)[10].hasPrefix("≠ 10 "))
         #expect(!Self.statusLine(model).contains("replaying"))
     }
@@ -97,7 +97,7 @@ import Testing
         reached.wait()
         let cancel = model.send(.escape)
         #expect(cancel == [.cancelReplay(job: 1)])
-        #expect(model.message == "Replay from entry 1 cancelled")
+        #expect(model.overlays.message == "Replay from entry 1 cancelled")
         for effect in cancel { _ = runner.perform(effect) }
         gate.signal()
         runner.waitUntilIdle()
@@ -173,9 +173,9 @@ import Testing
         model.type("\u{1b}")
 
         model.type("r")
-        #expect(model.message == KeyRequirement.linkedReducer.reason)
+        #expect(model.overlays.message == KeyRequirement.linkedReducer.reason)
         model.type("s")
-        #expect(model.message == "s needs a linked reducer (see ? or docs/REPLAY.md)")
+        #expect(model.overlays.message == "s needs a linked reducer (see ? or docs/REPLAY.md)")
     }
 
     @Test func withAReducerNoKeyIsGreyed() throws {

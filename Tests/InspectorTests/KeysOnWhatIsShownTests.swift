@@ -59,7 +59,7 @@ import Recorder
         let screen = model.screenText
         model.type("e", running: runner)
         let path = directory.file("todo-diff-3-0.md")
-        #expect(model.notice == "Exported the diff to \(path)  (Esc dismisses)")
+        #expect(model.overlays.notice == "Exported the diff to \(path)  (Esc dismisses)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         // The diff pane's rows under its title, as the screen shows them.
         let rows = screen.split(separator: "\n").map(String.init)
@@ -81,7 +81,7 @@ import Recorder
         #expect(model.scans.exporting == nil)
         #expect(model.screenText.hasSuffix("Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"))
         model.type("m")
-        #expect(model.mark == nil)
+        #expect(model.timeline.mark == nil)
         #expect(model.screenText.hasSuffix("The initial state cannot be marked: mark an entry, then :0 and d diff them"))
     }
 
@@ -157,7 +157,7 @@ import Recorder
             ? help  q quit  Tab pane  / search  d diff  e export  z zoom
             """)
         model.type("h")
-        #expect(model.diffLeft == 0)
+        #expect(model.panes.diffLeft == 0)
         #expect(model.screenText == unscrolled)
     }
 
@@ -166,7 +166,7 @@ import Recorder
         model.type("jjj\t\t")                           // entry 4: `- false` / `+ true`
         let screen = model.screenText
         model.type("lll")
-        #expect(model.diffLeft == 0)
+        #expect(model.panes.diffLeft == 0)
         #expect(model.screenText == screen)
     }
 
@@ -202,7 +202,7 @@ import Recorder
             ? help  q quit  Tab pane  / search  v view  y copy  p action  z zoom
             """)
         model.type("w")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(model.screenText.hasSuffix("w shows a state value's history; p returns to the state"))
         model.type("p")                                   // the state again: w works
         model.type("w")
@@ -226,11 +226,11 @@ import Recorder
     @Test func aJumpPastAnyIntIsPastTheEndAndAnEmptyJumpCancelsQuietly() {
         var model = InspectorFixtures.model()
         model.type(":99999999999999999999999\n")
-        #expect(model.selection == 5)
+        #expect(model.timeline.selection == 5)
         #expect(model.screenText.hasSuffix("Entry 99999999999999999999999 is past the end: showing the last, 6"))
         model.type("gg:\n")
-        #expect(model.selection == 0)
-        #expect(model.message == nil)
+        #expect(model.timeline.selection == 0)
+        #expect(model.overlays.message == nil)
         #expect(model.screenText.hasSuffix("? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export"))
     }
 }

@@ -13,9 +13,9 @@ import Recorder
     @Test func spacePagesDownInTheTimelineAndFoldsInTheTree() {
         var model = InspectorFixtures.model(Self.longTimeline())
         model.type(" ")
-        #expect(model.selection == 20)                     // a page, as PgDn
+        #expect(model.timeline.selection == 20)                     // a page, as PgDn
         model.type("  ")
-        #expect(model.selection == 59)
+        #expect(model.timeline.selection == 59)
         var todo = InspectorFixtures.model()
         todo.type("\tjj ")                                 // the state pane: Space folds, as Enter does
         #expect(todo.stateLines(3).last == " ▾ user {2}")
@@ -24,13 +24,13 @@ import Recorder
     @Test func hGoesBackToTheTimelineFromTheTopOfTheTree() {
         var model = InspectorFixtures.model()
         model.type("l")                                    // l from the timeline: into the state pane
-        #expect(model.focus == .state)
+        #expect(model.panes.focus == .state)
         model.type("h")                                    // on a top-level leaf: back where l came from
-        #expect(model.focus == .timeline)
+        #expect(model.panes.focus == .timeline)
         model.type("\tjjlh")                               // an open node closes first
-        #expect(model.focus == .state && model.stateLines(3).last == " ▸ user {name, email}")
+        #expect(model.panes.focus == .state && model.stateLines(3).last == " ▸ user {name, email}")
         model.type("h")
-        #expect(model.focus == .timeline)
+        #expect(model.panes.focus == .timeline)
     }
 
     @Test func qClosesWhatIsOpenBeforeItQuits() {
@@ -39,16 +39,16 @@ import Recorder
             model = InspectorFixtures.model()
             InspectorFixtures.set(&model, damage: true)
             model.type(opening)
-            #expect(model.overlay != nil, "\(opening) opened nothing")
+            #expect(model.overlays.overlay != nil, "\(opening) opened nothing")
             #expect(model.send(.character("q")).isEmpty, "q quit from \(opening)")
-            #expect(model.overlay == nil)
+            #expect(model.overlays.overlay == nil)
         }
         model.type("fq")                                   // once something is typed, q narrows the picker
         model.type("fa")
         #expect(model.send(.character("q")).isEmpty)
-        guard case .filterPicker(let picker)? = model.overlay else { Issue.record("the picker closed"); return }
+        guard case .filterPicker(let picker)? = model.overlays.overlay else { Issue.record("the picker closed"); return }
         #expect(picker.query == "aq")
-        #expect(model.send(.escape).isEmpty && model.overlay == nil)
+        #expect(model.send(.escape).isEmpty && model.overlays.overlay == nil)
         #expect(model.send(.character("q")) == [.quit])
     }
 

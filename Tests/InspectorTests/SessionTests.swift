@@ -95,6 +95,6 @@ struct ScriptedTerminal: TerminalDevice {
         // After the export: the notice (cut at 80 columns), still there after another key.
         let last = terminal.frames.last?.plainText.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("Exported the diff to \(directory)/"), "\(last)")
-        #expect(model.notice == "Exported the diff to \(path)  (Esc dismisses)")
+        #expect(model.overlays.notice == "Exported the diff to \(path)  (Esc dismisses)")
     }
 }

@@ -24,7 +24,7 @@ import Recorder
         #expect(model.cursorRow?.path == tag)
         model.type("w")
         while model.hasPendingScan { reduce(&model, .tick) }
-        guard case .pathHistory(let history) = model.overlay else { Issue.record("no history: \(model.message ?? "")"); return }
+        guard case .pathHistory(let history) = model.overlays.overlay else { Issue.record("no history: \(model.overlays.message ?? "")"); return }
         // Created by entry 4's append to /todos/1/tags/-; entry 11 (clearCompleted) moves the todo to index 0.
         #expect(history.entries == [3, 10])
         let screen = model.screenText
@@ -73,7 +73,7 @@ import Recorder
         model.reveal(moved)
         model.type("w")
         while model.hasPendingScan { reduce(&model, .tick) }
-        guard case .pathHistory(let history) = model.overlay else { Issue.record("no history: \(model.message ?? "")"); return }
+        guard case .pathHistory(let history) = model.overlays.overlay else { Issue.record("no history: \(model.overlays.message ?? "")"); return }
         // Created by entry 2, edited at /items/4 by entry 3, moved by entry 4, edited at /items/3 by entry 6.
         #expect(history.entries == [1, 2, 3, 5])
         let screen = model.screenText

@@ -116,7 +116,7 @@ import Recorder
         model.type("g ")                                 // from the start, Space pages down
         #expect(bottomEdge().hasSuffix("─ lines 18–35 of 300002 ─┘"))
         model.type("q")                                  // q closes the viewer, not the inspector
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
     }
 
     @Test func aHugeLineOfOneWordIsCutIntoRowsWithoutWrappingWhatComesFirst() {

@@ -85,10 +85,10 @@ extension InspectorModel {
     var hasPendingScan: Bool {
         if scans.timelineSearch != nil || scans.stateSearch != nil || (scans.queryScan != nil && scans.queryScan?.job == nil) { return true }
         if let counting = scans.timelineMatchCount, !counting.isDone { return true }
-        if let filter, filter.scanned < count { return true }
-        switch overlay {
-        case .filterPicker(let picker): return picker.scanned < count
-        case .pathHistory(let history): return !history.history.isDone(count: count)
+        if let filter = timeline.filter, filter.scanned < timeline.count { return true }
+        switch overlays.overlay {
+        case .filterPicker(let picker): return picker.scanned < timeline.count
+        case .pathHistory(let history): return !history.history.isDone(count: timeline.count)
         default: return false
         }
     }
@@ -99,24 +99,24 @@ extension InspectorModel {
         // The history may hold a million changes: moved out of the overlay (not matched in a
         // `switch`, which can keep a second reference alive) so its arrays are appended to in
         // place — a second reference would make every slice copy them all.
-        if var history = overlay?.takePathHistory() {
-            overlay = nil
+        if var history = overlays.overlay?.takePathHistory() {
+            overlays.overlay = nil
             collectChanges(into: &history, allowance: &allowance)
-            if history.history.isDone(count: count) && history.history.count == 0 {
-                message = "No entry changed \(history.path)"
+            if history.history.isDone(count: timeline.count) && history.history.count == 0 {
+                overlays.message = "No entry changed \(history.path)"
             } else {
-                overlay = .pathHistory(history)
+                overlays.overlay = .pathHistory(history)
             }
         }
-        switch overlay {
+        switch overlays.overlay {
         case .filterPicker(var picker):
-            overlay = nil   // the only reference left: the scan appends in place
+            overlays.overlay = nil   // the only reference left: the scan appends in place
             collectActionTypes(into: &picker, allowance: &allowance)
-            if picker.scanned >= count && picker.choices.isEmpty {
-                overlay = nil
-                message = "Nothing to filter: the log has no readable entries"
+            if picker.scanned >= timeline.count && picker.choices.isEmpty {
+                overlays.overlay = nil
+                overlays.message = "Nothing to filter: the log has no readable entries"
             } else {
-                overlay = .filterPicker(picker)
+                overlays.overlay = .filterPicker(picker)
             }
         default:
             break
@@ -125,12 +125,12 @@ extension InspectorModel {
         if scans.stateSearch != nil { continueStateSearch(allowance: &allowance) }
         if scans.queryScan != nil { continueQueryScan(allowance: &allowance) }
         if let counting = scans.timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
-        if filter != nil { extendFilter(allowance: &allowance) }
+        if timeline.filter != nil { extendFilter(allowance: &allowance) }
     }
 
     /// `43%` while a scan that has examined `scanned` entries is not done, else nil.
     func scanProgress(_ scanned: Int) -> String? {
-        scanned < count ? "\(scanned * 100 / max(1, count))%" : nil
+        scanned < timeline.count ? "\(scanned * 100 / max(1, timeline.count))%" : nil
     }
 
     /// Esc while a search or a filter is still scanning: stop it. False when none was.
@@ -138,23 +138,23 @@ extension InspectorModel {
         if let scan = scans.queryScan {
             stopBackgroundQuery()
             scans.queryScan = nil
-            message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
+            overlays.message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
             return true
         }
         if let search = scans.timelineSearch {
             scans.timelineSearch = nil
-            message = "Search for \"\(search.query)\" cancelled"
+            overlays.message = "Search for \"\(search.query)\" cancelled"
             return true
         }
         if let search = scans.stateSearch {
             scans.stateSearch = nil
             if search.landed != nil { scans.searchMatch = nil }
-            message = search.landed == nil ? "Search for \"\(search.query)\" cancelled" : "Stopped counting the matches of \"\(search.query)\""
+            overlays.message = search.landed == nil ? "Search for \"\(search.query)\" cancelled" : "Stopped counting the matches of \"\(search.query)\""
             return true
         }
-        if let filter, filter.scanned < count {
-            self.filter = nil
-            message = "Filter \"\(filter.label)\" cancelled"
+        if let filter = timeline.filter, filter.scanned < timeline.count {
+            self.timeline.filter = nil
+            overlays.message = "Filter \"\(filter.label)\" cancelled"
             return true
         }
         return false
@@ -172,8 +172,8 @@ extension InspectorModel {
         let source = self.source
         var next = start
         var sliceOver = false
-        while !sliceOver, next < count {
-            source.scanEntries(Array(next..<min(count, next + Self.scanBatch)), fields: fields) { index, entry in
+        while !sliceOver, next < timeline.count {
+            source.scanEntries(Array(next..<min(timeline.count, next + Self.scanBatch)), fields: fields) { index, entry in
                 guard allowance.take() else { sliceOver = true; return false }
                 examine(index, entry)
                 next += 1
@@ -248,13 +248,13 @@ extension InspectorModel {
         }
         if let match {
             scans.timelineSearch = nil
-            selection = match.index
+            timeline.selection = match.index
             scans.timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
-            if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
+            if search.forward ? match.row <= search.startRow : match.row >= search.startRow { overlays.message = "Search wrapped around" }
         } else if search.examined >= search.rows {
             scans.timelineSearch = nil
             // The timeline holds actions only: say where the states are searched.
-            message = "No action matches \"\(search.query)\" (states: :find, or Tab then /)"
+            overlays.message = "No action matches \"\(search.query)\" (states: :find, or Tab then /)"
         } else {
             scans.timelineSearch = search
         }
@@ -290,8 +290,8 @@ extension InspectorModel {
     /// Checks entries the filter has not seen yet: after `f` picks a type, and
     /// when follow mode or indexing adds entries.
     private mutating func extendFilter(allowance: inout ScanAllowance) {
-        guard var filter else { return }
-        self.filter = nil   // the only reference left: the scan appends in place (put back below)
+        guard var filter = timeline.filter else { return }
+        self.timeline.filter = nil   // the only reference left: the scan appends in place (put back below)
         let found = filter.entries.count
         let matching = filter
         var entries: [Int] = []
@@ -301,24 +301,24 @@ extension InspectorModel {
         }
         filter.entries = entries
         // Follow mode keeps the newest match selected.
-        if follow, !followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
+        if timeline.follow, !timeline.followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { timeline.selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.
         if let wanted = filter.selectFrom, let last = filter.entries.last, last >= wanted {
-            selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
+            timeline.selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
             filter.selectFrom = nil
         }
-        if filter.isBuilding, filter.scanned >= count {
+        if filter.isBuilding, filter.scanned >= timeline.count {
             filter.isBuilding = false
             guard let first = filter.entries.first else {
-                self.filter = nil
-                message = "No \"\(filter.label)\" entries"
+                self.timeline.filter = nil
+                overlays.message = "No \"\(filter.label)\" entries"
                 return
             }
-            if filter.selectFrom != nil { selection = first }
+            if filter.selectFrom != nil { timeline.selection = first }
             filter.selectFrom = nil
-            message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
+            overlays.message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
         }
-        self.filter = filter
+        self.timeline.filter = filter
     }
 }
 

@@ -20,8 +20,8 @@ extension InspectorModel {
     /// True while something changes without a key: indexing, follow mode, a spinner, work
     /// the model waits for. Otherwise the session sleeps until the next key.
     var needsTicks: Bool {
-        isIndexing || follow || view.loading?.stopped == false || scans.exporting != nil || replays.replaying != nil
-            || replays.compatibilityChecking != nil || pendingJump != nil || sparkline.isFilling
+        isIndexing || timeline.follow || view.loading?.stopped == false || scans.exporting != nil || replays.replaying != nil
+            || replays.compatibilityChecking != nil || timeline.pendingJump != nil || timeline.sparkline.isFilling
     }
 
     /// `indexing 43%`, for messages about waiting for it.
@@ -33,29 +33,29 @@ extension InspectorModel {
     /// `G` while indexing: the last entry found so far, and the ones after it as they are found.
     mutating func jumpToLastWhileIndexing() {
         selectRow(visibleEntryCount - 1)
-        pendingJump = .last
-        message = "The last entry so far, \(label(ofRow: selection)) (\(indexingProgress)): the selection follows the end until indexing is done (Esc stays)"
+        timeline.pendingJump = .last
+        overlays.message = "The last entry so far, \(label(ofRow: timeline.selection)) (\(indexingProgress)): the selection follows the end until indexing is done (Esc stays)"
     }
 
     /// `:N` past the entries indexed so far, while indexing: go there once indexing gets there.
     mutating func jumpWhenIndexed(number: Int) {
-        pendingJump = .entry(number: number)
-        message = "Entry \(number) is not indexed yet (\(indexingProgress)): it is selected when it is (Esc cancels)"
+        timeline.pendingJump = .entry(number: number)
+        overlays.message = "Entry \(number) is not indexed yet (\(indexingProgress)): it is selected when it is (Esc cancels)"
     }
 
     /// After indexing found more entries: moves a pending `G` to the new end, and
     /// makes a pending `:N` once entry N is indexed (or indexing ended before it).
     mutating func continuePendingJump() {
-        switch pendingJump {
+        switch timeline.pendingJump {
         case .last?:
             selectRow(visibleEntryCount - 1)
             if !isIndexing {
-                pendingJump = nil
-                message = "Indexing done: entry \(label(ofRow: selection)) is the last"
+                timeline.pendingJump = nil
+                overlays.message = "Indexing done: entry \(label(ofRow: timeline.selection)) is the last"
             }
         case .entry(let number)?:
             guard number <= lastNumber || !isIndexing else { return }
-            pendingJump = nil
+            timeline.pendingJump = nil
             jump(to: String(number))
         case nil:
             break
@@ -64,11 +64,11 @@ extension InspectorModel {
 
     /// Esc: the selection stays where it is. False when no jump was waiting.
     mutating func cancelPendingJump() -> Bool {
-        guard let waiting = pendingJump else { return false }
-        pendingJump = nil
+        guard let waiting = timeline.pendingJump else { return false }
+        timeline.pendingJump = nil
         switch waiting {
-        case .last: message = "Staying at entry \(label(ofRow: selection)); G goes to the last entry indexed so far"
-        case .entry(let number): message = "Not going to entry \(number): staying at entry \(label(ofRow: selection))"
+        case .last: overlays.message = "Staying at entry \(label(ofRow: timeline.selection)); G goes to the last entry indexed so far"
+        case .entry(let number): overlays.message = "Not going to entry \(number): staying at entry \(label(ofRow: timeline.selection))"
         }
         return true
     }

@@ -2,9 +2,11 @@ import Recorder
 import RewindQuery
 import RewindJSON
 
-/// Everything the inspector shows, as a value: the log cursor, selection,
-/// focus, tree expansion, search, marks, filter, overlays and follow mode.
-/// Only `reduce` changes it and only `render` draws it.
+/// Everything the inspector shows, as a value, in scoped states: `timeline` (selection,
+/// mark, filter, follow), `panes` (focus, cursors, open nodes), `overlays` (the window,
+/// the prompt, the message), `scans` (searches, `:find`, an export) and `replays`; the
+/// view of the selection is derived from them. Only `reduce` changes it, effects leave
+/// by one route (``request(_:)``, returned by `reduce`), and only `render` draws it.
 ///
 /// The log itself stays behind `source`, which is read (never written) and
 /// caches what it rebuilds; the model keeps the few things on screen.
@@ -134,79 +136,24 @@ struct InspectorModel {
 
     let source: any TimelineSource
     var size: ScreenSize
-    /// Entries known (a snapshot of `source.count`, updated on ticks).
-    var count: Int
-    /// Index of the selected entry; 0 when the log is empty.
-    var selection = 0
-    /// First timeline row on screen (a position in `visibleEntryCount`).
-    var timelineTop = 0
-    var focus: Pane = .timeline
-    var filter: ActionFilter?
-    var mark: Int?
-    /// True while the diff pane compares the mark with the selection (`d`).
-    var comparingWithMark = false
-    /// Nodes the user opened or closed; changed nodes' ancestors open by themselves.
-    var folds = FoldChoices()
-    var stateCursor = 0
-    var stateTop = 0
-    var diffTop = 0
-    /// Columns scrolled off the diff pane's left edge (→ / ← in the diff pane).
-    var diffLeft = 0
-    /// The diff line the last diff-pane search landed on (marked with `▶`).
-    var diffMatchLine: Int?
+    /// Where the user is in the log: the selection, the mark, the filter, follow mode, a jump waiting for indexing.
+    var timeline: TimelineState
+    /// Which pane has the keys, where each pane is scrolled, which nodes are open, the layout.
+    var panes = PaneState()
     /// Searches, scans and `:find` on their way through the log, and what the last search found.
     var scans = ScanState()
-    var prompt: Prompt?
-    /// Lines entered in each kind of prompt, newest last (Up/Down in the prompt).
-    var promptHistory: [Prompt.Kind: [String]] = [:]
-    var overlay: Overlay?
-    var follow = false
-    /// Following, but the user moved off the newest entry to look back (as `less +F`
-    /// and lnav do): new entries are still read, the selection stays; F or G resumes.
-    var followPaused = false
-    /// A one-off message shown instead of the key hints until the next key.
-    var message: String?
-    /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
-    var notice: String?
+    /// What is drawn over the panes and on the bottom lines: the window open, the line being typed,
+    /// the message, the notice, the question waiting for `y`.
+    var overlays = OverlayState()
     /// The replay keys' work: the last replay's result, the one running, the compatibility report.
     var replays = ReplayState()
-    /// Unavailable keys already explained in full (later presses get a short reminder).
-    var explainedRequirements: Set<KeyRequirement> = []
-    /// The state pane shows the selected action instead (`p`): payload, duration, cause.
-    var showsAction = false
-    /// The action view's payload tree: open nodes, cursor, the window on screen.
-    var payloadTree = PayloadTree()
-    /// Where `c` jumped from, so `b` can go back.
-    var causeTrail: [Int] = []
-    /// The timeline title's picture of state sizes and slow reducers.
-    var sparkline = Sparkline()
     /// What the model asks the outside world to do, in order, until `reduce` hands it over
     /// (``request(_:)``, ``takeEffects()``): the one way effects leave the model.
     private(set) var effects: [InspectorEffect] = []
-    /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
-    var hiddenActionTypes: Set<String> = []
-    /// Action types hidden in this log only (`.rewind/hidden-actions-by-log`, Shift-Tab in the picker).
-    var logHiddenActionTypes: Set<String> = []
-    /// What this log's own hide-list is saved under (its absolute path); nil: a log without a file, no list.
-    var hideListLog: String?
-    /// `:0`: the panes show the state before the first entry (the header's initial state).
-    var showingInitialState = false
     /// Ticks so far: what the spinners of background work turn with.
     var ticks = 0
-    /// `G` or `:N` waiting for background indexing to find the entry (Model/IndexingJumps.swift).
-    var pendingJump: PendingJump?
     /// Digits typed before a motion (`5j`, `10G`).
     var pendingCount: Int?
-    /// Keys already reported as doing nothing (each is reported once).
-    var reportedUnknownKeys: Set<Key> = []
-    /// The timeline's share of the width in percent (`<` / `>`).
-    var timelineWidthShare = 50
-    /// The pane shown alone (`z`), if any.
-    var zoomed: Pane?
-    /// A question on the hint line (saving a branch) waiting for `y`.
-    var confirmation: Confirmation?
-    /// Why the edited action did not decode, shown while the editor stays open.
-    var editError: String?
 
     private(set) var view = SelectionView()
     /// The number of the last view asked of the background builder (a stale result is dropped).
@@ -232,7 +179,7 @@ struct InspectorModel {
         self.source = source
         datePaths = DatePaths(source.datePaths)
         self.size = size
-        self.count = source.count
+        timeline = TimelineState(count: source.count)
         refreshView()
     }
 
@@ -246,20 +193,20 @@ struct InspectorModel {
         return effects
     }
 
-    var layout: PaneLayout { PaneLayout(size: size, timelineShare: timelineWidthShare, zoomed: zoomed) }
+    var layout: PaneLayout { PaneLayout(size: size, timelineShare: panes.timelineWidthShare, zoomed: panes.zoomed) }
 
     // MARK: Timeline rows (the filter maps rows to entries)
 
-    var visibleEntryCount: Int { filter?.entries.count ?? count }
+    var visibleEntryCount: Int { timeline.filter?.entries.count ?? timeline.count }
 
     func entryIndex(atRow row: Int) -> Int? {
         guard row >= 0, row < visibleEntryCount else { return nil }
-        return filter.map { $0.entries[row] } ?? row
+        return timeline.filter.map { $0.entries[row] } ?? row
     }
 
     /// The timeline row of `entry`, or of the nearest visible entry before it.
     func row(ofEntry entry: Int) -> Int {
-        guard let filter else { return entry }
+        guard let filter = timeline.filter else { return entry }
         var low = 0, high = filter.entries.count
         while low < high {
             let middle = (low + high) / 2
@@ -268,7 +215,7 @@ struct InspectorModel {
         return max(0, low - 1)
     }
 
-    var selectedRow: Int { row(ofEntry: selection) }
+    var selectedRow: Int { row(ofEntry: timeline.selection) }
 
     // MARK: Derived view
 
@@ -284,7 +231,7 @@ struct InspectorModel {
                 ancestor = path.parent
             }
         }
-        return folds.expansion(over: open)
+        return panes.folds.expansion(over: open)
     }
 
     /// True when the selected action changed `path`, something inside it, or something containing it.
@@ -297,9 +244,9 @@ struct InspectorModel {
 
     /// What the panes should show now: the selection, against what.
     var viewRequest: ViewRequest {
-        ViewRequest(selection: selection, initial: showingInitialState, comparedWith: comparingWithMark ? mark : nil,
-                    divergence: comparingWithMark ? nil : replayDivergence(at: selection), diffBase: diffBase(of: selection),
-                    hasEntries: count > 0)
+        ViewRequest(selection: timeline.selection, initial: timeline.showingInitialState, comparedWith: timeline.comparingWithMark ? timeline.mark : nil,
+                    divergence: timeline.comparingWithMark ? nil : replayDivergence(at: timeline.selection), diffBase: diffBase(of: timeline.selection),
+                    hasEntries: timeline.count > 0)
     }
 
     /// Reloads the selected entry, its state and its diff when the selection or
@@ -337,7 +284,7 @@ struct InspectorModel {
         guard let loading = view.loading, !loading.stopped else { return false }
         view.loading?.stopped = true
         request(.stopBuildingView)
-        message = "Stopped reading the state after entry \(label(ofRow: selection)); Enter reads it"
+        overlays.message = "Stopped reading the state after entry \(label(ofRow: timeline.selection)); Enter reads it"
         return true
     }
 
@@ -360,14 +307,14 @@ struct InspectorModel {
     private mutating func show(_ next: SelectionView) {
         let selectionMoved = view.selection != next.selection
         // Working in the tree, the cursor stays on its node from entry to entry (by path, not by row).
-        if selectionMoved, focus == .state, cursorTarget == nil, let path = cursorRow?.path { cursorTarget = (path, reveals: false) }
+        if selectionMoved, panes.focus == .state, cursorTarget == nil, let path = cursorRow?.path { cursorTarget = (path, reveals: false) }
         view = next
         if selectionMoved {
-            diffTop = 0
-            diffLeft = 0
-            payloadTree.cursor = 0
-            payloadTree.top = 0
-            diffMatchLine = nil
+            panes.diffTop = 0
+            panes.diffLeft = 0
+            panes.payloadTree.cursor = 0
+            panes.payloadTree.top = 0
+            panes.diffMatchLine = nil
             revealsChange = true
         }
         guard view.state != nil || view.loading == nil else { return }
@@ -379,14 +326,14 @@ struct InspectorModel {
             // The node, or the nearest of its parents on screen.
             var path: JSONPointer? = target.path
             while let candidate = path, !candidate.isRoot, StateTree.rowIndex(of: candidate, in: state, expansion: expansion) == nil { path = candidate.parent }
-            if let path, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
+            if let path, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { panes.stateCursor = row }
             return
         }
         // Bring the first changed node into view unless the user is working in the tree.
-        if revealsChange, focus != .state, let state = view.state, let changed = view.changedPaths.first {
+        if revealsChange, panes.focus != .state, let state = view.state, let changed = view.changedPaths.first {
             var target: JSONPointer? = changed
             while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
-            if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
+            if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { panes.stateCursor = row }
         }
         revealsChange = false
     }
@@ -396,10 +343,10 @@ struct InspectorModel {
         expansion = effectiveExpansion()
         guard let state = view.state else { stateRows = []; stateRowCount = 0; return }
         stateRowCount = StateTree.rowCount(of: state, expansion: expansion)
-        stateCursor = min(max(0, stateCursor), max(0, stateRowCount - 1))
+        panes.stateCursor = min(max(0, panes.stateCursor), max(0, stateRowCount - 1))
         let height = max(1, layout.state.height)
-        Self.keepVisible(&stateTop, cursor: stateCursor, height: height, total: stateRowCount)
-        stateRows = StateTree.rows(of: state, expansion: expansion, in: stateTop..<(stateTop + height))
+        Self.keepVisible(&panes.stateTop, cursor: panes.stateCursor, height: height, total: stateRowCount)
+        stateRows = StateTree.rows(of: state, expansion: expansion, in: panes.stateTop..<(panes.stateTop + height))
     }
 
     /// The row position of `path` in the state tree, when it is visible (its parents open).

@@ -42,7 +42,7 @@ package final class InspectorProbe {
     package var entryCount: Int { timeline.count }
 
     /// Entries the model knows of (it learns of newly indexed ones on a tick).
-    package var modelEntryCount: Int { model.count }
+    package var modelEntryCount: Int { model.timeline.count }
 
     /// One tick of the run loop, without drawing.
     package func tick() { send(.tick) }
@@ -153,14 +153,14 @@ package final class InspectorProbe {
     /// moving there with the keys would; false when the node is not in the selected state.
     package func selectStateNode(_ pointer: String) -> Bool {
         guard let path = try? JSONPointer(parsing: pointer) else { return false }
-        model.focus = .state
+        model.panes.focus = .state
         model.reveal(path)
         return model.cursorRow?.path == path
     }
 
     /// How many changes the open `w` history lists, nil when none is open.
     package var historyChangeCount: Int? {
-        if case .pathHistory(let history) = model.overlay { return history.history.count }
+        if case .pathHistory(let history) = model.overlays.overlay { return history.history.count }
         return nil
     }
 
@@ -217,7 +217,7 @@ package final class InspectorProbe {
     /// Ticks until the model knows of an entry (the background index found one), then
     /// draws the first screen, as a user sees it before typing anything.
     package func showFirstScreen() {
-        while model.count == 0 && timeline.indexing != .complete {
+        while model.timeline.count == 0 && timeline.indexing != .complete {
             usleep(UInt32(InspectorSession.tickMilliseconds * 1000))
             reduce(&model, .tick)
         }
@@ -252,7 +252,7 @@ package final class InspectorProbe {
             }
         }
         return SearchRun(seconds: Self.seconds(since: start), longestEventSeconds: longest,
-                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.message ?? "")
+                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.overlays.message ?? "")
     }
 
     /// User and system time of every thread of this process so far.
@@ -268,7 +268,7 @@ package final class InspectorProbe {
     }
 
     /// What the status bar's last line and the overlay show (for checks in the benchmark).
-    package var message: String? { model.message }
+    package var message: String? { model.overlays.message }
 
     /// The compact JSON of the state after entry `index`.
     package func stateJSON(at index: Int) throws -> [UInt8] { JSONWriter.compact(try timeline.state(at: index)) }

@@ -172,10 +172,10 @@ extension InspectorModel {
     /// reminder after that (the greyed hint and `?` say it too).
     mutating func explainUnavailable(_ command: InspectorCommand) {
         guard let binding = KeyTable.binding(for: command), let requirement = unavailability(of: binding) else { return }
-        if explainedRequirements.insert(requirement).inserted {
-            message = requirement.reason
+        if overlays.explainedRequirements.insert(requirement).inserted {
+            overlays.message = requirement.reason
         } else {
-            message = "\(binding.keys[0].label) \(requirement.note) (see ? or docs/REPLAY.md)"
+            overlays.message = "\(binding.keys[0].label) \(requirement.note) (see ? or docs/REPLAY.md)"
         }
     }
 }

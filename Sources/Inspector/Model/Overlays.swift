@@ -3,11 +3,11 @@ import Recorder
 /// The filter picker, path history, damage list and help overlays.
 extension InspectorModel {
     mutating func handleOverlayKey(_ key: Key) {
-        guard let overlay else { return }
+        guard let overlay = overlays.overlay else { return }
         if case .filterPicker(let picker) = overlay { handlePickerKey(key, picker); return }
         if case .value = overlay { handleViewerKey(key); return }
         if key == .escape || key == .character("q") || (key == .character("?") && overlay == .help(scroll: 0)) {
-            self.overlay = nil
+            self.overlays.overlay = nil
             return
         }
         let delta: Int
@@ -30,15 +30,15 @@ extension InspectorModel {
         switch overlay {
         case .help(let scroll):
             let lines = helpLines(width: layout.overlay.width - 3).count
-            self.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: max(1, lines - (layout.overlay.height - 3))))
+            self.overlays.overlay = .help(scroll: Self.clamp(scroll.addingClamped(delta), count: max(1, lines - (layout.overlay.height - 3))))
         case .damage(let scroll):
-            self.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
+            self.overlays.overlay = .damage(scroll: Self.clamp(scroll.addingClamped(delta), count: source.damage.count))
         case .filterPicker, .value:
             break
         case .pathHistory(var history):
             history.cursor = Self.clamp(history.cursor.addingClamped(delta), count: history.history.count)
             history.cursorMoved = true
-            self.overlay = .pathHistory(history)
+            self.overlays.overlay = .pathHistory(history)
             // Moving through the history moves the selection, so the panes behind follow.
             if history.history.count > 0 { selectKeepingFilter(history.history[history.cursor].entry) }
         }
@@ -69,46 +69,46 @@ extension InspectorModel {
     }
 
     private mutating func chooseInOverlay() {
-        switch overlay {
+        switch overlays.overlay {
         case .filterPicker:
             break
         case .pathHistory(let history):
-            overlay = nil
+            overlays.overlay = nil
             guard history.cursor < history.history.count else { return }
             let change = history.history[history.cursor]
             selectKeepingFilter(change.entry)
             // The state pane stays on the value watched, where it is after that entry.
             keepCursor(on: change.pathAfter ?? change.pathBefore ?? history.path)
         default:
-            overlay = nil
+            overlays.overlay = nil
         }
     }
 
     /// Selects `index`, clearing a filter that would hide it.
     private mutating func selectKeepingFilter(_ index: Int) {
-        if let filter, !filter.entries.contains(index) { self.filter = nil }
+        if let filter = timeline.filter, !filter.entries.contains(index) { self.timeline.filter = nil }
         select(entry: index)
     }
 
     // MARK: Filter
 
     mutating func toggleFilter() {
-        if let filter, filter.shown != nil {
+        if let filter = timeline.filter, filter.shown != nil {
             applyFilter(shown: nil)
-            message = "Filter \"\(filter.shown!.sorted().joined(separator: " + "))\" cleared"
+            overlays.message = "Filter \"\(filter.shown!.sorted().joined(separator: " + "))\" cleared"
             return
         }
-        guard count > 0 else { message = "Nothing to filter: the log has no entries"; return }
+        guard timeline.count > 0 else { overlays.message = "Nothing to filter: the log has no entries"; return }
         // Filled in by `advanceScans`, a slice per event.
-        overlay = .filterPicker(FilterPicker())
+        overlays.overlay = .filterPicker(FilterPicker())
     }
 
     /// Restricts the timeline to the `shown` types (all when nil), always without the hidden
     /// ones; the matches are collected by `advanceScans`, over every entry.
     mutating func applyFilter(shown: Set<String>?) {
-        let hidden = hiddenActionTypes.union(logHiddenActionTypes)
-        guard shown != nil || !hidden.isEmpty else { filter = nil; return }
-        filter = ActionFilter(shown: shown, hidden: hidden, entries: [], selectFrom: selection)
+        let hidden = timeline.hiddenActionTypes.union(timeline.logHiddenActionTypes)
+        guard shown != nil || !hidden.isEmpty else { timeline.filter = nil; return }
+        timeline.filter = ActionFilter(shown: shown, hidden: hidden, entries: [], selectFrom: timeline.selection)
     }
 
     /// The picker: typing narrows the list, ↑/↓ PgUp/PgDn Home/End move, Space picks
@@ -122,9 +122,9 @@ extension InspectorModel {
         func move(_ delta: Int) { picker.cursor = Self.clamp(picker.cursor.addingClamped(delta), count: visible.count) }
         let pointed = visible.indices.contains(picker.cursor) ? visible[picker.cursor].actionType : nil
         switch key {
-        case .escape: overlay = nil; return
+        case .escape: overlays.overlay = nil; return
         // q closes the picker as it closes every overlay, until something is typed (then it narrows).
-        case .character("q") where picker.query.isEmpty: overlay = nil; return
+        case .character("q") where picker.query.isEmpty: overlays.overlay = nil; return
         case .down: move(1)
         case .up: move(-1)
         case .pageDown: move(page)
@@ -135,17 +135,17 @@ extension InspectorModel {
             if let pointed { if picker.selected.remove(pointed) == nil { picker.selected.insert(pointed) } }
         case .tab:
             guard let pointed else { break }
-            if hiddenActionTypes.remove(pointed) == nil { hiddenActionTypes.insert(pointed) }
-            request(.saveHiddenActionTypes(hiddenActionTypes.sorted()))
-            applyFilter(shown: filter?.shown)
+            if timeline.hiddenActionTypes.remove(pointed) == nil { timeline.hiddenActionTypes.insert(pointed) }
+            request(.saveHiddenActionTypes(timeline.hiddenActionTypes.sorted()))
+            applyFilter(shown: timeline.filter?.shown)
         case .backTab:
             guard let pointed else { break }
-            guard let log = hideListLog else { message = "This log has no file to keep a hide-list for: Tab hides for the project"; break }
-            if logHiddenActionTypes.remove(pointed) == nil { logHiddenActionTypes.insert(pointed) }
-            request(.saveLogHiddenActionTypes(log: log, types: logHiddenActionTypes.sorted()))
-            applyFilter(shown: filter?.shown)
+            guard let log = timeline.hideListLog else { overlays.message = "This log has no file to keep a hide-list for: Tab hides for the project"; break }
+            if timeline.logHiddenActionTypes.remove(pointed) == nil { timeline.logHiddenActionTypes.insert(pointed) }
+            request(.saveLogHiddenActionTypes(log: log, types: timeline.logHiddenActionTypes.sorted()))
+            applyFilter(shown: timeline.filter?.shown)
         case .enter:
-            overlay = nil
+            overlays.overlay = nil
             let shown = picker.selected.isEmpty ? pointed.map { [$0] } : picker.selected
             guard let shown else { return }
             applyFilter(shown: shown)
@@ -158,58 +158,58 @@ extension InspectorModel {
         default:
             break
         }
-        overlay = .filterPicker(picker)
+        overlays.overlay = .filterPicker(picker)
     }
 
     // MARK: Marks
 
     mutating func toggleMark() {
-        guard count > 0 else { return }
+        guard timeline.count > 0 else { return }
         // A mark is an entry; the initial state is what `d` there compares it with.
-        if showingInitialState { message = "The initial state cannot be marked: mark an entry, then :0 and d diff them"; return }
-        if mark == selection {
-            mark = nil
-            comparingWithMark = false
-            message = "Mark removed"
+        if timeline.showingInitialState { overlays.message = "The initial state cannot be marked: mark an entry, then :0 and d diff them"; return }
+        if timeline.mark == timeline.selection {
+            timeline.mark = nil
+            timeline.comparingWithMark = false
+            overlays.message = "Mark removed"
         } else {
-            mark = selection
-            message = "Marked entry \(label(ofRow: selection)); select another and press d to diff them"
+            timeline.mark = timeline.selection
+            overlays.message = "Marked entry \(label(ofRow: timeline.selection)); select another and press d to diff them"
         }
     }
 
     mutating func toggleMarkComparison() {
-        guard let mark else { message = "No mark: press m on an entry first"; return }
-        comparingWithMark.toggle()
-        guard comparingWithMark else { message = leavingMarkDiff; return }
-        message = showingInitialState
+        guard let mark = timeline.mark else { overlays.message = "No mark: press m on an entry first"; return }
+        timeline.comparingWithMark.toggle()
+        guard timeline.comparingWithMark else { overlays.message = leavingMarkDiff; return }
+        overlays.message = timeline.showingInitialState
             ? "Diff: entry \(label(ofRow: mark)) → the initial state; d again turns it off"
-            : "Diff: entry \(label(ofRow: mark)) → entry \(label(ofRow: selection)); d again for the action's own diff"
+            : "Diff: entry \(label(ofRow: mark)) → entry \(label(ofRow: timeline.selection)); d again for the action's own diff"
     }
 
     /// What the diff pane shows once the mark diff is turned off (`d`, `Esc`).
-    var leavingMarkDiff: String { showingInitialState ? "Back to the initial state alone" : "Back to the selected action's diff" }
+    var leavingMarkDiff: String { timeline.showingInitialState ? "Back to the initial state alone" : "Back to the selected action's diff" }
 
     // MARK: Path history
 
     mutating func openPathHistory() {
         // The action view hides the state tree: its cursor is on the payload, whose values have no history.
-        if actionPaneHasKeys { message = "w shows a state value's history; p returns to the state"; return }
-        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
+        if actionPaneHasKeys { overlays.message = "w shows a state value's history; p returns to the state"; return }
+        guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
         // Filled in by `advanceScans`, a slice per event.
-        overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: selection, source: source)))
+        overlays.overlay = .pathHistory(PathHistory(history: ValueHistory(path: row.path, origin: timeline.selection, source: source)))
     }
 
     /// → / ← scroll both values of every row sideways, together (long values); `v` shows the
     /// value a row's entry left (or, for a removal, the value it removed) whole.
     private mutating func handleHistoryKey(_ key: Key) {
-        guard case .pathHistory(var history) = overlay else { return }
+        guard case .pathHistory(var history) = overlays.overlay else { return }
         switch key {
         case .right, .character("l"):
             history.left = min(history.left + Self.sidewaysStep, historyLeftLimit(history))
-            overlay = .pathHistory(history)
+            overlays.overlay = .pathHistory(history)
         case .left, .character("h"):
             history.left = max(0, history.left - Self.sidewaysStep)
-            overlay = .pathHistory(history)
+            overlays.overlay = .pathHistory(history)
         default:
             viewHistoryValue(history)
         }
@@ -235,29 +235,29 @@ extension InspectorModel {
         let change = history.history[history.cursor]
         // The selection follows the history's cursor: the state on screen is that entry's.
         guard view.selection == change.entry, let state = view.state else {
-            message = "The state after entry \(change.entry + 1) is still being read: v again once it shows"
+            overlays.message = "The state after entry \(change.entry + 1) is still being read: v again once it shows"
             return
         }
         let path = change.pathAfter ?? change.pathBefore ?? history.path
         guard let value = change.pathAfter.flatMap({ state[pointer: $0] }) else {
-            message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
+            overlays.message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
             return
         }
         var viewer = ValueViewer(path: path, value: value)
         viewer.caption = "after entry \(change.entry + 1)"
         viewer.returnsTo = history
-        overlay = .value(viewer)
+        overlays.overlay = .value(viewer)
     }
 
     /// Works out `old → new` for the history rows on screen (the renderer only draws them).
     /// Each takes two states, so not while the walk is still scrolling the list:
     /// only once it is done or the user moved the cursor.
     mutating func refreshHistoryDetails() {
-        guard var history = overlay?.takePathHistory() else { return }
-        overlay = nil
+        guard var history = overlays.overlay?.takePathHistory() else { return }
+        overlays.overlay = nil
         let visible = max(1, layout.overlay.height - 2)
         Self.keepVisible(&history.top, cursor: history.cursor, height: visible, total: history.history.count)
-        if history.cursorMoved || history.history.isDone(count: count) {
+        if history.cursorMoved || history.history.isDone(count: timeline.count) {
             let shown = history.top..<min(history.history.count, history.top + visible)
             var details: [Int: ValueChangeText.Values] = [:]
             var slow: [ValueChange] = []
@@ -278,15 +278,15 @@ extension InspectorModel {
                 request(.describeChanges(slow))
             }
         }
-        overlay = .pathHistory(history)
+        overlays.overlay = .pathHistory(history)
     }
 
     /// The background reader worked out old and new of history rows (``InspectorEffect/describeChanges(_:)``).
     mutating func changesDescribed(_ described: [Int: ValueChangeText.Values]) {
-        guard var history = overlay?.takePathHistory() else { return }
+        guard var history = overlays.overlay?.takePathHistory() else { return }
         history.details.merge(described) { _, new in new }
         history.describing = []
-        overlay = .pathHistory(history)
+        overlays.overlay = .pathHistory(history)
     }
 
     /// True when the state after entry `index` is at hand: cached or small.
@@ -299,10 +299,10 @@ extension InspectorModel {
     /// The viewer's keys, as less has them: j/k a row, Space/PgDn and b/PgUp a page,
     /// Ctrl-D/Ctrl-U half a page, g/G the ends; Esc, q or Enter close it.
     private mutating func handleViewerKey(_ key: Key) {
-        guard var viewer = overlay?.takeValueViewer() else { return }
+        guard var viewer = overlays.overlay?.takeValueViewer() else { return }
         let page = max(1, viewer.height - 1)
         switch key {
-        case .escape, .character("q"), .enter: overlay = viewer.returnsTo.map { .pathHistory($0) }; return
+        case .escape, .character("q"), .enter: overlays.overlay = viewer.returnsTo.map { .pathHistory($0) }; return
         case .down, .character("j"): viewer.scroll(by: 1)
         case .up, .character("k"): viewer.scroll(by: -1)
         case .pageDown, .character(" "), .control("f"): viewer.scroll(by: page)
@@ -313,30 +313,30 @@ extension InspectorModel {
         case .end, .character("G"): viewer.scrollToEnd()
         default: break
         }
-        overlay = .value(viewer)
+        overlays.overlay = .value(viewer)
     }
 
     /// Lays the viewer out in the overlay's box (after every event: keys, a resize).
     mutating func layOutValueViewer() {
-        guard var viewer = overlay?.takeValueViewer() else { return }
+        guard var viewer = overlays.overlay?.takeValueViewer() else { return }
         viewer.layout(width: layout.overlay.width - 3, height: layout.overlay.height - 2)
-        overlay = .value(viewer)
+        overlays.overlay = .value(viewer)
     }
 
     /// Opens the viewer on the state node under the cursor.
     mutating func openValueViewer() {
         if actionPaneHasKeys { openPayloadValueViewer(); return }
-        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
-        overlay = .value(ValueViewer(path: row.path, value: row.value))
+        guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
+        overlays.overlay = .value(ValueViewer(path: row.path, value: row.value))
     }
 
     // MARK: Damage
 
     mutating func openDamageList() {
         if source.damage.isEmpty && source.tornTail == nil {
-            message = "No damaged records"
+            overlays.message = "No damaged records"
         } else {
-            overlay = .damage(scroll: 0)
+            overlays.overlay = .damage(scroll: 0)
         }
     }
 
@@ -350,26 +350,26 @@ extension InspectorModel {
     /// The initial state alone has no diff: `e` there says so. The session's effect runner builds the
     /// Markdown, writes the file in the background and reports progress (`exportProgress`, `exportFinished`).
     mutating func exportDiff() {
-        guard view.entry != nil else { message = "Nothing to export"; return }
-        guard scans.exporting == nil else { message = "An export is still being written"; return }
-        guard view.diffError == nil else { message = "Nothing to export: the diff on screen cannot be shown"; return }
+        guard view.entry != nil else { overlays.message = "Nothing to export"; return }
+        guard scans.exporting == nil else { overlays.message = "An export is still being written"; return }
+        guard view.diffError == nil else { overlays.message = "Nothing to export: the diff on screen cannot be shown"; return }
         let base = Self.baseName(of: source.name)
         let export: DiffExport
         let from: Int
         // Numbered as `:N` is: 0 is the initial state.
-        let to = showingInitialState ? "0" : label(ofRow: selection)
-        if comparingWithMark, let mark {
+        let to = timeline.showingInitialState ? "0" : label(ofRow: timeline.selection)
+        if timeline.comparingWithMark, let mark = timeline.mark {
             from = mark
-            export = .markedDiff(logName: source.name, from: label(ofRow: mark), to: showingInitialState ? nil : label(ofRow: selection), lines: view.diffLines)
-        } else if showingInitialState {
-            message = "Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"
+            export = .markedDiff(logName: source.name, from: label(ofRow: mark), to: timeline.showingInitialState ? nil : label(ofRow: timeline.selection), lines: view.diffLines)
+        } else if timeline.showingInitialState {
+            overlays.message = "Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"
             return
         } else {
-            from = diffBase(of: selection)
-            export = .entry(selection)
+            from = diffBase(of: timeline.selection)
+            export = .entry(timeline.selection)
         }
         scans.exporting = ExportProgress()
-        message = "Exporting the diff… (Esc cancels)"
+        overlays.message = "Exporting the diff… (Esc cancels)"
         request(.exportDiff(export, suggestedName: "\(base)-diff-\(from >= 0 ? label(ofRow: from) : "0")-\(to).md"))
     }
 }

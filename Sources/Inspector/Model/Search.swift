@@ -6,7 +6,7 @@ import RewindQuery
 extension InspectorModel {
     mutating func repeatSearch(forward: Bool) {
         if scans.queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
-        guard let query = scans.lastSearch else { message = "No search yet: press / to search"; return }
+        guard let query = scans.lastSearch else { overlays.message = "No search yet: press / to search"; return }
         search(query, forward: forward)
     }
 
@@ -17,7 +17,7 @@ extension InspectorModel {
         scans.timelineMatchCount = nil
         scans.stateSearch = nil
         let found: Bool
-        switch focus {
+        switch panes.focus {
         case .timeline:
             // Runs in slices (EntryScans), which report the match or its absence.
             scans.timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
@@ -25,7 +25,7 @@ extension InspectorModel {
         case .state: found = searchState(query, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
         }
-        if !found { message = "No match for \"\(query)\" in the \(focus.title.lowercased()) pane" }
+        if !found { overlays.message = "No match for \"\(query)\" in the \(panes.focus.title.lowercased()) pane" }
     }
 
     /// `needle` is lowercased. The payload is matched as its compact JSON bytes: a search
@@ -89,7 +89,7 @@ extension InspectorModel {
     private mutating func searchState(_ query: String, forward: Bool) -> Bool {
         guard let state = view.state else {
             guard view.loading != nil else { return false }
-            message = "The state is still being read: search again once it shows"
+            overlays.message = "The state is still being read: search again once it shows"
             return true
         }
         scans.stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
@@ -106,11 +106,11 @@ extension InspectorModel {
         search.advance(allowance: &allowance)
         if let landed = search.landed, !landedBefore {
             reveal(landed.path)
-            if search.wrapped { message = "Search wrapped around" }
+            if search.wrapped { overlays.message = "Search wrapped around" }
         }
         if search.isDone {
             guard let landed = search.landed else {
-                message = "No match for \"\(search.query)\" in the state pane"
+                overlays.message = "No match for \"\(search.query)\" in the state pane"
                 return
             }
             scans.searchMatch = (landed.index, search.total)
@@ -128,7 +128,7 @@ extension InspectorModel {
             ancestor = current.parent
         }
         refreshRows()
-        if let row = stateRowIndex(of: path) { stateCursor = row }
+        if let row = stateRowIndex(of: path) { panes.stateCursor = row }
         refreshRows()
     }
 
@@ -138,12 +138,12 @@ extension InspectorModel {
         let matching = lines.indices.filter { DiffFormatting.plainText(lines[$0]).lowercased().contains(needle) }
         guard !matching.isEmpty else { return false }
         // From the current match (the line under the pane's top, or the one found before) onwards.
-        let current = diffMatchLine ?? diffTop - (forward ? 1 : 0)
+        let current = panes.diffMatchLine ?? panes.diffTop - (forward ? 1 : 0)
         let target = forward ? (matching.first { $0 > current } ?? matching[0])
                              : (matching.last { $0 < current } ?? matching[matching.count - 1])
-        diffMatchLine = target
+        panes.diffMatchLine = target
         // Scroll so the match is on screen, a few lines from the top when there is room.
-        diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
+        panes.diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
         scans.searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
         return true
     }

@@ -3,7 +3,7 @@ import Recorder
 extension ScreenPainter {
     /// Help, filter picker, path history or damage list, boxed over the panes.
     mutating func drawOverlay() {
-        guard let overlay = model.overlay else { return }
+        guard let overlay = model.overlays.overlay else { return }
         switch overlay {
         case .help(let scroll):
             let lines = model.helpLines(width: layout.overlay.width - 3).map { ($0.text, $0.unavailable ? CellStyle.unavailable : .plain) }
@@ -11,8 +11,8 @@ extension ScreenPainter {
         case .filterPicker(let picker):
             let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in
                 let mark = picker.selected.contains(choice.actionType) ? "[x] " : (picker.selected.isEmpty ? "" : "[ ] ")
-                let inProject = model.hiddenActionTypes.contains(choice.actionType)
-                let inLog = model.logHiddenActionTypes.contains(choice.actionType)
+                let inProject = model.timeline.hiddenActionTypes.contains(choice.actionType)
+                let inLog = model.timeline.logHiddenActionTypes.contains(choice.actionType)
                 let hiddenNote = inProject && inLog ? "  hidden (project, this log)" : inProject ? "  hidden" : inLog ? "  hidden (this log)" : ""
                 return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", inProject || inLog ? .dim : .plain)
             }
@@ -24,7 +24,7 @@ extension ScreenPainter {
             let changes = history.history
             let source = model.source
             let sideWidth = model.historySideWidth
-            let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
+            let progress = changes.isDone(count: model.timeline.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.timeline.count) * 100))%"
             // Only the rows on screen are built: a history can hold a million changes.
             drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, v view, ←/→, Esc)",
                     count: changes.count, cursor: history.cursor, top: history.top) { position in

@@ -8,12 +8,12 @@ extension ScreenPainter {
         screen.fill(rows: row..<(row + 1), columns: 0..<width, style: .reverse)
         var parts: [String] = [model.source.name]
         parts.append(model.selectionStatus)
-        parts.append(model.focus.title.lowercased())
-        if model.follow { parts.append(model.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
+        parts.append(model.panes.focus.title.lowercased())
+        if model.timeline.follow { parts.append(model.timeline.followPaused ? "FOLLOW paused (F/G resumes)" : "FOLLOW") }
         if let compatibility = model.compatibilityText { parts.append(compatibility) }
         if let replaying = model.replays.replaying { parts.append("replaying from \(model.number(replaying.start))… \(Int(replaying.fraction * 100))%") }
         if let fork = model.forkIndex { parts.append("branch forks after \(model.number(fork))") }
-        if let filter = model.filter {
+        if let filter = model.timeline.filter {
             parts.append("filter: \(filter.label)" + (filter.isBuilding ? model.scanProgress(filter.scanned).map { " (filtering… \($0))" } ?? "" : ""))
         }
         if let search = model.scans.timelineSearch { parts.append("searching… \(Int(search.fraction * 100))%") }
@@ -28,7 +28,7 @@ extension ScreenPainter {
             parts.append(counting.isDone ? "match \(position)/\(counting.total)"
                                          : "match \(position)/… (counting \(counting.examined * 100 / max(1, counting.rows))%)")
         }
-        if let mark = model.mark { parts.append("mark \(model.label(ofRow: mark))") }
+        if let mark = model.timeline.mark { parts.append("mark \(model.label(ofRow: mark))") }
         if let exporting = model.scans.exporting {
             parts.append(exporting.cancelling ? "cancelling the export…"
                          : exporting.written.map { "exporting… \(Int($0 * 100))%" } ?? "exporting… building the report")
@@ -38,7 +38,7 @@ extension ScreenPainter {
         }
         // A torn last line is what a crash mid-write leaves (the reader drops it as it should), not damage;
         // while following it is a record still being written.
-        if model.source.tornTail != nil && !model.follow { parts.append("last line torn (D)") }
+        if model.source.tornTail != nil && !model.timeline.follow { parts.append("last line torn (D)") }
         let x = screen.write(" " + parts.joined(separator: "  │  "), row: row, column: 0, style: .reverse, limit: width)
         let damageCount = model.source.damage.count
         if damageCount > 0 {
@@ -51,7 +51,7 @@ extension ScreenPainter {
     mutating func drawHintLine() {
         let row = layout.hintRow
         let width = layout.size.columns
-        if let prompt = model.prompt {
+        if let prompt = model.overlays.prompt {
             switch prompt.kind {
             case .search: drawPrompt("/", prompt.editor)
             case .jump: drawPrompt(":", prompt.editor)
@@ -59,11 +59,11 @@ extension ScreenPainter {
             }
             return
         }
-        if let question = model.confirmation?.question {
+        if let question = model.overlays.confirmation?.question {
             screen.write(question, row: row, column: 0, style: .colored(.warning, bold: true), limit: width)
             return
         }
-        if let message = model.message ?? model.notice {
+        if let message = model.overlays.message ?? model.overlays.notice {
             // Too long for one row (a path, a reason): it takes the status bar's row too, rather than be cut.
             let style = CellStyle.colored(.accent, bold: true)
             if TerminalWidth.of(message) > width, row > 0 {
@@ -77,8 +77,8 @@ extension ScreenPainter {
             return
         }
         // An overlay has keys of its own: its hints, not the pane's behind it.
-        let hints = model.overlay.map(Self.overlayHints)
-            ?? KeyTable.hints(for: model.focus, actionView: model.showsAction, unavailable: model.unavailability(of:))
+        let hints = model.overlays.overlay.map(Self.overlayHints)
+            ?? KeyTable.hints(for: model.panes.focus, actionView: model.panes.showsAction, unavailable: model.unavailability(of:))
         var x = 0
         for (key, label) in hints {
             let needed = TerminalWidth.of(key) + 1 + TerminalWidth.of(label) + 2

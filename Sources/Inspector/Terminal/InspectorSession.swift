@@ -19,10 +19,10 @@ enum InspectorSession {
                     hideListDirectory: String = FileManager.default.currentDirectoryPath) -> Int32 {
         let hiddenActionTypes = hiddenActionTypes ?? HiddenActionTypes.load(directory: hideListDirectory)
         var model = InspectorModel(source: source, size: terminal.size)
-        model.hiddenActionTypes = Set(hiddenActionTypes)
-        model.hideListLog = hideListLog
-        model.logHiddenActionTypes = Set(hideListLog.map { HiddenActionTypes.load(forLog: $0, directory: hideListDirectory) } ?? [])
-        if !model.hiddenActionTypes.isEmpty || !model.logHiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
+        model.timeline.hiddenActionTypes = Set(hiddenActionTypes)
+        model.timeline.hideListLog = hideListLog
+        model.timeline.logHiddenActionTypes = Set(hideListLog.map { HiddenActionTypes.load(forLog: $0, directory: hideListDirectory) } ?? [])
+        if !model.timeline.hiddenActionTypes.isEmpty || !model.timeline.logHiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
         return run(model: &model, terminal: &terminal, hideListDirectory: hideListDirectory)
     }
 
