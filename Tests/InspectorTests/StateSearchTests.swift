@@ -70,6 +70,25 @@ import Recorder
         #expect(model.screenText.hasSuffix("Search wrapped around"))
     }
 
+    @Test func noMatchInADiffThatIsCutSaysWhereTheRestIsSearched() {
+        // A list of 1,000 items loaded where there was none: the diff shows its first 40 lines.
+        let items = JSONValue.array((0..<1_000).map { ["id": .integer(Int64($0)), "name": .string("item \($0)")] })
+        var load = InMemoryTimeline.Step("load", state: ["items": items])
+        load.changedPaths = [JSONPointer(tokens: ["items"])]
+        var model = InspectorFixtures.model(InMemoryTimeline(name: "items.jsonl", steps: [.init("start", state: ["items": .null]), load]),
+                                            columns: 100)
+        model.type("j\t\t/item 1\n")
+        #expect(model.screenText.contains("│ Diff"))
+        #expect(model.panes.diffMatchLine != nil)
+        model.type("/item 999\n")                            // in the list, past what the diff shows
+        #expect(model.screenText.hasSuffix("No match for \"item 999\" in the diff shown (it is cut; / in the state pane searches all)"))
+        model.type("/nothing like it\n")
+        #expect(model.screenText.hasSuffix("No match for \"nothing like it\" in the diff shown (it is cut; / in the state pane searches all)"))
+        model.type("\t\t/item 999\n")                       // the state pane finds it
+        while model.hasPendingScan { reduce(&model, .tick) }
+        #expect(model.cursorRow?.path.description == "/items/999/name")
+    }
+
     @Test func theWalkHandsOutEveryNodeInDisplayOrderWithItsPath() {
         let value: JSONValue = ["a": ["x": 1, "y": [2, [3]]], "b": [], "c": "z"]
         var walk = NodeWalk(value)

@@ -67,6 +67,12 @@ enum DiffLines {
         }
     }
 
+    /// True for the line that stands for the rest of a cut value or diff (`… N more lines`,
+    /// `… (the diff goes on: …)`): what it stands for is not in the pane, nor searched there.
+    static func isCut(_ line: DiffLine) -> Bool {
+        line.kind == .collapsed && (line.text.hasSuffix(" more lines") || line.text.hasPrefix("… (the diff goes on"))
+    }
+
     /// Drops paths inside another listed path (the parent's diff covers them) and duplicates.
     static func outermost(_ paths: [JSONPointer]) -> [JSONPointer] {
         var result: [JSONPointer] = []

@@ -25,7 +25,13 @@ extension InspectorModel {
         case .state: found = searchState(query, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
         }
-        if !found { overlays.message = "No match for \"\(query)\" in the \(panes.focus.title.lowercased()) pane" }
+        guard !found else { return }
+        if panes.focus == .diff, view.diffLines.contains(where: DiffLines.isCut) {
+            // The diff pane holds a long value's start only: the rest is in the state, searched whole there.
+            overlays.message = "No match for \"\(query)\" in the diff shown (it is cut; / in the state pane searches all)"
+        } else {
+            overlays.message = "No match for \"\(query)\" in the \(panes.focus.title.lowercased()) pane"
+        }
     }
 
     /// `needle` is lowercased. The payload is matched as its compact JSON bytes: a search
