@@ -146,6 +146,7 @@ import SampleDomains
         do { try recorder.close() } catch { #expect(error.description == expected) }
         #expect(errors.waitFor(count: 1))
         #expect(errors.all.map(\.description) == [expected])
+        #expect(errors.all.map(\.kind) == [.entriesNotStreamed])
     }
 
     @Test func aListenerThatAcknowledgesConfirmsWhatItWroteAndCloseWaitsForIt() throws {
@@ -173,7 +174,7 @@ import SampleDomains
         #expect(listener.waitUntil(timeout: Self.patience) { $0.events.contains { if case .refused(_, "wrong token") = $0 { true } else { false } } })
         // Recording stops with the refusal; close says why, every time it is called.
         let expected = "127.0.0.1:\(listener.address.port): the listener refused the stream: wrong token"
-        #expect(throws: RecorderError.self) { try recorder.close() }
+        #expect(try #require(throws: RecorderError.self) { try recorder.close() }.kind == .streamRefused)
         do { try recorder.close() } catch { #expect(error.description == expected) }
         // onError runs on the stream's thread, possibly just after close() threw.
         #expect(errors.waitFor(count: 1))

@@ -60,7 +60,7 @@ import Testing
 
     @Test func anImportsExtraMembersAreWrittenLastAndReadersSkipThem() throws {
         var builder = LogBuilder(header: LogHeader(created: Date(timeIntervalSince1970: 0), processName: "test", initialState: ["n": 0]))
-        builder.append(LogBuilder.Entry(time: Date(timeIntervalSince1970: 1), action: RecordedAction(type: "tick", payload: .null),
+        builder.append(LogBuilder.Entry(time: Date(timeIntervalSince1970: 1), action: LogEntry.Action(type: "tick", payload: .null),
                                         state: ["n": 1], extra: [(.skipped, true), (.reducerError, "boom")]))
         let line = try #require(String(decoding: builder.bytes, as: UTF8.self).split(separator: "\n").last)
         let keys = try #require(try JSONParser.parse(Array(line.utf8)).objectValue?.keys)

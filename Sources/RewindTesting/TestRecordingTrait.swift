@@ -19,9 +19,11 @@ import Testing
 ///     #expect(store.state.total == 12)   // on failure: log path, last actions and state diff
 /// }
 /// ```
-public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
+public struct TestRecordingTrait: TestTrait, SuiteTrait, TestScoping {
+    /// True: on a suite, every test inside it (nested suites too) is recorded.
     public var isRecursive: Bool { true }
 
+    /// Runs the test with a ``TestRecording`` bound to `TestRecording.current`.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -118,9 +120,9 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
-extension Trait where Self == RecordedTrait {
+extension Trait where Self == TestRecordingTrait {
     /// Gives the test a ``TestRecording`` (`TestRecording.current`) whose log is
     /// kept, with a readable report, when the test fails.
-    public static var recorded: RecordedTrait { RecordedTrait() }
+    public static var recorded: TestRecordingTrait { TestRecordingTrait() }
 }
 #endif

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Browsing never depends on it: the inspector shows every entry either way.
-public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible {
+public struct ReplayCompatibilityReport: Sendable, Equatable, CustomStringConvertible {
     /// What happened when one sample of an action type was decoded.
     public enum Status: Sendable, Equatable {
         case ok
@@ -84,7 +84,7 @@ public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible 
 /// the report so far and what it needs to carry on from ``checkedEntries``.
 package struct CompatibilityCheck: Sendable, Equatable {
     /// The report over entries `0..<checkedEntries`.
-    package var report = CompatibilityReport(actionTypes: [], statesChecked: 0, stateProblem: nil)
+    package var report = ReplayCompatibilityReport(actionTypes: [], statesChecked: 0, stateProblem: nil)
     /// Entries examined so far.
     package var checkedEntries = 0
     /// Row of each action type in `report.actionTypes`.

@@ -5,24 +5,25 @@ import Recorder
 /// breaks it (see ``Inspector``).
 ///
 /// ```swift
-/// Invariant("no todo is done twice") { (state: TodoState) in
+/// StateInvariant("no todo is done twice") { (state: TodoState) in
 ///     Set(state.todos.map(\.id)).count == state.todos.count
 /// }
 /// ```
-public struct Invariant<State: Decodable> {
+public struct StateInvariant<State: Decodable> {
     /// How `bisect` names it when it breaks.
     public let name: String
     let holds: (State) -> Bool
 
+    /// An invariant named `name` that holds for a state when `holds` returns true.
     public init(_ name: String, _ holds: @escaping (State) -> Bool) {
         self.name = name
         self.holds = holds
     }
 
     /// Decodes each state before running the closure.
-    var erased: StateInvariant {
+    var erased: AnyStateInvariant {
         let holds = self.holds
-        return StateInvariant(name: name) { value in
+        return AnyStateInvariant(name: name) { value in
             do {
                 return .success(holds(try JSONValueDecoder().decode(State.self, from: value)))
             } catch {

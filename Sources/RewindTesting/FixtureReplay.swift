@@ -11,7 +11,7 @@ import XCTest
 ///
 /// ```swift
 /// @Test func checkoutRecording() throws {
-///     var steps = try RecordedSteps(fixture: "CheckoutTests.fixture.jsonl", reducer: CartDomain.reduce)
+///     var steps = try FixtureReplay(fixture: "CheckoutTests.fixture.jsonl", reducer: CartDomain.reduce)
 ///     // 1. cart.add sku: "A1"
 ///     steps.send(#"{"add":{"sku":"A1"}}"#, expecting: ["/items/0/sku": #""A1""#, "/total": "12.5"])
 /// }
@@ -26,8 +26,8 @@ import XCTest
 /// `rewind log` gives its entry in the recording the fixture was cut from.
 ///
 /// A ReSwift reducer replays through ``ReSwiftReducer``, which names the action types:
-/// `RecordedSteps(fixture: "…", reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self]))`.
-public struct RecordedSteps<State: Codable, Action> {
+/// `FixtureReplay(fixture: "…", reducer: ReSwiftReducer(appReducer, actions: [AddTodo.self]))`.
+public struct FixtureReplay<State: Codable, Action> {
     /// Which test library reports a failed step.
     public enum Framework: Sendable {
         case swiftTesting
@@ -82,12 +82,12 @@ public struct RecordedSteps<State: Codable, Action> {
             : URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(fixture).path
         self.fixture = try LogReader(path: path)
         guard let start = self.fixture.header.initialState else {
-            throw RecordedStepsError(description: "\(path) has no starting state (its header has no initialState)")
+            throw FixtureReplayError(description: "\(path) has no starting state (its header has no initialState)")
         }
         do {
             state = try JSONValueDecoder().decode(State.self, from: start)
         } catch {
-            throw RecordedStepsError(description: "the fixture's starting state does not decode as \(State.self): \(error)")
+            throw FixtureReplayError(description: "the fixture's starting state does not decode as \(State.self): \(error)")
         }
         self.reduce = reduce
         self.decodeAction = decodeAction
@@ -209,7 +209,7 @@ public struct RecordedSteps<State: Codable, Action> {
     }
 }
 
-/// Why ``RecordedSteps`` could not start: the fixture is missing or its state does not decode.
-public struct RecordedStepsError: Error, Sendable, CustomStringConvertible {
+/// Why ``FixtureReplay`` could not start: the fixture is missing or its state does not decode.
+public struct FixtureReplayError: Error, Sendable, CustomStringConvertible {
     public var description: String
 }

@@ -5,10 +5,10 @@ import Recorder
 import Testing
 @testable import RewindTesting
 
-@Suite struct RecordedTraitTests {
+@Suite struct TestRecordingTraitTests {
     @Test(.recorded) func aRecordedTestGetsARecorderWritingUnderTheBuildFolder() throws {
         let recording = try #require(TestRecording.current)
-        #expect(recording.path.hasSuffix("/.build/rewind-recordings/RecordedTraitTests.aRecordedTestGetsARecorderWritingUnderTheBuildFolder.jsonl"))
+        #expect(recording.path.hasSuffix("/.build/rewind-recordings/TestRecordingTraitTests.aRecordedTestGetsARecorderWritingUnderTheBuildFolder.jsonl"))
         var state = Counter()
         recording.recorder.recording(counterReducer)(&state, .add(3))
         try recording.recorder.flush()
@@ -22,7 +22,7 @@ import Testing
         // outer handler then drops it so that this test itself passes.
         let swallowIssues = IssueHandlingTrait.filterIssues { _ in false }
         try await swallowIssues.provideScope(for: test, testCase: Test.Case.current) {
-            try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+            try await TestRecordingTrait().provideScope(for: test, testCase: Test.Case.current) {
                 let recording = try #require(TestRecording.current)
                 paths.failing = recording.path
                 var state = Counter()
@@ -34,7 +34,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: failing))
         #expect(try LogReader(path: failing).entryCount == 1)
 
-        try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+        try await TestRecordingTrait().provideScope(for: test, testCase: Test.Case.current) {
             paths.passing = try #require(TestRecording.current).path
         }
         let passing = try #require(paths.passing)
@@ -52,7 +52,7 @@ import Testing
             return false
         }
         try await inspect.provideScope(for: test, testCase: Test.Case.current) {
-            try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+            try await TestRecordingTrait().provideScope(for: test, testCase: Test.Case.current) {
                 let recording = try #require(TestRecording.current)
                 var state = Counter()
                 let reducer = recording.recorder.recording(counterReducer)
@@ -87,7 +87,7 @@ import Testing
         var thrownOut = false
         do {
             try await inspect.provideScope(for: test, testCase: Test.Case.current) {
-                try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+                try await TestRecordingTrait().provideScope(for: test, testCase: Test.Case.current) {
                     let recording = try #require(TestRecording.current)
                     var state = Counter()
                     recording.recorder.recording(counterReducer)(&state, .add(4))
@@ -117,7 +117,7 @@ import Testing
         }
         do {
             try await inspect.provideScope(for: test, testCase: Test.Case.current) {
-                try await RecordedTrait().provideScope(for: test, testCase: Test.Case.current) {
+                try await TestRecordingTrait().provideScope(for: test, testCase: Test.Case.current) {
                     let recording = try #require(TestRecording.current)
                     var state = Counter()
                     recording.recorder.recording(counterReducer)(&state, .increment)

@@ -4,13 +4,13 @@ import Recorder
 import RewindTesting
 import SampleDomains
 
-/// `RecordedSteps`, what `rewind testgen` writes tests with, on the todo sample recording.
-@Suite struct RecordedStepsTests {
+/// `FixtureReplay`, what `rewind testgen` writes tests with, on the todo sample recording.
+@Suite struct FixtureReplayTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../sample-logs/todos.jsonl").standardized.path
 
     @Test func passesWhenTheReducerDoesWhatTheRecordingSaw() throws {
-        var steps = try RecordedSteps(fixture: Self.fixture, reducer: TodoDomain.reduce)
+        var steps = try FixtureReplay(fixture: Self.fixture, reducer: TodoDomain.reduce)
         steps.send(#"{"add":{"title":"Buy milk"}}"#, expecting: ["/todos/0/title": #""Buy milk""#, "/nextID": "2", "/stats/total": .recorded])
         steps.send(#"{"add":{"title":"Write replay docs"}}"#, expecting: ["/todos/2": nil])
         steps.skip("as if it could not be decoded")
@@ -19,7 +19,7 @@ import SampleDomains
     }
 
     @Test func aWrongValueFailsAtItsStepNamingThePath() throws {
-        var steps = try RecordedSteps(fixture: Self.fixture, reducer: { (state: inout TodoState, action: TodoAction) in
+        var steps = try FixtureReplay(fixture: Self.fixture, reducer: { (state: inout TodoState, action: TodoAction) in
             TodoDomain.reduce(&state, action)
             state.stats.total = 0   // the bug
         })
@@ -31,7 +31,7 @@ import SampleDomains
     }
 
     @Test func anActionThatDoesNotDecodeIsReportedAndTheRecordedStateTakesOver() throws {
-        var steps = try RecordedSteps(fixture: Self.fixture, reducer: TodoDomain.reduce)
+        var steps = try FixtureReplay(fixture: Self.fixture, reducer: TodoDomain.reduce)
         withKnownIssue {
             steps.send(#"{"teleport":{}}"#)
         } matching: { issue in
@@ -41,7 +41,7 @@ import SampleDomains
     }
 
     @Test func aMissingFixtureThrows() {
-        #expect(throws: LogReadError.self) { try RecordedSteps(fixture: "no-such.fixture.jsonl", reducer: TodoDomain.reduce) }
+        #expect(throws: LogReadError.self) { try FixtureReplay(fixture: "no-such.fixture.jsonl", reducer: TodoDomain.reduce) }
     }
 }
 
@@ -105,7 +105,7 @@ private func tallyReducer(_ action: any TallyAction, _ state: Stamped?) -> Stamp
 
     @Test func theReducerGetsTheRecordedValuesBackAsVerifyHandsThemBack() throws {
         let (path, states) = try stampedRecording()
-        var steps = try RecordedSteps(fixture: path, reducer: stampReducer)
+        var steps = try FixtureReplay(fixture: path, reducer: stampReducer)
         for state in states {
             // The uuid and the price are the recorded ones, not live ones.
             steps.send(#"{"bump":{}}"#, expecting: [
@@ -117,7 +117,7 @@ private func tallyReducer(_ action: any TallyAction, _ state: Stamped?) -> Stamp
 
     @Test func aReadTheRecordingHasNoValueForFailsTheStepAsVerifyReportsIt() throws {
         let (path, _) = try stampedRecording()
-        var steps = try RecordedSteps(fixture: path, reducer: { (state: inout Stamped, action: StampAction) in
+        var steps = try FixtureReplay(fixture: path, reducer: { (state: inout Stamped, action: StampAction) in
             stampReducer(&state, action)
             state.price += Recorded.value("discount") { 0 }   // new since the recording
         })
@@ -132,7 +132,7 @@ private func tallyReducer(_ action: any TallyAction, _ state: Stamped?) -> Stamp
         // Entries 2 and 3 of the recording, cut as `testgen --from 2` cuts them.
         let (path, _) = try stampedRecording()
         let fixture = try slice(of: path, from: 1, firstEntryNumber: 2)
-        var steps = try RecordedSteps(fixture: fixture, reducer: stampReducer)
+        var steps = try FixtureReplay(fixture: fixture, reducer: stampReducer)
         withKnownIssue {
             steps.send(#"{"bump":{}}"#, expecting: ["/count": "7"])
         } matching: { issue in
@@ -153,7 +153,7 @@ private func tallyReducer(_ action: any TallyAction, _ state: Stamped?) -> Stamp
         try recorder.close()
         // The init action is not replayable: the fixture starts after it, as testgen's does.
         let fixture = try slice(of: path, from: 1, firstEntryNumber: 2)
-        var steps = try RecordedSteps(fixture: fixture, reducer: ReSwiftReducer(tallyReducer, actions: [AddToTally.self]))
+        var steps = try FixtureReplay(fixture: fixture, reducer: ReSwiftReducer(tallyReducer, actions: [AddToTally.self]))
         steps.send(#"{"by":2}"#, expecting: ["/count": "2"])
         steps.send(#"{"by":5}"#, expecting: ["/count": "7"])
         #expect(steps.state.count == 7)

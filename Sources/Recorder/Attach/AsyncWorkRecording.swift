@@ -8,7 +8,7 @@
 /// ```swift
 /// extension Action {
 ///     convenience init(recording recorder: ActionRecorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
-///         let work = WorkRecording<Input, Output>(recorder: recorder)
+///         let work = AsyncWorkRecording<Input, Output>(recorder: recorder)
 ///         self.init { input in
 ///             work.applied(input)
 ///             return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() },
@@ -20,7 +20,7 @@
 ///
 /// Use one recorder per piece of work (its log's state is this work's state). Events may
 /// arrive on any thread; they are recorded in the order they arrive.
-public final class WorkRecording<Input, Output>: @unchecked Sendable {
+public final class AsyncWorkRecording<Input, Output>: @unchecked Sendable {
     /// The recorded state.
     public struct State {
         /// True from `execute` until its work finishes, fails or is interrupted (disposed).
@@ -92,7 +92,7 @@ public final class WorkRecording<Input, Output>: @unchecked Sendable {
     }
 }
 
-extension WorkRecording.State: Encodable where Output: Encodable {}
-extension WorkRecording.State: Decodable where Output: Decodable {}
-extension WorkRecording.Event: Encodable where Input: Encodable, Output: Encodable {}
-extension WorkRecording.Event: Decodable where Input: Decodable, Output: Decodable {}
+extension AsyncWorkRecording.State: Encodable where Output: Encodable {}
+extension AsyncWorkRecording.State: Decodable where Output: Decodable {}
+extension AsyncWorkRecording.Event: Encodable where Input: Encodable, Output: Encodable {}
+extension AsyncWorkRecording.Event: Decodable where Input: Decodable, Output: Decodable {}
