@@ -109,6 +109,6 @@ enum EditedHugeStateLog {
         recorded(&state, .load(count: items))
         for action in edits(items: items) { recorded(&state, action) }
         try recorder.close()
-        return try JSONEncoding.bytes(of: state).count
+        return try JSONEncoding.compact(state).count
     }
 }
