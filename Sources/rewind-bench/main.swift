@@ -38,6 +38,8 @@ let benchmarkSections: [BenchmarkSection] = [
     BenchmarkSection(name: "live", summary: "streaming to rewind listen", run: runLiveBenchmarks),
     BenchmarkSection(name: "catalog", summary: "rewind ls and find over a directory of recordings", run: runCatalogBenchmarks),
     BenchmarkSection(name: "history", summary: "w, the history of a value, on a 1 GB log (writes 1.2 GB)", run: runPathHistoryBenchmarks),
+    BenchmarkSection(name: "readers", summary: "each reading job's fast path against its reference, in the rewind executable",
+                     run: runReaderBenchmarks),
     BenchmarkSection(name: "parse-profile", summary: "untimed parse loop for a profiler", runsByDefault: false) {
         runJSONProfileLoops(parse: true, encode: CommandLine.arguments.contains("encode-profile"))
     },

@@ -85,7 +85,7 @@ import Recorder
         let refused: [(String, String)] = [
             (QueriesAtTheLimits.parenthesized(invariant, levels: 4_000), "column 257: \(QueriesAtTheLimits.tooDeep)"),
             (QueriesAtTheLimits.negated(invariant, times: 5_000), "column 1025: \(QueriesAtTheLimits.tooDeep)"),
-            (QueriesAtTheLimits.orChain(endingWith: invariant, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: invariant, count: 3_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
         ]
         for (text, message) in refused {
             let result = bisect([log, text])
