@@ -250,7 +250,9 @@ int rewind_record_read_head(const uint8_t *line, size_t count, rewind_record_hea
     if (!EXPECT(&c, ",\"payload\":") || !value(&c, 1, &start)) return 0;
     head->payload_start = start;
     head->payload_length = c.position - start;
-    if (!EXPECT(&c, ",\"replayable\":") || !value(&c, 1, &start) || !EXPECT(&c, "}")) return 0;
+    // `replayable` is written only when false (older recorders wrote it always).
+    if (EXPECT(&c, ",\"replayable\":") && !value(&c, 1, &start)) return 0;
+    if (!EXPECT(&c, "}")) return 0;
     if (EXPECT(&c, ",\"effectOf\":") && !value(&c, 0, &start)) return 0;
     head->end = c.position;
     return 1;

@@ -213,6 +213,15 @@ import RewindJSON
             line.insert(contentsOf: Array(extra.utf8), at: actionEnd + 1)
             lines.append(line)
         }
+        // `replayable` as recorders write it for a reflection dump (false) and as older ones wrote it always (true).
+        var withReplayable: [[UInt8]] = []
+        for (number, member) in [#","replayable":false"#, #","replayable":true"#].enumerated() {
+            var line = lines[number * 5 % lines.count]
+            let actionEnd = line.indices.first { line[$0...].starts(with: Array(#"},"patch""#.utf8)) || line[$0...].starts(with: Array(#"},"changed""#.utf8)) }!
+            line.insert(contentsOf: Array(member.utf8), at: actionEnd)
+            withReplayable.append(line)
+        }
+        lines += withReplayable
         // Values replaced where the member order still matches: each must be judged as the parser judges it.
         let replacements: [(member: String, values: [String])] = [
             (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123", "-01"]),
@@ -222,7 +231,7 @@ import RewindJSON
                                  "\"\u{1}\"", "\"\\x\""]),
             (#""type":"#, ["1", #""a\u0041""#, #""\u00""#, #""é""#]),
         ]
-        for original in lines.prefix(12) {
+        for original in lines.prefix(12) + withReplayable {
             let text = String(decoding: original, as: UTF8.self)
             for (member, values) in replacements {
                 guard let range = text.range(of: member) else { continue }

@@ -30,7 +30,7 @@ typedef struct {
 
 /// Reads the head of an entry record exactly as `RecordEncoder` writes it,
 /// `{"kind":"entry"[,"keyframe":true],"seq":N,"time":T,"durationNs":D,
-/// "action":{"type":"…","payload":P,"replayable":R}[,"effectOf":E]`, each value
+/// "action":{"type":"…","payload":P[,"replayable":R]}[,"effectOf":E]`, each value
 /// checked as `rewind_json_skip_checked` checks it, `seq` an integer and the
 /// type a string without escapes. Returns 1 and fills `head`; 0 for anything
 /// else (the caller then reads the record its own way). What Swift's

@@ -69,7 +69,7 @@ package final class RecordEncoder {
     /// Appends an entry record's members, without its seal; returns where the record starts.
     ///
     /// `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
-    /// "action":{"type":…,"payload":…,"replayable":…}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
+    /// "action":{"type":…,"payload":…[,"replayable":false]}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
     /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
@@ -86,8 +86,8 @@ package final class RecordEncoder {
         append(&buffer) { JSONWriter.writeString(entry.actionType, to: $0) }
         buffer.append(contentsOf: Self.actionPayloadPrefix)
         buffer.append(contentsOf: entry.payload)
-        buffer.append(contentsOf: Self.actionReplayablePrefix)
-        buffer.append(contentsOf: (entry.isReplayable ? "true" : "false").utf8)
+        // Replayable is the usual case and the default: only the exception is written.
+        if !entry.isReplayable { buffer.append(contentsOf: Self.actionNotReplayable) }
         buffer.append(UInt8(ascii: "}"))
         if let origin = entry.effectOf {
             buffer.append(contentsOf: RecordField.effectOf.memberPrefix)
@@ -187,5 +187,5 @@ package final class RecordEncoder {
     private static let initialStateOmittedPrefix = Array(#","initialStateOmitted":"#.utf8)
     private static let actionTypePrefix = Array("{\"\(ActionField.type.name)\":".utf8)
     private static let actionPayloadPrefix = Array(",\"\(ActionField.payload.name)\":".utf8)
-    private static let actionReplayablePrefix = Array(",\"\(ActionField.replayable.name)\":".utf8)
+    private static let actionNotReplayable = Array(",\"\(ActionField.replayable.name)\":false".utf8)
 }

@@ -124,8 +124,12 @@ package struct ScannedEntry: Sendable, Equatable {
                   member(#","durationNs":"#), asWritten.skimValue(depth: 0) != nil,
                   member(#","action":{"type":"#), let type = asWritten.skimValue(depth: 1),
                   let typeText = JSONSkimmer.plainText(type.bytes),
-                  member(#","payload":"#), let payloadValue = asWritten.skimValue(depth: 1),
-                  member(#","replayable":"#), asWritten.skimValue(depth: 1) != nil, member("}") else { return false }
+                  member(#","payload":"#), let payloadValue = asWritten.skimValue(depth: 1) else { return false }
+            // `replayable` is written only when false (older recorders wrote it always).
+            if member(#","replayable":"#) {
+                guard asWritten.skimValue(depth: 1) != nil else { return false }
+            }
+            guard member("}") else { return false }
             actionType = pointers.actionType(typeText)
             payload = (payloadValue.bytes, payloadValue.isCompactAsWritten)
             if member(#","effectOf":"#) {
