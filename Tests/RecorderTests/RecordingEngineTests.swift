@@ -242,8 +242,8 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
     @Test func aLargeStateWithSmallChangesIsMostlyPatchesAndEveryEntryRebuilds() throws {
         let (reader, keyframes, states) = try recordToggles(cards: 2_000, actions: 300)
         // A one-member patch costs about KeyframePolicy.perPatchCost to read back; the patches may cost three
-        // quarters of the 120 kB state: ~80 of them per keyframe.
-        #expect(keyframes.count <= 5 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 70 }, "\(keyframes)")
+        // quarters of the 120 kB state: ~125 of them per keyframe.
+        #expect(keyframes.count <= 3 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 110 }, "\(keyframes)")
         for index in [0, 1, 150, 299] {
             #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: states[index]))))
         }
