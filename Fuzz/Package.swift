@@ -12,6 +12,8 @@ let package = Package(
         .executableTarget(name: "fuzz-patch-apply", dependencies: [.product(name: "Recorder", package: "Rewind")]),
         .executableTarget(name: "fuzz-log-reader", dependencies: [.product(name: "Recorder", package: "Rewind"),
                                                           .product(name: "Inspector", package: "Rewind")]),
+        .executableTarget(name: "fuzz-live-stream", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                           .product(name: "Inspector", package: "Rewind")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,8 +7,20 @@ import RewindTestSupport
 struct CapturedStreams: TextStreams {
     var standardOutput = ""
     var standardError = ""
-    mutating func output(_ text: String) { standardOutput += text + "\n" }
-    mutating func error(_ text: String) { standardError += text + "\n" }
+    /// As a terminal would be, for what commands print differently there.
+    var outputIsTerminal = false
+    mutating func writeOutput(_ text: String) { standardOutput += text + "\n" }
+    mutating func writeError(_ text: String) { standardError += text + "\n" }
+}
+
+extension RewindCommandLine {
+    /// `rewind ARGUMENTS` with what it prints captured (as a terminal would get it, with `terminal`).
+    static func captured(_ arguments: [String], terminal: Bool = false) -> (status: Int32, output: String, error: String) {
+        var streams = CapturedStreams()
+        streams.outputIsTerminal = terminal
+        let status = run(arguments, streams: &streams)
+        return (status, streams.standardOutput, streams.standardError)
+    }
 }
 
 /// The command line as a user meets it: help, usage errors and the version,

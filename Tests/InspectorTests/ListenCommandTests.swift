@@ -11,7 +11,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var streams = CapturedStreams()
         let status = ListenCommand.run(["--no-ui", "--port", "0", "-o", directory.path], streams: &streams) { listener in
-            guard let recorder = try? ActionRecorder(streamingTo: listener.address.description, token: listener.configuration.token) else { return }
+            guard let recorder = try? ActionRecorder(streamingTo: listener.address.description, token: listener.configuration.token, options: LiveRecordingTests.options) else { return }
             var state = TodoState()
             LiveRecordingTests.record(4, with: recorder, from: &state)
             try? recorder.close()
@@ -48,7 +48,7 @@ import SampleDomains
         (["--port", "70000"], "rewind listen: --port wants a number from 0 to 65535, not '70000'"),
         (["--bind", "no such host.invalid", "--port", "0"], "rewind listen: cannot listen on no such host.invalid:0: "),
         (["-o", "/proc/rewind-cannot-be-here"], "rewind listen: cannot create the directory /proc/rewind-cannot-be-here: "),  // portability: a directory nobody can create, on Darwin too
-        (["--token", "", "--port", "0"], "rewind listen: --token wants 1 to 256 characters"),
+        (["--token", "", "--port", "0"], "rewind listen: --token wants 16 to 256 printable ASCII characters (no space, quote or backslash), at least 8 of them different"),
     ])
     func badArgumentsGiveOneLineAndStatus2(arguments: [String], message: String) {
         let directory = TemporaryDirectory()
@@ -66,7 +66,7 @@ import SampleDomains
         let directory = parent.file("live")
         var streams = CapturedStreams()
         #expect(RewindCommandLine.run(["listen", "--no-ui", "--token", "", "-o", directory], streams: &streams) == 2)
-        #expect(streams.standardError == "rewind listen: --token wants 1 to 256 characters\n")
+        #expect(streams.standardError == "rewind listen: --token wants 16 to 256 printable ASCII characters (no space, quote or backslash), at least 8 of them different\n")
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
 

@@ -9,7 +9,15 @@ import SampleDomains
 /// bounded, and every listener is stopped by its test.
 @Suite(.serialized) struct LiveRecordingTests {
     static let token = "0123456789abcdef0123456789abcdef"
-    static let patience = 10.0
+    /// Thread Sanitizer (scripts/tsan) runs these tests many times slower on a shared machine: every wait scales.
+    static let slowdown: Double = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 12
+    static let patience = 10.0 * slowdown
+    /// A recorder's options whose live waits (``ActionRecorder/Options/livePatience``) hold under Thread Sanitizer too.
+    static var options: ActionRecorder.Options {
+        var options = ActionRecorder.Options()
+        options.livePatience = .seconds(slowdown)
+        return options
+    }
 
     static func listener(_ directory: TemporaryDirectory, port: UInt16 = 0, maximumRecordBytes: Int = LogReader.maximumLineBytes) throws -> LiveListener {
         var configuration = LiveListener.Configuration(address: LiveAddress(host: "127.0.0.1", port: port), directory: directory.path, token: token)
@@ -35,7 +43,7 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let local = directory.path + "/local.json"
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, file: local)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, file: local, options: Self.options)
         var state = TodoState()
         Self.record(300, with: recorder, from: &state)
         try recorder.close()
@@ -53,7 +61,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         var first: LiveListener? = try Self.listener(directory)
         let port = first!.address.port
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.liveQueueBytes = 256 << 10
         let recorder = try ActionRecorder(streamingTo: first!.address.description, token: Self.token, options: options)
         var state = TodoState()
@@ -119,7 +127,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         let errors = ErrorCollector()
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.onError = { errors.add($0) }
         let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: options)
         var state = TodoState()
@@ -144,7 +152,7 @@ import SampleDomains
         let directory = TemporaryDirectory()
         let listener = try Self.listener(directory)
         defer { listener.stop() }
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: Self.options)
         var state = TodoState()
         Self.record(200, with: recorder, from: &state)
         try recorder.close()                   // returns once the listener confirmed entry 200: no loss
@@ -157,7 +165,7 @@ import SampleDomains
         let listener = try Self.listener(directory)
         defer { listener.stop() }
         let errors = ErrorCollector()
-        var options = ActionRecorder.Options()
+        var options = Self.options
         options.onError = { errors.add($0) }
         let recorder = try ActionRecorder(streamingTo: listener.address.description, token: "not-the-token", options: options)
         var state = TodoState()
@@ -228,7 +236,7 @@ import SampleDomains
         // What came before the bad record is kept, checked: the header only.
         for log in directory.logs { #expect(try LogReader(path: log).entryCount == 0) }
         // The listener still takes recordings.
-        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token)
+        let recorder = try ActionRecorder(streamingTo: listener.address.description, token: Self.token, options: Self.options)
         var state = TodoState()
         Self.record(3, with: recorder, from: &state)
         try recorder.close()

@@ -154,7 +154,7 @@ import Recorder
             """), "\(stats)")
         let log = run(["log", path]).output
         #expect(!log.unicodeScalars.contains { $0.value == 0x7F || $0.value == 0x07 })
-        #expect(log.contains(#"日本語/set text: "bell\u0007del\u{7f}""#), "\(log)")
+        #expect(log.contains(#"日本語/set text: "bell\u0007del\u007f""#), "\(log)")
     }
 
     @Test func blameListsEntriesThatChangedAPathWithOldAndNewValues() throws {

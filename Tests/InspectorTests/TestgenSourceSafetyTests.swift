@@ -85,10 +85,10 @@ import Recorder
         let log = try Self.hostileLog(in: directory)
         let module = testgen([log, "--module", "App\nfunc x() {}"])
         #expect(module.status == 2)
-        #expect(module.error == "rewind testgen: --module takes a module name, not 'App\\u{a}func x() {}'\n")
+        #expect(module.error == "rewind testgen: --module takes a module name, not 'App\\u000afunc x() {}'\n")
         let reducer = testgen([log, "--reducer", "reduce\n}\nfunc x() {"])
         #expect(reducer.status == 2)
-        #expect(reducer.error == "rewind testgen: --reducer takes one line of Swift naming the reducer, not 'reduce\\u{a}}\\u{a}func x() {'\n")
+        #expect(reducer.error == "rewind testgen: --reducer takes one line of Swift naming the reducer, not 'reduce\\u000a}\\u000afunc x() {'\n")
     }
 
     /// The literals say exactly what the recording holds: Swift's own reading of them (a script

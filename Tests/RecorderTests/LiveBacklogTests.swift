@@ -135,4 +135,20 @@ import Testing
         _ = backlog.admit(Self.header + Self.entry(0, keyframe: true) + gap + Self.entry(3, keyframe: true))
         #expect(Self.summary(backlog.takeAll()) == ["h", "k0", "gap(1+2)", "k3"])
     }
+
+    @Test func aWelcomeAnAppCannotCountOnFromIsRefused() throws {
+        for last in ["9223372036854775807", "-1", "-9223372036854775808", "1e300", "0.5", #""41""#] {
+            let reply = LiveHandshake.reply(from: Array(#"{"kind":"welcome","lastSeq":\#(last)}"#.utf8))
+            guard case .failure(let error) = reply else { Issue.record("\(last) was taken: \(reply)"); continue }
+            #expect(error.description == "the listener's welcome holds no sequence number an app can go on from")
+        }
+        #expect(try LiveHandshake.reply(from: Array(#"{"kind":"welcome","lastSeq":41}"#.utf8)).get() == .welcome(lastSequence: 41, acknowledgements: false))
+        #expect(try LiveHandshake.reply(from: Array(#"{"kind":"welcome"}"#.utf8)).get() == .welcome(lastSequence: nil, acknowledgements: false))
+    }
+
+    @Test func aSequenceNumberTooLongForTheFastReadIsParsed() {
+        var record = Array(#"{"kind":"entry","seq":1234567890123456789,"patch":[]"#.utf8)
+        LogLine.seal(&record, recordStart: 0)
+        #expect(record.withUnsafeBytes { LiveBacklog.kind(of: UnsafeRawBufferPointer(rebasing: $0.dropLast())) } == .entry(sequence: 1234567890123456789, isKeyframe: false))
+    }
 }

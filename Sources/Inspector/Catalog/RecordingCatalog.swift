@@ -37,22 +37,24 @@ package enum RecordingCatalog {
 
     /// Header and tail only.
     static func summary(_ path: String, relativePath: String) -> RecordingSummary {
-        var summary = RecordingSummary(path: path, relativePath: relativePath, bytes: 0, created: Date(timeIntervalSince1970: 0),
-                                       failed: false, isLog: false)
+        var summary = RecordingSummary(path: path, relativePath: relativePath, bytes: 0, created: nil, failed: false, isLog: false)
+        // Looked at before it is opened: a file that cannot be read still has a size and a date.
+        var status = stat()
+        if stat(path, &status) == 0 {
+            summary.bytes = Int64(status.st_size)
+            #if canImport(Darwin)
+            summary.created = Date(timeIntervalSince1970: Double(status.st_mtimespec.tv_sec))
+            #else
+            summary.created = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
+            #endif
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             summary.damage = "cannot read: \(String(cString: strerror(errno)))"
             return summary
         }
         defer { close(descriptor) }
-        var status = stat()
-        fstat(descriptor, &status)
-        summary.bytes = Int64(status.st_size)
-        #if canImport(Darwin)
-        summary.created = Date(timeIntervalSince1970: Double(status.st_mtimespec.tv_sec))
-        #else
-        summary.created = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
-        #endif
+        if fstat(descriptor, &status) == 0 { summary.bytes = Int64(status.st_size) }
         guard let line = firstLine(descriptor, size: summary.bytes) else {
             summary.damage = summary.bytes == 0 ? "empty file" : "not a Rewind log"
             return summary

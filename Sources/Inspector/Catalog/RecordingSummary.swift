@@ -8,8 +8,9 @@ package struct RecordingSummary: Equatable, Sendable {
     /// `path` relative to the listed directory.
     var relativePath: String
     var bytes: Int64
-    /// When recording started (the header's `created`), else the file's modification time.
-    var created: Date
+    /// When recording started (the header's `created`), else the file's modification time;
+    /// nil when neither can be known (a file that cannot be looked at).
+    var created: Date?
     var processName: String?
     /// The test that made it (metadata `test`, set by RewindTesting).
     var testName: String?
@@ -30,7 +31,8 @@ package struct RecordingSummary: Equatable, Sendable {
     /// Failed tests first, then newest first, then by path.
     static func listOrder(_ left: RecordingSummary, _ right: RecordingSummary) -> Bool {
         if left.failed != right.failed { return left.failed }
-        if left.created != right.created { return left.created > right.created }
+        // Newest first; a recording of unknown date after every dated one.
+        if left.created != right.created { return (left.created ?? .distantPast) > (right.created ?? .distantPast) }
         return left.relativePath < right.relativePath
     }
 }

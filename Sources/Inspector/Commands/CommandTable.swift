@@ -135,9 +135,9 @@ enum CommandTable {
             CommandSpec(name: "listen", runner: ListenCommand.self, abstract: "record apps live over TCP (ActionRecorder(streamingTo:token:)) and follow the first",
                 options: [
                     .value("--port", valueName: "N", help: "the TCP port (default \(ListenCommand.defaultPort); 0 picks a free one)"),
-                    .value("--bind", valueName: "ADDR", help: "the address to listen on (default 127.0.0.1; 0.0.0.0 for a device)"),
+                    .value("--bind", valueName: "ADDR", help: "the address to listen on (default 127.0.0.1; 0.0.0.0 for a device, in clear text)"),
                     .value("-o", "--output", valueName: "DIR", help: "where the logs go (default \(ListenCommand.defaultDirectory)/)"),
-                    .value("--token", valueName: "T", help: "the token apps must send (default: the one saved in DIR, else a new one)"),
+                    .value("--token", valueName: "T", help: "the token apps must send, 16+ characters (default: the one saved in DIR, else a new one)"),
                     .flag("--no-ui", help: "only write the logs and print what happens (also when not in a terminal)"),
                 ]),
         ]

@@ -50,7 +50,9 @@ enum ExportCommand: CommandRunner {
         if let output = invocation["-o"] {
             return CommandSupport.write(bytes, to: output, inputs: [logPath], invocation: invocation, streams: &streams)
         }
-        streams.output(String(decoding: bytes, as: UTF8.self))
+        let text = String(decoding: bytes, as: UTF8.self)
+        // A log slice is checksummed byte for byte: exact, unless a person is reading it.
+        if format == .jsonl { streams.outputData(text) } else { streams.output(text) }
         return 0
     }
 }

@@ -120,6 +120,10 @@ enum FindCommand: CommandRunner {
 /// sit in memory, nor cost a write each.
 struct BufferedOutput {
     private var text = ""
+    /// True when the lines hold the command's own terminal styles (see ``TextStreams/outputStyled(_:)``).
+    let styled: Bool
+
+    init(styled: Bool = false) { self.styled = styled }
 
     mutating func append(_ line: String, to streams: inout some TextStreams) {
         text += line
@@ -129,7 +133,7 @@ struct BufferedOutput {
 
     mutating func flush(to streams: inout some TextStreams) {
         guard !text.isEmpty else { return }
-        streams.output(String(text.dropLast()))
+        if styled { streams.outputStyled(String(text.dropLast())) } else { streams.output(String(text.dropLast())) }
         text = ""
     }
 }

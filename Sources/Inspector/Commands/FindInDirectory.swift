@@ -70,7 +70,7 @@ enum FindInDirectory {
             return 2
         }
         if total == 0 && !options.countOnly {
-            streams.output("No entry in the \(recordings) recordings under \(directory) matches \(query)")
+            streams.output("No entry in the \(recordings) recordings under \(directory.escapingControlCharacters) matches \(query.description.escapingControlCharacters)")
         }
         return total > 0 ? 0 : 1
     }
@@ -90,7 +90,7 @@ enum FindInDirectory {
         let report = QueryScan(reader: timeline.reader, query: query, mode: options.mode).runIndexing()
         result.unavailable = report.unavailable
         result.count = report.hits.count
-        if !options.countOnly { result.lines = FindCommand.lines(for: report.hits, in: timeline, mode: options.mode, prefix: path + "  ") }
+        if !options.countOnly { result.lines = FindCommand.lines(for: report.hits, in: timeline, mode: options.mode, prefix: path.escapingControlCharacters + "  ") }
         return result
     }
 
@@ -112,7 +112,19 @@ enum FindInDirectory {
                     // Some file systems do not say: ask (not following a link, as the entry's own type would not).
                     var status = stat()
                     guard lstat(path, &status) == 0 else { continue }
-                    type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
+                    switch status.st_mode & S_IFMT {
+                    case S_IFDIR: type = UInt8(DT_DIR)
+                    case S_IFREG: type = UInt8(DT_REG)
+                    case S_IFLNK: type = UInt8(DT_LNK)
+                    default: type = 0
+                    }
+                }
+                if type == UInt8(DT_LNK) {
+                    // A link to a log is searched, as `rewind ls` lists it; a link to a folder is
+                    // not walked (as ls does not), so a link back up cannot loop.
+                    var status = stat()
+                    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+                    type = UInt8(DT_REG)
                 }
                 if type == UInt8(DT_DIR) {
                     walk(path)

@@ -46,7 +46,7 @@ enum ListCommand: CommandRunner {
             object["name"] = .string(recording.displayName)
             object["test"] = recording.testName.map(JSONValue.string) ?? .null
             object["process"] = recording.processName.map(JSONValue.string) ?? .null
-            object["created"] = .double(recording.created.timeIntervalSince1970)
+            object["created"] = recording.created.map { .double($0.timeIntervalSince1970) } ?? .null
             object["entries"] = recording.entries.map { .integer(Int64($0)) } ?? .null
             object["bytes"] = .integer(recording.bytes)
             object["failed"] = .bool(recording.failed)

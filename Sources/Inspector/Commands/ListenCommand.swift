@@ -42,7 +42,8 @@ enum ListenCommand: CommandRunner {
         // A token given wrong is refused before anything is created on disk.
         if let given = invocation["--token"], case .failure(let error) = checked(token: given) { return fail(error.description) }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Private when made here: the logs hold the apps' states, and the token is beside them.
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             return fail("cannot create the directory \(directory): \(reason(of: error))")
         }
@@ -59,7 +60,12 @@ enum ListenCommand: CommandRunner {
             return fail(error.description)
         }
         defer { listener.stop() }
-        streams.output(instructions(address: listener.address, token: token, directory: directory, by: invocation.displayName))
+        streams.output(instructions(address: listener.address, token: token, directory: directory, everyInterface: listener.isEveryInterface,
+                                    by: invocation.displayName))
+        if !listener.isLoopbackOnly {
+            streams.error("\(invocation.displayName): warning: \(listener.address.host) can be reached from other machines, and nothing is encrypted: "
+                          + "the token and every state travel in clear text (bind 127.0.0.1 and forward the port over SSH instead: docs/LIVE.md)")
+        }
 
         if !noUI && whileListening == nil && streams.isTerminal {
             return followFirstRecording(of: listener, by: invocation.displayName, streams: &streams)
@@ -77,21 +83,35 @@ enum ListenCommand: CommandRunner {
         }
         var printed = 0
         while true {
-            listener.waitUntil(timeout: 0.5) { $0.events.count > printed }
-            let events = listener.current.events
-            for event in events[printed...] { streams.output(event.description) }
-            printed = events.count
+            listener.waitUntil(timeout: 0.5) { $0.eventCount > printed }
+            printed = printEvents(of: listener, after: printed, streams: &streams).printed
             if finished.isSet { break }
         }
         done.wait()
         return 0
     }
 
+    /// Prints the events after the first `printed` (and how many were no longer kept, when a
+    /// flood outran the printing); returns the new count and the first recording's log, if any.
+    @discardableResult
+    private static func printEvents(of listener: LiveListener, after printed: Int, streams: inout some TextStreams) -> (printed: Int, connected: String?) {
+        let snapshot = listener.current
+        let (missed, events) = snapshot.events(after: printed)
+        if missed > 0 { streams.output("(\(missed.counted("event", "events")) not shown: they came faster than they were printed)") }
+        var connected: String?
+        for event in events {
+            streams.output(event.description)
+            if case .connected(_, let path, _) = event, connected == nil { connected = path }
+        }
+        return (snapshot.eventCount, connected)
+    }
+
     /// What the user sees first: where logs go, and the two lines an app needs.
     /// `command` is how messages start: `rewind listen`, or a debug executable's name.
-    static func instructions(address: LiveAddress, token: String, directory: String, by command: String = "rewind listen") -> String {
+    static func instructions(address: LiveAddress, token: String, directory: String, everyInterface: Bool = false,
+                             by command: String = "rewind listen") -> String {
         var lines = ["\(command): waiting on \(address), writing logs to \(directory)/"]
-        if address.host == "0.0.0.0" || address.host == "::" {
+        if everyInterface {
             lines.append("(listening on every interface: from a device, use this machine's address instead of \(address.host))")
         }
         lines += [
@@ -106,20 +126,77 @@ enum ListenCommand: CommandRunner {
     static func token(given: String?, directory: String) -> Result<String, UsageError> {
         if let given { return checked(token: given) }
         let path = (directory as NSString).appendingPathComponent(tokenFileName)
-        if let saved = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !saved.isEmpty {
-            return .success(saved)
+        switch savedToken(at: path) {
+        case .success(let saved?): return .success(saved)
+        case .success(nil): break
+        case .failure(let error): return .failure(error)
         }
         let token = LiveHandshake.randomHex()
-        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(errno)))"))
+        // Created 0600 under a name of its own (O_EXCL, never through a link), written whole,
+        // then linked into place: no other user can ever read it, and a listener started at
+        // the same moment finds the whole token or none.
+        let temporary = path + ".\(getpid()).\(LiveHandshake.randomHex().prefix(8))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(errno)))")) }
+        defer { unlink(temporary) }
+        // Whatever the umask: readable by its owner, who must read it again.
+        _ = fchmod(descriptor, 0o600)
+        let bytes = Array((token + "\n").utf8)
+        let failure = bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor).failure }
+        close(descriptor)
+        if let failure { return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(failure)))")) }
+        guard link(temporary, path) == 0 else {
+            let code = errno
+            // Another listener saved one first: that one is the directory's token.
+            if code == EEXIST, case .success(let saved?) = savedToken(at: path) { return .success(saved) }
+            return .failure(UsageError("cannot save the token in \(path): \(String(cString: strerror(code)))"))
         }
         return .success(token)
     }
 
-    /// A token given with `--token`, if it is one an app can send.
+    /// The token saved in `path` (nil when there is none), read without following a link;
+    /// a file others could read (made by an older version, or copied) is made private first.
+    static func savedToken(at path: String) -> Result<String?, UsageError> {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return .success(nil) }
+            return .failure(UsageError("cannot read the saved token \(path): \(String(cString: strerror(errno)))"))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(UsageError("\(path) is not a file; remove it to make a new token"))
+        }
+        if status.st_mode & 0o077 != 0 { _ = fchmod(descriptor, 0o600) }
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        let count = read(descriptor, &bytes, bytes.count)
+        let saved = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if saved.isEmpty { return .success(nil) }
+        guard isStrong(token: saved) else {
+            return .failure(UsageError("the token saved in \(path) is too weak (a token needs \(tokenRule)); remove the file to make a new one"))
+        }
+        return .success(saved)
+    }
+
+    /// The fewest characters a token may have, and the fewest different ones among them:
+    /// the token is all that keeps another machine's recordings (or guesses) out.
+    static let minimumTokenLength = 16
+    static let minimumDistinctTokenCharacters = 8
+
+    static let tokenRule = "\(minimumTokenLength) to 256 printable ASCII characters (no space, quote or backslash), at least \(minimumDistinctTokenCharacters) of them different"
+
+    /// A token given with `--token`, if it is one an app can send and a guesser cannot find.
     static func checked(token: String) -> Result<String, UsageError> {
-        guard !token.isEmpty, token.utf8.count <= 256 else { return .failure(UsageError("--token wants 1 to 256 characters")) }
-        return .success(token)
+        isStrong(token: token) ? .success(token) : .failure(UsageError("--token wants \(tokenRule)"))
+    }
+
+    /// True for 16 to 256 printable ASCII characters without spaces, quotes or backslashes (a
+    /// token is printed inside a Swift string literal), at least 8 of them different.
+    static func isStrong(token: String) -> Bool {
+        let bytes = Array(token.utf8)
+        return (minimumTokenLength...256).contains(bytes.count)
+            && bytes.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            && Set(bytes).count >= minimumDistinctTokenCharacters
     }
 
     /// Waits for the first recording, then follows it in the inspector until the user quits.
@@ -127,13 +204,10 @@ enum ListenCommand: CommandRunner {
         var path: String?
         var printed = 0
         while path == nil {
-            listener.waitUntil(timeout: 3600) { $0.events.count > printed }
-            let events = listener.current.events
-            for event in events[printed...] {
-                streams.output(event.description)
-                if case .connected(_, let connected, _) = event, path == nil { path = connected }
-            }
-            printed = events.count
+            listener.waitUntil(timeout: 3600) { $0.eventCount > printed }
+            let shown = printEvents(of: listener, after: printed, streams: &streams)
+            printed = shown.printed
+            path = shown.connected
         }
         guard let path else { return 0 }
         guard let opened = CommandSupport.openForInspector(
@@ -144,7 +218,7 @@ enum ListenCommand: CommandRunner {
         var model = InspectorModel(source: timeline, size: terminal.size)
         model.toggleFollow()
         let status = InspectorSession.run(model: &model, terminal: &terminal)
-        for event in listener.current.events[printed...] { streams.output(event.description) }
+        printEvents(of: listener, after: printed, streams: &streams)
         return status
     }
 

@@ -94,7 +94,14 @@ enum LogCommand: CommandRunner {
             }
         }
         if !text.isEmpty { streams.output(String(text.dropLast())) }
-        for damaged in timeline.damage { streams.error("\(program): \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped") }
+        for damaged in timeline.damage {
+            // Records deleted before a line: what is missing is damage, the line itself was read (and is listed).
+            if damaged.lineWasRead {
+                streams.error("\(program): \(timeline.name): line \(damaged.line): \(damaged.reason); line \(damaged.line) itself was read")
+            } else {
+                streams.error("\(program): \(timeline.name): line \(damaged.line) is damaged (\(damaged.reason)); skipped")
+            }
+        }
         if let torn = timeline.tornTail { streams.error("\(program): \(timeline.name): line \(torn.line) is cut off (\(torn.reason)); ignored") }
     }
 
@@ -103,8 +110,8 @@ enum LogCommand: CommandRunner {
         let pad = String(repeating: " ", count: indent)
         guard let trace else { return pad + "(no trace recorded)\n" }
         var text = ""
-        if trace.file != nil { text += pad + "at \(trace)\n" }
-        for frame in trace.stack { text += pad + "  " + frame + "\n" }
+        if trace.file != nil { text += pad + "at \(trace.description.escapingControlCharacters)\n" }
+        for frame in trace.stack { text += pad + "  " + frame.escapingControlCharacters + "\n" }
         return text
     }
 }

@@ -30,25 +30,70 @@ public enum RewindCommandLine {
 }
 
 /// Where commands write; tests substitute an in-memory implementation.
+///
+/// This is where text meets the terminal, so what commands print passes one escaping
+/// function here (``Swift/String/escapingControlCharactersKeepingLines``): whatever a
+/// command put in a line from a recording, a peer or a file name, no control character,
+/// C1 or bidi control reaches the terminal raw. Commands still escape each field of a
+/// one-line listing themselves (``Swift/String/escapingControlCharacters``), so a
+/// newline in a value cannot forge a line.
 protocol TextStreams {
-    mutating func output(_ text: String)
-    /// Bytes already made (an export streamed a megabyte at a time): standard output writes them as they are.
-    mutating func output(bytes: UnsafeBufferPointer<UInt8>)
-    mutating func error(_ text: String)
+    /// Writes `text` and a newline to standard output, exactly (commands call ``output(_:)``).
+    mutating func writeOutput(_ text: String)
+    /// Writes bytes already made (an export streamed a megabyte at a time) to standard output,
+    /// exactly as they are (commands call ``output(bytes:)``).
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>)
+    /// Writes `text` and a newline to standard error, exactly (commands call ``error(_:)``).
+    mutating func writeError(_ text: String)
     /// True when stdin and stdout are a terminal (the inspector can run full-screen).
     var isTerminal: Bool { get }
+    /// True when standard output is a terminal (whatever stdin is).
+    var outputIsTerminal: Bool { get }
     /// The width of the terminal standard output goes to; nil when it is not a terminal.
     var outputColumns: Int? { get }
 }
 
 extension TextStreams {
     var isTerminal: Bool { false }
+    var outputIsTerminal: Bool { false }
     var outputColumns: Int? { nil }
 
-    /// Output that is bytes already (an export streamed a megabyte at a time), written as it is.
+    /// Prints `text` (and a newline) with control characters, C1 and bidi controls
+    /// escaped, newlines and tabs kept. In JSON the escapes stand for the same values,
+    /// so printed JSON stays exact.
+    mutating func output(_ text: String) {
+        writeOutput(text.escapingControlCharactersKeepingLines)
+    }
+
+    /// Prints a message (and a newline) on standard error, escaped as ``output(_:)`` escapes.
+    mutating func error(_ text: String) {
+        writeError(text.escapingControlCharactersKeepingLines)
+    }
+
+    /// Prints text holding the command's own terminal styles (`tail`'s colours): the
+    /// command escaped each piece from outside when it put it in.
+    mutating func outputStyled(_ text: String) {
+        writeOutput(text)
+    }
+
+    /// Prints a file for other tools (a log slice, generated source) exactly, or escaped
+    /// as ``output(_:)`` escapes when standard output is a terminal: there it is read.
+    mutating func outputData(_ text: String) {
+        writeOutput(outputIsTerminal ? text.escapingControlCharactersKeepingLines : text)
+    }
+
+    /// Prints rows for other tools already made as bytes (`export --format states`) as they
+    /// are, or escaped as ``output(_:)`` escapes when standard output is a terminal.
     mutating func output(bytes: UnsafeBufferPointer<UInt8>) {
         guard !bytes.isEmpty else { return }
-        output(String(decoding: bytes, as: UTF8.self))
+        guard outputIsTerminal else { return writeOutput(bytes: bytes) }
+        let shown = Array(String(decoding: bytes, as: UTF8.self).escapingControlCharactersKeepingLines.utf8)
+        shown.withUnsafeBufferPointer { writeOutput(bytes: $0) }
+    }
+
+    /// Test doubles take bytes as text (with the newline they add to each write).
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>) {
+        writeOutput(String(decoding: bytes, as: UTF8.self))
     }
 
     /// How wide a line of listing (`log`, `tail`, `find`, `ls`) may be: the terminal's
@@ -77,17 +122,19 @@ struct StandardStreams: TextStreams {
         return Int(size.ws_col)
     }
 
-    mutating func output(_ text: String) {
+    var outputIsTerminal: Bool { isatty(outputDescriptor) == 1 }
+
+    mutating func writeOutput(_ text: String) {
         guard outputFailure == nil else { return }
         outputFailure = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: outputDescriptor)
     }
 
-    mutating func output(bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func writeOutput(bytes: UnsafeBufferPointer<UInt8>) {
         guard outputFailure == nil, !bytes.isEmpty else { return }
         outputFailure = WriteAll.write(UnsafeRawBufferPointer(bytes), to: outputDescriptor).failure
     }
 
-    func error(_ text: String) {
+    func writeError(_ text: String) {
         // Nowhere left to report a failing stderr.
         _ = OutputFile.writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: errorDescriptor)
     }
@@ -96,7 +143,7 @@ struct StandardStreams: TextStreams {
     /// written; a reader that went away (EPIPE) is not an error worth a line.
     func finish(status: Int32) -> Int32 {
         guard let outputFailure, outputFailure != EPIPE else { return status }
-        error("rewind: cannot write to standard output: \(String(cString: strerror(outputFailure)))")
+        writeError("rewind: cannot write to standard output: \(String(cString: strerror(outputFailure)))")
         return 2
     }
 }

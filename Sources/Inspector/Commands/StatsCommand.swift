@@ -16,7 +16,7 @@ enum StatsCommand: CommandRunner {
         }
         let damaged = timeline.damage.count + unreadable
         let gaps = timeline.numberedGaps
-        let notRecorded = gaps.reduce(0) { $0 + max(1, $1.gap.droppedCount) }
+        let notRecorded = gaps.reduce(0) { PlaceholderRows.total($0, max(1, $1.gap.droppedCount)) }
         let sessions = 1 + timeline.reader.laterSessions.count
         let byType = counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key })
         if invocation["--format"] == "json" {

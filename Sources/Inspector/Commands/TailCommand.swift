@@ -96,7 +96,7 @@ enum TailCommand: CommandRunner {
     static func printEntries(of timeline: LogTimeline, from start: Progress, settings: Settings, streams: inout some TextStreams) -> Progress {
         var progress = start
         let end = timeline.count
-        var output = BufferedOutput()
+        var output = BufferedOutput(styled: settings.colors)
         var listing = EntryListing(timeline)
         // Marks before the first entry shown are not this listing's (`-n 10` starts later).
         let skipped = start.next > 0 ? listing.take(before: start.next - 1).count : 0

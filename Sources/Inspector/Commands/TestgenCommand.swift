@@ -86,7 +86,7 @@ enum TestgenCommand: CommandRunner {
             }
             streams.output("Wrote \(testPath) (\(files.test.steps.count) steps) and \(files.fixturePath)")
         } else {
-            streams.output(String(files.test.source.dropLast()))
+            streams.outputData(String(files.test.source.dropLast()))
             streams.error("\(invocation.displayName): wrote the fixture to \(files.fixturePath)")
         }
         if let startNote = files.startNote { streams.error("\(invocation.displayName): \(startNote)") }

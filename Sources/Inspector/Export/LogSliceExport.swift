@@ -25,12 +25,12 @@ enum LogSliceExport {
         // numbered and timed after those before it, so the slice keeps their order.
         var previousSequence: Int64?
         for entry in slice.entries {
-            let sequence = entry.sequence ?? previousSequence.map { $0 + 1 } ?? Int64(entry.number - 1)
+            let sequence = entry.sequence ?? previousSequence.map { $0.addingSaturating(1) } ?? Int64(entry.number - 1)
             previousSequence = sequence
             builder.append(LogBuilder.Entry(
                 sequence: sequence,
                 time: entry.time ?? (slice.firstEntryTime ?? created).addingTimeInterval(entry.timeOffset),
-                durationNanoseconds: Int64(((entry.duration ?? 0) * 1e9).rounded()),
+                durationNanoseconds: Int64(saturating: (entry.duration ?? 0) * 1e9),
                 action: entry.action, effectOf: entry.effectOf ?? (entry.fromEffect ? Int64(entry.number - 2) : nil),
                 state: entry.state, values: entry.values))
         }

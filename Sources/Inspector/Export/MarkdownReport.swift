@@ -14,7 +14,7 @@ enum MarkdownReport {
     static let foldedLineLimit = 60
 
     static func text(for slice: ExportSlice, path: JSONPointer?) throws(ExportError) -> String {
-        var text = "# Rewind report: \(slice.logName)\n\n"
+        var text = "# Rewind report: \(slice.logName.escapingControlCharacters)\n\n"
         text += header(for: slice)
         text += "\n## Actions\n\n"
         for (position, entry) in slice.entries.enumerated() {
@@ -50,13 +50,16 @@ enum MarkdownReport {
             text += folded(fenced("diff", diff), summary: "State changes")
         }
         text += try finalState(of: slice, path: path)
-        return text
+        // A report is read in terminals (`cat`, `less`) as well as browsers: nothing in it may
+        // control one. Names were escaped where they sit on one line; in the JSON blocks the
+        // escapes are JSON's, the same values.
+        return text.escapingControlCharactersKeepingLines
     }
 
     private static func header(for slice: ExportSlice) -> String {
         var lines: [String] = []
         if let header = slice.header {
-            var app = header.processName.isEmpty ? "unknown process" : header.processName
+            var app = header.processName.isEmpty ? "unknown process" : header.processName.escapingControlCharacters
             let types = [header.stateTypeName, header.actionTypeName].compactMap { $0 }.map(inlineCode)
             if !types.isEmpty { app += " — " + types.joined(separator: ", ") }
             lines.append("- **App:** \(app)")
@@ -123,9 +126,11 @@ enum MarkdownReport {
         return "<details><summary>\(summary) (\(lines) lines)</summary>\n\n\(block)\n</details>\n"
     }
 
-    /// Inline code that survives backticks in the text.
-    static func inlineCode(_ text: String) -> String {
-        text.contains("`") ? "`` \(text) ``" : "`\(text)`"
+    /// Inline code that survives backticks in the text; control characters from the
+    /// recording are shown escaped (a report is read in terminals and browsers).
+    static func inlineCode(_ raw: String) -> String {
+        let text = raw.escapingControlCharacters
+        return text.contains("`") ? "`` \(text) ``" : "`\(text)`"
     }
 
     static func truncated(_ text: String, to limit: Int) -> String {

@@ -11,6 +11,11 @@ import Darwin
 final class ListeningSocket: @unchecked Sendable {
     /// The address actually bound (port 0 becomes the port the system chose).
     let address: LiveAddress
+    /// True when bound to a loopback address (127.0.0.0/8 or ::1, IPv4-mapped included).
+    let isLoopback: Bool
+    /// True when bound to every interface (0.0.0.0 or ::), whatever the spelling asked for
+    /// (`0`, `0.0`, `0x0`, `*` where the resolver takes it).
+    let isUnspecified: Bool
     private let descriptor: Int32
     private let wake: (read: Int32, write: Int32)
 
@@ -46,6 +51,28 @@ final class ListeningSocket: @unchecked Sendable {
         self.descriptor = descriptor
         wake = (pipeEnds[0], pipeEnds[1])
         address = LiveAddress(host: requested.host, port: ListeningSocket.port(of: bound))
+        (isLoopback, isUnspecified) = ListeningSocket.kind(of: bound)
+    }
+
+
+    /// Whether a bound address is loopback, and whether it is the unspecified address (every interface).
+    private static func kind(of address: sockaddr_storage) -> (loopback: Bool, unspecified: Bool) {
+        var copy = address
+        return withUnsafePointer(to: &copy) { pointer in
+            if Int32(address.ss_family) == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    let bytes = withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+                    let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+                    let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1 || mapped && bytes[12] == 127
+                    let unspecified = bytes.allSatisfy { $0 == 0 } || mapped && bytes[12...].allSatisfy { $0 == 0 }
+                    return (loopback, unspecified)
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                let host = UInt32(bigEndian: $0.pointee.sin_addr.s_addr)
+                return (host >> 24 == 127, host == 0)
+            }
+        }
     }
 
     deinit {
@@ -54,8 +81,8 @@ final class ListeningSocket: @unchecked Sendable {
         _ = systemClose(wake.write)
     }
 
-    /// The next connection and its peer's address; nil once `close()` was called.
-    func accept() -> (LiveSocket, String)? {
+    /// The next connection, its peer's address (`127.0.0.1:50312`) and host (`127.0.0.1`); nil once `close()` was called.
+    func accept() -> (LiveSocket, String, String)? {
         while true {
             var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&entries, 2, -1)
@@ -67,7 +94,8 @@ final class ListeningSocket: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(descriptor, $0, &length) }
             }
             if connection < 0 { continue }
-            return (LiveSocket(descriptor: connection), ListeningSocket.describe(peer))
+            let described = ListeningSocket.describe(peer)
+            return (LiveSocket(descriptor: connection), described?.description ?? "(unknown peer)", described?.host ?? "(unknown peer)")
         }
     }
 
@@ -92,8 +120,8 @@ final class ListeningSocket: @unchecked Sendable {
         }
     }
 
-    /// `127.0.0.1:50312`, for reports.
-    private static func describe(_ address: sockaddr_storage) -> String {
+    /// `127.0.0.1:50312`, for reports; nil when it cannot be said.
+    private static func describe(_ address: sockaddr_storage) -> LiveAddress? {
         var address = address
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
@@ -102,8 +130,8 @@ final class ListeningSocket: @unchecked Sendable {
                 getnameinfo($0, socklen_t(MemoryLayout<sockaddr_storage>.size), &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
             }
         }
-        guard status == 0 else { return "(unknown peer)" }
-        return LiveAddress(host: cText(host), port: UInt16(cText(service)) ?? 0).description
+        guard status == 0 else { return nil }
+        return LiveAddress(host: cText(host), port: UInt16(cText(service)) ?? 0)
     }
 }
 

@@ -22,6 +22,16 @@ package final class LiveListener: @unchecked Sendable {
         package var maximumRecordBytes = LogReader.maximumLineBytes
         /// How long an app has to say hello after connecting.
         package var helloTimeout = 5.0
+        /// Wrong tokens one address may send at once, and the seconds it then waits for each
+        /// further try (``AuthenticationLimiter``).
+        package var authenticationBurst = 5
+        package var authenticationInterval = 1.0
+        /// The latest events kept for ``Snapshot/events``: older ones are dropped, so a flood
+        /// of refused connections does not grow the listener's memory.
+        package var eventsKept = 1000
+        /// Called on a connection's thread before it reads a session's log from disk (without
+        /// the listener's lock); tests hold a reconnection there.
+        package var willReadLog: (@Sendable (_ session: String) -> Void)?
 
         package init(address: LiveAddress, directory: String, token: String) {
             self.address = address
@@ -43,15 +53,18 @@ package final class LiveListener: @unchecked Sendable {
         /// or not recorded, for the app's `reason`.
         case gap(peer: String, path: String, firstEntry: Int, count: Int, reason: String?)
 
+        /// One line: what a peer sent (a refused client's protocol value, before it
+        /// authenticated) is escaped, so it can neither control the terminal nor forge a line.
         package var description: String {
             switch self {
-            case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path)"
-            case .refused(let peer, let reason): "refused \(peer): \(reason)"
-            case .closed(let peer, let path, nil): "finished \(path ?? "(no log)") (\(peer))"
-            case .closed(let peer, let path, let reason?): "closed \(peer)\(path.map { " (\($0))" } ?? ""): \(reason)"
+            case .connected(let peer, let path, let resumed): "\(resumed ? "resumed" : "recording") \(peer) → \(path.escapingControlCharacters)"
+            case .refused(let peer, let reason): "refused \(peer): \(reason.escapingControlCharacters)"
+            case .closed(let peer, let path, nil): "finished \(path?.escapingControlCharacters ?? "(no log)") (\(peer))"
+            case .closed(let peer, let path, let reason?):
+                "closed \(peer)\(path.map { " (\($0.escapingControlCharacters))" } ?? ""): \(reason.escapingControlCharacters)"
             case .gap(let peer, let path, let first, let count, let reason):
                 // Numbers from the stream are the app's: never trusted not to overflow.
-                "gap in \(path) (\(peer)): " + (count <= 1 ? "entry \(first)" : "entries \(first)–\(first.addingReportingOverflow(count - 1).partialValue)")
+                "gap in \(path.escapingControlCharacters) (\(peer)): " + (count <= 1 ? "entry \(first)" : "entries \(first)–\(first.addingReportingOverflow(count - 1).partialValue)")
                     + " not recorded"
                     + (reason.map { ": " + GapReason.readable($0).escapingControlCharacters } ?? "")
             }
@@ -60,9 +73,19 @@ package final class LiveListener: @unchecked Sendable {
 
     /// What the listener holds, for waiters.
     package struct Snapshot {
+        /// The latest events (at most `Configuration.eventsKept`, up to twice that between trims).
         package var events: [Event] = []
+        /// Events since the listener started: ``events`` are the last of them.
+        package var eventCount = 0
         /// Each log written so far, with the last sequence number it holds.
         package var recordings: [String: Int64?] = [:]
+
+        /// The events after the first `seen` of all, and how many of those are no longer kept.
+        package func events(after seen: Int) -> (missed: Int, events: ArraySlice<Event>) {
+            let firstKept = eventCount - events.count
+            let missed = max(0, firstKept - seen)
+            return (missed, events[max(0, seen - firstKept)...])
+        }
     }
 
     package let configuration: Configuration
@@ -74,6 +97,10 @@ package final class LiveListener: @unchecked Sendable {
     private let condition = NSCondition()
     private var snapshot = Snapshot()
     private var sessions: [String: Session] = [:]
+    /// Sessions whose log a connection is reading (off the lock): another connection for
+    /// the same session waits for it; other apps do not.
+    private var opening: Set<String> = []
+    private var limiter: AuthenticationLimiter
     private var connections: [Int: LiveSocket] = [:]
     private var nextConnection = 0
     private var stopped = false
@@ -97,6 +124,7 @@ package final class LiveListener: @unchecked Sendable {
         }
         self.configuration = configuration
         self.onEvent = onEvent
+        limiter = AuthenticationLimiter(burst: configuration.authenticationBurst, interval: configuration.authenticationInterval)
         socket = try ListeningSocket(binding: configuration.address)
         threads.enter()
         Platform.startThread(named: "rewind-listen") { [self] in
@@ -130,10 +158,17 @@ package final class LiveListener: @unchecked Sendable {
 
     package var current: Snapshot { condition.withLock { snapshot } }
 
+    /// True when the listener is bound to a loopback address only (127.0.0.0/8, ::1): nothing
+    /// from another machine can reach it.
+    package var isLoopbackOnly: Bool { socket.isLoopback }
+
+    /// True when the listener is bound to every interface (0.0.0.0 or ::, however it was spelled).
+    package var isEveryInterface: Bool { socket.isUnspecified }
+
     // MARK: Connections
 
     private func acceptConnections() {
-        while let (connection, peer) = socket.accept() {
+        while let (connection, peer, host) = socket.accept() {
             let number: Int? = condition.withLock {
                 guard !stopped else { return nil }
                 nextConnection += 1
@@ -147,7 +182,7 @@ package final class LiveListener: @unchecked Sendable {
             threads.enter()
             // Its own thread, with a stack for the deepest record a log accepts.
             Platform.startThread(named: "rewind-listen-connection") { [self] in
-                serve(connection, number: number, peer: peer)
+                serve(connection, number: number, peer: peer, host: host)
                 condition.withLock { _ = connections.removeValue(forKey: number) }
                 connection.close()
                 threads.leave()
@@ -158,12 +193,19 @@ package final class LiveListener: @unchecked Sendable {
     private func report(_ event: Event) {
         condition.withLock {
             snapshot.events.append(event)
+            snapshot.eventCount += 1
+            // Trimmed in steps, so that keeping the latest costs nothing per event.
+            let kept = max(1, configuration.eventsKept)
+            if snapshot.events.count >= 2 * kept { snapshot.events.removeFirst(snapshot.events.count - kept) }
             condition.broadcast()
         }
         onEvent(event)
     }
 
-    private func serve(_ connection: LiveSocket, number: Int, peer: String) {
+    /// Seconds on a clock that only goes forward, for the authentication limit.
+    private static func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private func serve(_ connection: LiveSocket, number: Int, peer: String, host: String) {
         var buffer: [UInt8] = []
         let hello: LiveHandshake.Hello
         switch readHello(connection, into: &buffer) {
@@ -173,7 +215,20 @@ package final class LiveListener: @unchecked Sendable {
         case .success(let received):
             hello = received
         }
-        guard LiveListener.tokensMatch(hello.token, configuration.token) else {
+        // Out of tries: refused before its token is compared, so a guess costs a wait.
+        let outcome: (wait: Double?, matches: Bool) = condition.withLock {
+            let now = Self.monotonicSeconds()
+            if let wait = limiter.wait(for: host, at: now) { return (wait, false) }
+            let matches = LiveListener.tokensMatch(hello.token, configuration.token)
+            if !matches { limiter.noteWrongToken(from: host, at: now) }
+            return (nil, matches)
+        }
+        if let wait = outcome.wait {
+            let reason = "too many wrong tokens from \(host); try again in \(Int(wait.rounded(.up))) s"
+            _ = connection.send(LiveHandshake.line(.refused(reason: reason)), timeout: 1)
+            return report(.refused(peer: peer, reason: reason))
+        }
+        guard outcome.matches else {
             _ = connection.send(LiveHandshake.line(.refused(reason: "wrong token")), timeout: 1)
             return report(.refused(peer: peer, reason: "wrong token"))
         }
@@ -184,21 +239,7 @@ package final class LiveListener: @unchecked Sendable {
                 if sessions[hello.session]?.owner == number { sessions[hello.session] = nil }
             }
         }
-        let resumed: Result<LiveSessionLog?, LiveListenError> = condition.withLock {
-            if let session = sessions[hello.session] {
-                // The app reconnected before this side noticed the old connection died: the newest wins.
-                connections[session.owner]?.shutdownBoth()
-                session.owner = number
-                return .success(session.log)
-            }
-            do throws(LiveListenError) {
-                let log = try LiveSessionLog.existing(session: hello.session, in: configuration.directory)
-                if let log { sessions[hello.session] = Session(log: log, owner: number) }
-                return .success(log)
-            } catch {
-                return .failure(error)
-            }
-        }
+        let resumed = claimSession(hello.session, connection: number)
         let existing: LiveSessionLog?
         switch resumed {
         case .failure(let error):
@@ -282,6 +323,38 @@ package final class LiveListener: @unchecked Sendable {
                 return report(.closed(peer: peer, path: log?.path, reason: "the app did not take the listener's confirmation: \(failure)"))
             }
         }
+    }
+
+    /// The log of `session` for connection `number`: taken over from the connection that
+    /// had it, or read from disk (nil: none yet). Reading a long log takes seconds, so it
+    /// is done without the lock: other apps' hellos go on meanwhile; only a connection for
+    /// the same session waits.
+    private func claimSession(_ session: String, connection number: Int) -> Result<LiveSessionLog?, LiveListenError> {
+        let claimed: LiveSessionLog?? = condition.withLock {
+            while opening.contains(session) && !stopped { condition.wait() }
+            if let registered = sessions[session] {
+                // The app reconnected before this side noticed the old connection died: the newest wins.
+                connections[registered.owner]?.shutdownBoth()
+                registered.owner = number
+                return .some(registered.log)
+            }
+            opening.insert(session)
+            return .none
+        }
+        if let claimed { return .success(claimed) }
+        configuration.willReadLog?(session)
+        let read: Result<LiveSessionLog?, LiveListenError>
+        do throws(LiveListenError) {
+            read = .success(try LiveSessionLog.existing(session: session, in: configuration.directory))
+        } catch {
+            read = .failure(error)
+        }
+        condition.withLock {
+            opening.remove(session)
+            if case .success(let log?) = read { sessions[session] = Session(log: log, owner: number) }
+            condition.broadcast()
+        }
+        return read
     }
 
     private func readHello(_ connection: LiveSocket, into buffer: inout [UInt8]) -> Result<LiveHandshake.Hello, HelloProblem> {

@@ -5,7 +5,8 @@ import Recorder
 /// (or a restarted listener) finds it again by its session name, which ends
 /// the file name: `checkout-20260301-101500-3f2a…9c.jsonl`.
 ///
-/// Used under `LiveListener`'s lock only.
+/// Used by one connection at a time, under `LiveListener`'s lock once it is
+/// registered (``existing(session:in:)`` reads the file before, without the lock).
 final class LiveSessionLog {
     let path: String
     /// The last sequence number held, as an entry or inside a gap; nil before the first.
@@ -46,6 +47,7 @@ final class LiveSessionLog {
         }
         var last: Int64?
         if reader.entryCount > 0, let entry = try? reader.entry(at: reader.entryCount - 1) { last = entry.sequence }
+        // The reader checked the gap's numbers (LogLimits.gapProblem): this cannot overflow.
         if let gap = reader.gaps.last { last = max(last ?? -1, gap.firstSequence + Int64(gap.droppedCount) - 1) }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw LiveListenError("cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -55,7 +57,7 @@ final class LiveSessionLog {
             close(descriptor)
             throw LiveListenError("cannot cut the torn last line of \(path): \(String(cString: strerror(code)))")
         }
-        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(path, keptBytes: reader.tornTail?.offset))
+        let log = LiveSessionLog(path: path, descriptor: descriptor, lastSequence: last, chain: resumedChain(reader.lastRecordSeal))
         log.entryNumbersTaken = reader.gaps.reduce(reader.entryCount + reader.damage.count) { taken, gap in
             let (sum, overflow) = taken.addingReportingOverflow(max(1, gap.droppedCount))
             return overflow ? Int.max : sum
@@ -85,20 +87,19 @@ final class LiveSessionLog {
         return log
     }
 
-    /// The chain of the log at `path` (its first `keptBytes` bytes): the header's key, and the number after the last record's.
-    private static func resumedChain(_ path: String, keptBytes: Int64?) -> LogChain? {
-        guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return nil }
-        if let keptBytes { bytes = Array(bytes.prefix(Int(keptBytes))) }
-        let lines = bytes.split(separator: 0x0A)
+    /// The chain a log goes on with after its last record, from that record's framing alone (one
+    /// line read, not the file): a header's own checksum is its session's key; a later record's
+    /// is its checksum XOR the key. Nil for format 1, which has no chain.
+    private static func resumedChain(_ last: LogLine.Seal?) -> LogChain? {
+        guard let last, let number = last.number, number < .max else { return nil }
         var chain = LogChain()
-        guard let first = lines.first, let last = lines.last else { return nil }
-        guard let header = Array(first).withUnsafeBytes({ LogLine.unseal($0) }), header.number == 0 else { return nil }
-        chain.key = header.stored
-        chain.nextNumber = (Array(last).withUnsafeBytes({ LogLine.unseal($0)?.number }) ?? 0) + 1
+        chain.key = number == 0 ? last.stored : last.key
+        chain.nextNumber = number + 1
         return chain
     }
 
     /// Appends whole, verified records (each with its newline), sealed anew in this file's chain.
+    /// A header starts a session with a chain of its own, as in a log opened again.
     func append(_ records: [UInt8]) throws(LiveListenError) {
         var bytes = records
         if var chain {
@@ -106,7 +107,9 @@ final class LiveSessionLog {
             records.withUnsafeBytes { all in
                 var start = 0
                 while start < all.count, let newline = all[start...].firstIndex(of: 0x0A) {
-                    LogLine.reseal(UnsafeRawBufferPointer(rebasing: all[start..<newline]), into: &bytes, chain: &chain)
+                    let line = UnsafeRawBufferPointer(rebasing: all[start..<newline])
+                    if LogLine.hasPrefix(line, LogLine.headerPrefix) { chain = LogChain() }
+                    LogLine.reseal(line, into: &bytes, chain: &chain)
                     start = newline + 1
                 }
             }
@@ -121,12 +124,11 @@ final class LiveSessionLog {
         switch kind {
         case .entry(let sequence, _):
             lastSequence = max(lastSequence ?? -1, sequence)
-            entryNumbersTaken += 1
+            entryNumbersTaken = entryNumbersTaken.addingSaturating(1)
         case .gap(let first, let count):
-            lastSequence = max(lastSequence ?? -1, first + count - 1)
-            // A count from the stream: added without overflowing, whatever the app sent.
-            let (sum, overflow) = entryNumbersTaken.addingReportingOverflow(max(1, Int(clamping: count)))
-            entryNumbersTaken = overflow ? Int.max : sum
+            // Saturating: the framer checked a gap's numbers (LogLimits.gapProblem); this holds without it too.
+            lastSequence = max(lastSequence ?? -1, first.addingSaturating(count).addingSaturating(-1))
+            entryNumbersTaken = entryNumbersTaken.addingSaturating(max(1, Int(clamping: count)))
         case .header: lastSequence = nil
         case .other: break
         }
@@ -140,7 +142,9 @@ final class LiveSessionLog {
     /// `<process>-<yyyyMMdd-HHmmss>[-<test or metadata>]-<session>.jsonl`, in UTC, file-name-safe.
     static func fileName(header: JSONValue, session: String) -> String {
         let process = safe(header["process"]?.stringValue ?? "app", limit: 40)
-        let created = Date(timeIntervalSince1970: header["created"]?.doubleValue ?? Date().timeIntervalSince1970)
+        // A header from elsewhere may say 1e300 or -1e300: only a date a file name can hold is used.
+        let seconds = header["created"]?.doubleValue.flatMap { (0...253_402_300_799).contains($0) ? $0 : nil }
+        let created = seconds.map(Date.init(timeIntervalSince1970:)) ?? Date()
         var parts = [process.isEmpty ? "app" : process, timestamp(created)]
         if let metadata = header["metadata"]?.objectValue, metadata.count > 0 {
             let text = metadata["test"]?.stringValue
@@ -168,9 +172,9 @@ final class LiveSessionLog {
 
     /// `20260301-101500` (UTC).
     static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var seconds = time_t(saturating: date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
-        gmtime_r(&seconds, &parts)
+        guard gmtime_r(&seconds, &parts) != nil else { return "00000000-000000" }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
     }

@@ -6,11 +6,11 @@ enum RecordingListFormat {
     static func row(_ recording: RecordingSummary) -> String {
         var columns = [
             (recording.failed ? "FAILED" : "").padded(toWidth: 6),
-            date(recording.created),
+            recording.created.map(date) ?? unknownDate,
             entries(recording.entries).leftPadded(toWidth: 13),
             ValueFormatting.shortBytes(recording.bytes).leftPadded(toWidth: 8),
-            recording.displayName,
-            recording.relativePath,
+            recording.displayName.escapingControlCharacters,
+            recording.relativePath.escapingControlCharacters,
         ]
         if let damage = recording.damage { columns.append("(\(damage))") }
         return columns.joined(separator: "  ")
@@ -23,8 +23,10 @@ enum RecordingListFormat {
 
     /// `2026-03-01 10:15:00`, UTC, so lists read the same on every machine; `?`
     /// (as wide) for a time no calendar date stands for, which a header can hold.
+    static let unknownDate = "?".padded(toWidth: 19)
+
     static func date(_ date: Date) -> String {
-        let unknown = "?".padded(toWidth: 19)
+        let unknown = unknownDate
         guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return unknown }
         var parts = tm()
         // Fails for a year past Int32's range.

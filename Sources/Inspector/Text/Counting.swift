@@ -4,37 +4,3 @@ extension Int {
         "\(self) \(self == 1 ? singular : plural)"
     }
 }
-
-extension String {
-    /// Text from a recording (or a peer), for a terminal: control characters (C0, DEL,
-    /// C1), the bidirectional overrides and isolates that reorder what follows them
-    /// (U+202A–U+202E, U+2066–U+2069, U+061C, U+200E/U+200F) and the line and paragraph
-    /// separators (U+2028/U+2029) written as `\u{7f}`. The one function every command's
-    /// plain output, the listener's messages and errors pass outside text through, so a
-    /// recording never sends a terminal an escape sequence or reorders a line. Files
-    /// for other tools (JSON, JSON Patch, Redux DevTools) keep exact values instead.
-    var escapingControlCharacters: String {
-        // Nothing to escape is by far the common case: no copy then.
-        guard unicodeScalars.contains(where: \.needsEscapingForTerminal) else { return self }
-        var result = ""
-        for scalar in unicodeScalars {
-            if scalar.needsEscapingForTerminal {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-}
-
-extension Unicode.Scalar {
-    /// C0, DEL, C1, bidi controls and line/paragraph separators (see ``Swift/String/escapingControlCharacters``).
-    var needsEscapingForTerminal: Bool {
-        switch value {
-        case 0..<0x20, 0x7F..<0xA0: true
-        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
-}

@@ -49,7 +49,7 @@ enum GapDescription {
     static func skipNote(_ timeline: LogTimeline, doing: String, program: String) -> String? {
         let gaps = timeline.numberedGaps
         guard !gaps.isEmpty else { return nil }
-        let missing = gaps.reduce(0) { $0 + max(1, $1.gap.droppedCount) }
+        let missing = gaps.reduce(0) { PlaceholderRows.total($0, max(1, $1.gap.droppedCount)) }
         let ranges = gaps.prefix(5).map { range(numbered: $0.firstNumber, gap: $0.gap) }.joined(separator: ", ") + (gaps.count > 5 ? ", …" : "")
         return timeline.name.escapingControlCharacters + ": " + missing.counted("entry was", "entries were")
             + " not recorded (\(ranges)) and could not be \(doing); see \(program) stats"

@@ -105,7 +105,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         reader.isFullyIndexed ? .complete : .scanning(fraction: reader.indexProgress)
     }
 
-    var damage: [DamagedRecord] { reader.damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
+    var damage: [DamagedRecord] { reader.damage.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason, lineWasRead: $0.lineWasRead) } }
     var tornTail: DamagedRecord? { reader.tornTail.map { DamagedRecord(line: $0.lineNumber, reason: $0.reason) } }
     var initialState: JSONValue? { reader.header.initialState }
     var datePaths: [String] { reader.header.datePaths }

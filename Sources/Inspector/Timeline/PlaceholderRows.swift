@@ -59,7 +59,7 @@ struct PlaceholderRows: Sendable {
         for (offset, placeholder) in self.placeholders.enumerated() {
             rows.append(placeholder.entriesBefore + offset)
             numbersBefore.append(taken)
-            taken += placeholder.numbers
+            taken = Self.total(taken, placeholder.numbers)
         }
     }
 
@@ -168,6 +168,16 @@ struct PlaceholderRows: Sendable {
             if placeholders[middle].entriesBefore <= index { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// The most numbers placeholders may take in all: a reader bounds each gap
+    /// (`LogLimits.maximumGapEntries`), and this bounds millions of them, so that entry
+    /// numbers never overflow.
+    static let maximumNumbersTaken = 1 << 62
+
+    /// `taken + more`, at most ``maximumNumbersTaken``.
+    static func total(_ taken: Int, _ more: Int) -> Int {
+        min(maximumNumbersTaken, taken + min(more, maximumNumbersTaken))
     }
 
     private static func lowerBound(_ values: [Int], _ value: Int) -> Int {

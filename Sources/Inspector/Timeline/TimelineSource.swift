@@ -32,6 +32,8 @@ struct DamagedRecord: Equatable, Sendable {
     /// 1-based line number in the log file.
     var line: Int
     var reason: String
+    /// True when the line's own record was read: the damage is records missing before it.
+    var lineWasRead = false
 }
 
 /// What follow mode found besides new entries, for the status line.

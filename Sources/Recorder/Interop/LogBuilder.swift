@@ -70,7 +70,7 @@ package struct LogBuilder {
 
     package mutating func append(_ entry: Entry) {
         let sequence = entry.sequence ?? nextSequence
-        nextSequence = sequence + 1
+        nextSequence = sequence.addingSaturating(1)
         let patch = previousState.map { JSONDiff.patch(from: $0, to: entry.state) }
         let patchBytes = patch.map { JSONWriter.compact($0.jsonValue) } ?? []
         let isKeyframe = entryCount == 0 || patch == nil

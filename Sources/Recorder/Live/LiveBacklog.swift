@@ -239,7 +239,9 @@ package struct LiveBacklog {
             value = value * 10 + Int64(record[index] - 48)
             index += 1
         }
-        return index > digitsStart ? value : nil
+        // Longer numbers (and a sign, a fraction, an exponent) are read by the parser, which knows what fits.
+        guard index > digitsStart, index < record.count, record[index] == UInt8(ascii: ",") || record[index] == UInt8(ascii: "}") else { return nil }
+        return value
     }
 
     private static func parsedMember(_ field: RecordField, of record: UnsafeRawBufferPointer) -> Int64? {

@@ -76,7 +76,7 @@ package enum LiveHandshake {
             return .failure(LiveProtocolError("the connection did not start with a Rewind hello"))
         }
         guard object["protocol"]?.int64Value == Int64(protocolVersion) else {
-            return .failure(LiveProtocolError("unsupported protocol version \(object["protocol"].map { "\($0)" } ?? "(none)")"))
+            return .failure(LiveProtocolError("unsupported protocol version \(object["protocol"].map(shortText) ?? "(none)")"))
         }
         guard let token = object["token"]?.stringValue, let session = object["session"]?.stringValue else {
             return .failure(LiveProtocolError("the hello has no token or session"))
@@ -88,10 +88,25 @@ package enum LiveHandshake {
     package static func reply(from line: some Collection<UInt8>) -> Result<Reply, LiveProtocolError> {
         guard let object = try? JSONParser.parse(line) else { return .failure(LiveProtocolError("the listener's reply is not JSON")) }
         switch object["kind"]?.stringValue {
-        case "welcome": return .success(.welcome(lastSequence: object["lastSeq"]?.int64Value, acknowledgements: object["acks"]?.boolValue == true))
+        case "welcome":
+            let acknowledgements = object["acks"]?.boolValue == true
+            // The app counts on from it: a listener (or whatever answers in its place) must not
+            // make that count overflow.
+            guard let last = object["lastSeq"] else { return .success(.welcome(lastSequence: nil, acknowledgements: acknowledgements)) }
+            guard let sequence = last.int64Value, (0...(Int64.max - LogLimits.maximumGapEntries)).contains(sequence) else {
+                return .failure(LiveProtocolError("the listener's welcome holds no sequence number an app can go on from"))
+            }
+            return .success(.welcome(lastSequence: sequence, acknowledgements: acknowledgements))
         case "refused": return .success(.refused(reason: object["reason"]?.stringValue ?? "no reason given"))
         default: return .failure(LiveProtocolError("the listener's reply is neither welcome nor refused"))
         }
+    }
+
+    /// A value a peer sent, for a message: its JSON, cut to 40 characters (whoever
+    /// shows the message escapes what it holds for a terminal).
+    private static func shortText(_ value: JSONValue) -> String {
+        let text = JSONWriter.compactString(value)
+        return text.count > 40 ? text.prefix(40) + "…" : text
     }
 
     /// Session names go into file names, so only hex digits are allowed.

@@ -65,12 +65,13 @@ extension LogHeader {
             throw LogRecordError("the header does not say \"format\":\"rewind\"")
         }
         guard let version = record["version"]?.int64Value else { throw LogRecordError("the header has no version") }
-        self.version = Int(version)
+        // Clamped: `Int` is 32 bits on watchOS, and a header from elsewhere may say 2⁶³.
+        self.version = Int(clamping: version)
         created = Date(timeIntervalSince1970: record["created"]?.doubleValue ?? 0)
         processName = record["process"]?.stringValue ?? ""
         stateTypeName = record["stateType"]?.stringValue
         actionTypeName = record["actionType"]?.stringValue
-        keyframeInterval = Int(record["keyframeInterval"]?.int64Value ?? 0)
+        keyframeInterval = Int(clamping: record["keyframeInterval"]?.int64Value ?? 0)
         options = record["options"] ?? [:]
         var metadata: [String: String] = [:]
         if let members = record["metadata"]?.objectValue?.members {

@@ -19,6 +19,9 @@ package struct LogIndex {
     var tornTail: LogDamage?
     /// Offset and length of the first line, once complete (the header).
     var headerLine: (offset: Int64, length: Int)?
+    /// Offset and length of the last line that held a record in its place (its checksum and
+    /// number checked): where a writer appending to the log goes on from.
+    var lastRecordLine: (offset: Int64, length: Int)?
 
     /// The next unscanned byte: always the start of a line.
     var scannedOffset: Int64 = 0
@@ -64,6 +67,7 @@ package struct LogIndex {
         next.pendingFlags = pendingFlags
         next.session = session
         next.headerLine = headerLine
+        next.lastRecordLine = lastRecordLine
         next.entryBase = entryBase + entryCount
         return next
     }
@@ -78,6 +82,7 @@ package struct LogIndex {
         damage += next.damage
         gaps += next.gaps
         laterSessions += next.laterSessions
+        lastRecordLine = next.lastRecordLine
         tornTail = next.tornTail
         headerLine = next.headerLine
         scannedOffset = next.scannedOffset
@@ -254,11 +259,12 @@ package struct LogIndex {
             damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
             return true
         case .afterMissing(let why):
-            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why))
+            damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: why, lineWasRead: true))
             pendingFlags.insert(.afterDamage)
         case .inPlace:
             break
         }
+        lastRecordLine = (offset, line.count)
         scannedLines = lineNumber
         if LogLine.hasPrefix(line, LogLine.Kind.entry) {
             offsets.append(offset)
@@ -280,6 +286,12 @@ package struct LogIndex {
             }
         } else if LogLine.hasPrefix(line, LogLine.Kind.gap) {
             let record = try? JSONParser.parse(UnsafeRawBufferPointer(line).bindMemory(to: UInt8.self))
+            if let problem = record.flatMap(LogLimits.gapProblem) {
+                // Read as a gap, its numbers would overflow every entry number after it.
+                damage.append(LogDamage(lineNumber: lineNumber, offset: offset, reason: problem))
+                pendingFlags.insert(.afterDamage)
+                return true
+            }
             gaps.append(LogGap(
                 beforeEntry: entryBase + offsets.count, lineNumber: lineNumber,
                 firstSequence: record?[RecordField.firstSequence.name]?.int64Value ?? -1,

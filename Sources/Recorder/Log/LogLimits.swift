@@ -2,7 +2,7 @@
 /// (which never writes a record past them) and the reader (which refuses
 /// one): a value over a limit is recorded as a gap that says why, never as a
 /// line that would make the entry, later entries or the header unreadable.
-enum LogLimits {
+package enum LogLimits {
     /// The longest line a reader accepts.
     static let maximumRecordBytes = LogReader.maximumLineBytes
     /// Room in an entry record for everything besides its state and payload.
@@ -11,6 +11,36 @@ enum LogLimits {
     /// three levels below the top of its record (record, patch, operation),
     /// and the parser reads at most ``JSONParser/maximumDepth`` levels.
     static let maximumValueNesting = JSONParser.maximumDepth - 3
+
+    /// The most entries one gap record may stand for. Entry numbers count what gaps stand for,
+    /// so a gap claiming 2⁶³ entries would overflow every number after it; no recorder drops
+    /// a trillion entries in one go.
+    static let maximumGapEntries: Int64 = 1 << 40
+
+    /// Why a gap record (parsed) cannot be read as one, or nil: its `firstSeq` and `dropped`,
+    /// when present, must be whole numbers whose range fits a sequence number.
+    package static func gapProblem(_ record: JSONValue) -> String? {
+        let dropped = record[RecordField.dropped.name]
+        let first = record[RecordField.firstSequence.name]
+        if let dropped {
+            guard let count = dropped.int64Value, (0...maximumGapEntries).contains(count) else {
+                return "a gap record whose \"dropped\" is not a count from 0 to \(maximumGapEntries)"
+            }
+        }
+        if let first {
+            guard let sequence = first.int64Value, (0...(Int64.max - maximumGapEntries)).contains(sequence) else {
+                return "a gap record whose \"firstSeq\" is not a sequence number"
+            }
+        }
+        return nil
+    }
+
+    /// What the patches from one whole state to the next may build when read: copies may
+    /// add no more than a record holds, and nothing may nest deeper than a record may.
+    /// (The recorder writes neither copies nor such nesting; a log from elsewhere may.)
+    package static var patchLimits: PatchLimits {
+        PatchLimits(copiedBytes: maximumRecordBytes, maximumNesting: maximumValueNesting)
+    }
 
     /// Why a state of `bytes` bytes nested `nesting` levels deep cannot be recorded, or nil:
     /// what follows its name (`is 70 MB encoded; a log record holds at most 64 MB`).

@@ -24,10 +24,10 @@ package enum LogLine {
 
     /// Records start with their kind, so the reader classifies a line without parsing it.
     package static let headerPrefix = Array(Kind.header.description.utf8)
-    static let entryPrefix = Array(Kind.entry.description.utf8)
+    package static let entryPrefix = Array(Kind.entry.description.utf8)
     /// Keyframe entries say so first, so the index knows them without parsing.
     package static let keyframePrefix = Array(Kind.keyframe.description.utf8)
-    static let gapPrefix = Array(Kind.gap.description.utf8)
+    package static let gapPrefix = Array(Kind.gap.description.utf8)
 
     /// The same prefixes as static text, for the index's look at every line
     /// (no array to load and retain: a few percent of a search's CPU).

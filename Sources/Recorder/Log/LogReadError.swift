@@ -70,6 +70,9 @@ public struct LogDamage: Sendable, Equatable, CustomStringConvertible {
     public var offset: Int64
     /// What is wrong: `checksum mismatch`, `incomplete final line (no newline)`, …
     public var reason: String
+    /// True when the line holds a record that was read, and what is damaged is the records
+    /// missing before it (deleted or moved lines); false when the line itself was skipped.
+    public var lineWasRead = false
 
     public var description: String { "line \(lineNumber): \(reason)" }
 }

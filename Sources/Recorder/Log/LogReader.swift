@@ -316,14 +316,25 @@ public final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// The framing of the last record in its place (its checksum and number checked): where a
+    /// writer that appends to this log goes on from (``LogChain``). Reads that one line only.
+    package var lastRecordSeal: LogLine.Seal? {
+        let (line, file) = lock.withLock { (index.lastRecordLine, self.file) }
+        guard let line else { return nil }
+        var bytes: [UInt8] = []
+        guard file.read(into: &bytes, at: line.offset, count: line.length) == line.length else { return nil }
+        return bytes.withUnsafeBytes { LogLine.unseal(UnsafeRawBufferPointer(rebasing: $0[..<line.length])) }
+    }
+
     /// The number `rewind log` and the inspector show for the entry at `index` (from 0):
     /// entries keep the numbers they were recorded with, so every gap before it counts
     /// the entries it stands for and every damaged record one.
     public func entryNumber(at index: Int) -> Int {
         lock.withLock {
             let line = index >= 0 && index < self.index.lineNumbers.count ? Int(self.index.lineNumbers[index]) : Int.max
-            let dropped = self.index.gaps.reduce(0) { $0 + ($1.beforeEntry <= index ? max(1, $1.droppedCount) : 0) }
-            return index + 1 + dropped + self.index.damage.count { $0.lineNumber < line }
+            // Saturating: each gap stands for at most 2⁴⁰ entries (LogLimits), but a file may hold millions of gaps.
+            let dropped = self.index.gaps.reduce(0) { $0.addingSaturating($1.beforeEntry <= index ? max(1, $1.droppedCount) : 0) }
+            return (index + 1).addingSaturating(dropped).addingSaturating(self.index.damage.count { $0.lineNumber < line })
         }
     }
 
@@ -560,12 +571,14 @@ extension LogReader {
     /// into operations were a fifth of rebuilding a small state. Anything else is parsed.
     private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) {
         guard !lines.isEmpty else { return }
+        // One allowance from the keyframe to the entry: what the patches may build.
+        var limits = LogLimits.patchLimits
         var pointers = PathPointerCache()
         let skimmed = bytes.withUnsafeBufferPointer { buffer in
             ranges.map { SkimmedPatch.read(UnsafeBufferPointer(rebasing: buffer[$0]), pointers: &pointers) }
         }
         if !skimmed.contains(where: { $0 == nil }) {
-            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state) }
+            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state, limits: &limits) }
             return
         }
         // Gathered into one JSON array, so they are parsed with one parser.
@@ -595,15 +608,15 @@ extension LogReader {
             } catch {
                 throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "entry patch is not a valid JSON Patch: \(error)"), path: path)
             }
-            try apply(patch, line: line, to: &state)
+            try apply(patch, line: line, to: &state, limits: &limits)
         }
     }
 
-    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue) throws(LogReadError) {
+    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits) throws(LogReadError) {
         do {
             // In place: `state` is the caller's own copy, so only the containers on each path are touched.
             // Nothing to undo on failure: the rebuild throws and its state is dropped.
-            try patch.applyDiscardingOnFailure(to: &state)
+            try patch.applyDiscardingOnFailure(to: &state, limits: &limits)
         } catch {
             throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
         }

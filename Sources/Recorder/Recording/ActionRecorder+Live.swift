@@ -12,7 +12,7 @@ extension ActionRecorder {
     /// then entries are dropped and the listener's log gets a gap record; the
     /// connection is retried on its own (50 ms doubling to 1 s). ``flush()`` and
     /// ``close()`` also wait for queued records to be sent while the connection
-    /// keeps taking them (at most 1 s without progress). A listener that refuses
+    /// keeps taking them (at most `options.livePatience`, 1 s, without progress). A listener that refuses
     /// the token stops recording: `options.onError` is called and ``close()`` throws; so
     /// does closing with entries that never reached the listener (``liveDroppedEntries``).
     ///
@@ -37,6 +37,12 @@ extension ActionRecorder {
     /// (then `close()` throws and says how many). 0 when not recording live.
     public var liveDroppedEntries: Int { live?.droppedEntries ?? 0 }
 
-    /// Once at close: at most this long without progress is waited for the listener.
-    static let livePatience = 1.0
+}
+
+extension ActionRecorder.Options {
+    /// ``livePatience`` as the seconds the live sink waits with.
+    var livePatienceSeconds: Double {
+        let (seconds, attoseconds) = livePatience.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
 }

@@ -132,7 +132,7 @@ public final class ActionRecorder: Sendable {
         if status.withLock({ status in defer { status.closed = true }; return !status.closed }) {
             queue.close()
             writerFinished.wait()
-            live?.close(patience: ActionRecorder.livePatience)
+            live?.close(patience: options.livePatienceSeconds)
         }
     }
 
@@ -222,7 +222,7 @@ public final class ActionRecorder: Sendable {
     ///   what was recorded since is not in the file.
     public func flush() throws(RecorderError) {
         queue.waitUntilWritten()
-        live?.waitUntilSent(patience: ActionRecorder.livePatience)
+        live?.waitUntilSent(patience: options.livePatienceSeconds)
         if let error = reportedError() { throw error }
     }
 
@@ -231,7 +231,7 @@ public final class ActionRecorder: Sendable {
     ///
     /// - Throws: the ``RecorderError`` that stopped recording, if any. When recording
     ///   live, also when entries never reached the listener (it was gone, or did not
-    ///   confirm them within a second): the error counts them, `Options.onError` gets
+    ///   confirm them within `Options.livePatience`): the error counts them, `Options.onError` gets
     ///   it too, and ``liveDroppedEntries`` counts every entry missing from its log.
     public func close() throws(RecorderError) {
         let wasOpen = status.withLock { status in
@@ -241,7 +241,7 @@ public final class ActionRecorder: Sendable {
         if wasOpen {
             queue.close()
             writerFinished.wait()
-            live?.close(patience: ActionRecorder.livePatience)
+            live?.close(patience: options.livePatienceSeconds)
             // Reported here if the stream's thread has not yet done it (once either way).
             if let refused = live?.refusalError { ActionRecorder.stop(with: refused, queue: queue, status: status, onError: options.onError) }
             // Entries that never reached the listener, which its log has no gap record for: said, not silently lost.

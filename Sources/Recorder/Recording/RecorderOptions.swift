@@ -73,6 +73,12 @@ extension ActionRecorder {
         /// gap record says how many; the app never waits for the network.
         public var liveQueueBytes = 8 << 20
 
+        /// When recording live: how long ``Recorder/flush()`` and ``Recorder/close()`` wait
+        /// for the listener while it makes no progress (takes no bytes, confirms nothing)
+        /// before giving up on what it has not confirmed. Raise it for a slow link:
+        /// `options.livePatience = .seconds(5)`.
+        public var livePatience = Duration.seconds(1)
+
         /// Where times come from; tests and the demo use a fixed clock so logs are reproducible.
         package var clock = RecorderClock.system
 

@@ -330,7 +330,8 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         // (The base reading leaves room for the first entry's duration before it.)
         let base: UInt64 = 1 << 40
         options.clock = RecorderClock(now: { firstTime }, nanoseconds: { base })
-        func nanoseconds(at time: Date) -> UInt64 { base + UInt64(max(0, (time.timeIntervalSince1970 - firstTime) * 1e9).rounded()) }
+        // Saturating: a log from elsewhere may hold times of ±1e300 (or NaN once subtracted).
+        func nanoseconds(at time: Date) -> UInt64 { base.addingSaturating(UInt64(saturating: (time.timeIntervalSince1970 - firstTime) * 1e9)) }
         options.keyframeInterval = reader.header.keyframeInterval
         options.metadata = reader.header.metadata.merging(
             ["branchOf": reader.path, "forkEntry": String(forkEntry + 1)]) { _, new in new }
@@ -348,7 +349,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         for (offset, item) in copied.enumerated() {
             // The recorded times and durations go along.
             let end = nanoseconds(at: item.entry.time)
-            let start = end - min(base, UInt64(max(0, item.entry.duration * 1e9).rounded()))
+            let start = end - min(base, UInt64(saturating: item.entry.duration * 1e9))
             let origin = item.entry.effectOf.flatMap { newSequence[$0] }
             // The outside values go along, so the saved log replays like this one.
             let values = item.entry.recordedValues.map { CapturedValue(name: $0.name, value: PreEncodedValue(json: $0.json)) }

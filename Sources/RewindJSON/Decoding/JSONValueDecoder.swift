@@ -195,6 +195,10 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(T.self) }
 
@@ -241,6 +245,13 @@ final class _ValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 }
 
+/// `Optional`, whatever it wraps: its `.none`, for a decoder that must make one of a type it only knows generically.
+protocol _OptionalType {
+    static var none: Self { get }
+}
+
+extension Optional: _OptionalType {}
+
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: JSONObject
     let codingPath: [any CodingKey]
@@ -267,9 +278,21 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder(for: key).decodeValue(T.self)
     }
 
-    /// `nil` for a missing member or `null`, as `JSONDecoder` does.
+    // The protocol's own Int128 and UInt128 requirements (their defaults throw).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decoder(for: key).decode(Int128.self) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decoder(for: key).decode(UInt128.self) }
+
+    /// `nil` for a missing member or `null`, as `JSONDecoder` does; but when `T` is itself
+    /// optional (an `Int??` property), `null` is `.some(nil)`: the encoder wrote that as
+    /// `null` and left `.none` out, so both come back as they were recorded.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = object[key.stringValue], value != .null else { return nil }
+        guard let value = object[key.stringValue] else { return nil }
+        if value == .null {
+            if let optional = T.self as? any _OptionalType.Type { return .some(optional.none as! T) }
+            return nil
+        }
         return try _ValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(T.self)
     }
 
@@ -323,6 +346,10 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(T.self) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next().decode(Int128.self) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next().decode(UInt128.self) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         try next().container(keyedBy: type)

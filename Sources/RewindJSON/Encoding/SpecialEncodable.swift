@@ -28,10 +28,22 @@ enum _SpecialEncodable {
         }
     }
 
-    /// A `Float` as the `Double` with the same shortest decimal text, so 0.1 stays "0.1".
+    /// A `Float` as the `Double` with the same shortest decimal text, so 0.1 stays "0.1"
+    /// and every float is written as that double is (``JSONWriter`` does the same).
     static func float(_ value: Float) -> JSONValue {
-        guard value.isFinite else { return .double(Double(value)) }
-        return .double(Double(value.description) ?? Double(value))
+        .double(double(of: value))
+    }
+
+    /// The `Double` whose shortest text is the float's (0.1 for 0.1f, not 0.10000000149…).
+    @inline(__always)
+    static func double(of value: Float) -> Double {
+        guard value.isFinite else { return Double(value) }
+        return Double(value.description) ?? Double(value)
+    }
+
+    /// A wider integer (`Int128`, `UInt128`): an `.integer` when it fits, else every digit as a `.number`.
+    static func wide<T: BinaryInteger>(_ value: T) -> JSONValue {
+        Int64(exactly: value).map(JSONValue.integer) ?? .number(JSONNumber(validated: String(value)))
     }
 
     /// Values above `Int64.max` keep their digits as a `.number`.

@@ -67,6 +67,11 @@ struct _StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeKey(key); JSONWriter.writeUInt64(value, to: encoder) }
+    // Int128 and UInt128 (Codable since Swift 6): every digit, without falling back to reflection.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInteger(value, to: encoder) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try writeKey(key); JSONWriter.writeInteger(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try writeKey(key)
@@ -120,6 +125,10 @@ struct _StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt32) throws { try begin(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt64) throws { try begin(); JSONWriter.writeUInt64(value, to: encoder) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { try begin(); JSONWriter.writeInteger(value, to: encoder) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { try begin(); JSONWriter.writeInteger(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try begin()
@@ -165,6 +174,10 @@ struct _StreamingSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt32) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(UInt64(value), to: encoder) }
     mutating func encode(_ value: UInt64) throws { try encoder.beginSingleValue(); JSONWriter.writeUInt64(value, to: encoder) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { try encoder.beginSingleValue(); JSONWriter.writeInteger(value, to: encoder) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { try encoder.beginSingleValue(); JSONWriter.writeInteger(value, to: encoder) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encoder.beginSingleValue()

@@ -141,6 +141,10 @@ struct _ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { box.append(key.stringValue, .integer(Int64(value))) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.unsigned(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.wide(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { box.append(key.stringValue, _SpecialEncodable.wide(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         box.append(key.stringValue, try encoder.encodeValue(value, forKey: key))
@@ -210,6 +214,10 @@ struct _ValueUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { box.elements.append(.integer(Int64(value))) }
     mutating func encode(_ value: UInt32) throws { box.elements.append(.integer(Int64(value))) }
     mutating func encode(_ value: UInt64) throws { box.elements.append(_SpecialEncodable.unsigned(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { box.elements.append(_SpecialEncodable.wide(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { box.elements.append(_SpecialEncodable.wide(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         box.elements.append(try encoder.encodeValue(value, forKey: _IndexKey(box.elements.count)))
@@ -262,5 +270,9 @@ struct _ValueSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: UInt32) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: UInt64) throws { set(_SpecialEncodable.unsigned(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { set(_SpecialEncodable.wide(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { set(_SpecialEncodable.wide(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { set(try encoder.encodeValue(value)) }
 }

@@ -24,10 +24,24 @@ extension JSONPatch {
     /// try patch.apply(to: &state)
     /// ```
     public func apply(to document: inout JSONValue) throws(JSONPatchError) {
+        var unlimited: PatchLimits?
+        try apply(to: &document, limits: &unlimited)
+    }
+
+    /// ``apply(to:)``, each operation charged to `limits` first: a patch from elsewhere
+    /// that would build past them fails, naming the operation and the limit.
+    package func apply(to document: inout JSONValue, limits: inout PatchLimits) throws(JSONPatchError) {
+        var some: PatchLimits? = limits
+        defer { limits = some! }
+        try apply(to: &document, limits: &some)
+    }
+
+    private func apply(to document: inout JSONValue, limits: inout PatchLimits?) throws(JSONPatchError) {
         var undo: [[_UndoStep]] = []
         undo.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
             do {
+                try limits?.charge(operation, in: document)
                 undo.append(try Self.applyRecordingUndo(operation, to: &document))
             } catch {
                 for steps in undo.reversed() {
@@ -38,14 +52,15 @@ extension JSONPatch {
         }
     }
 
-    /// Applies every operation in place, as ``apply(to:)`` does, without keeping
-    /// what would undo them: when an operation fails, the error is thrown and the
-    /// document is left part-way. For a caller that then drops the document (a
-    /// log's rebuild), which need not read each old value and keep it.
-    package func applyDiscardingOnFailure(to document: inout JSONValue) throws(JSONPatchError) {
+    /// Applies every operation in place, each charged to `limits` first, as
+    /// ``apply(to:limits:)`` does, without keeping what would undo them: when an
+    /// operation fails, the error is thrown and the document is left part-way. For
+    /// a caller that then drops the document (a log's rebuild), which need not read
+    /// each old value and keep it.
+    package func applyDiscardingOnFailure(to document: inout JSONValue, limits: inout PatchLimits) throws(JSONPatchError) {
         for (index, operation) in operations.enumerated() {
             do {
-                try Self.apply(operation, to: &document)
+                try Self.apply(operation, to: &document, limits: &limits)
             } catch {
                 throw Self.error(error, operation: operation, index: index)
             }
@@ -57,6 +72,12 @@ extension JSONPatch {
     }
 
     package static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue) throws(_PatchFailure) {
+        _ = try apply(operation, to: &document, recordingUndo: false)
+    }
+
+    /// One operation, charged to `limits` first (see ``PatchLimits``).
+    package static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue, limits: inout PatchLimits) throws(_PatchFailure) {
+        try limits.charge(operation, in: document)
         _ = try apply(operation, to: &document, recordingUndo: false)
     }
 

@@ -223,16 +223,24 @@ public enum JSONWriter {
     }
 
     /// A `Float` by its own shortest text, so `Float(0.1)` reads "0.1".
+    /// A `Float` written as the `Double` with its shortest text is (3.0 as `3`, 1e7 as
+    /// `10000000`, 0.1 as `0.1`): the tree encoder's value, whichever encoder wrote it.
     static func writeFloat(_ number: Float, to output: _ByteBuffer) {
-        guard number.isFinite else {
-            writeNonFinite(isNaN: number.isNaN, isNegative: number < 0, to: output)
-            return
-        }
-        if number.rounded(.towardZero) == number && number.magnitude < 1e7 {
+        // Whole floats below 2²⁴ are exact doubles with the same text: no detour through it.
+        if number.rounded(.towardZero) == number && number.magnitude < 16_777_216 {
             writeDouble(Double(number), to: output)
             return
         }
-        writeASCII(number.description, to: output)
+        writeDouble(_SpecialEncodable.double(of: number), to: output)
+    }
+
+    /// Any integer, every digit (`Int128`, `UInt128`).
+    static func writeInteger<T: BinaryInteger>(_ number: T, to output: _ByteBuffer) {
+        if let small = Int64(exactly: number) {
+            writeInt64(small, to: output)
+        } else {
+            writeASCII(String(number), to: output)
+        }
     }
 
     private static func writeASCII(_ text: String, to output: _ByteBuffer) {

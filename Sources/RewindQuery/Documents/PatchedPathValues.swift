@@ -38,6 +38,8 @@ package struct PatchedPathValues {
     private var values: [JSONValue?] = []
     /// Whole-document rebuilds so far (for tests: proof that both ways are taken).
     package private(set) var rebuilds = 0
+    /// What the operations since the last whole state may build (nil: anything).
+    private var limits: PatchLimits?
 
     /// Paths looked up beyond the watched ones that are kept at most (then forgotten).
     static let cachedPathLimit = 64
@@ -64,8 +66,11 @@ package struct PatchedPathValues {
         }
     }
 
-    package init(watching watched: [JSONPointer], in document: JSONValue) {
+    /// Watches `watched` in `document`; operations are charged to `limits` (see ``PatchLimits``),
+    /// which start again with each ``reset(to:)``.
+    package init(watching watched: [JSONPointer], in document: JSONValue, limits: PatchLimits? = nil) {
         self.watched = watched
+        self.limits = limits
         base = .value(document)
         reset(to: document)
     }
@@ -90,12 +95,14 @@ package struct PatchedPathValues {
 
     /// Starts again from `document` (a keyframe's state).
     package mutating func reset(to document: JSONValue) {
+        limits?.restart()
         reset(to: .value(document))
     }
 
     /// Starts again from `document` (a keyframe's state kept as bytes): only
     /// the values the watched paths and later operations need are parsed.
     package mutating func reset(to document: LazyJSONDocument) {
+        limits?.restart()
         reset(to: .lazy(document))
     }
 
@@ -121,10 +128,11 @@ package struct PatchedPathValues {
 
     /// Applies `operation`; false when it fails on the document (which is then unknown: start again with ``reset(to:)``).
     package mutating func apply(_ operation: consuming JSONPatchOperation) -> Bool {
+        guard chargeWithoutTheDocument(operation) else { return false }
         switch operation {
         case .replace(let path, let value):
             if path.isRoot {
-                reset(to: value)
+                reset(to: .value(value))
                 return true
             }
             let id = table.id(path)
@@ -138,7 +146,7 @@ package struct PatchedPathValues {
             return current == value
         case .add(let path, let value):
             guard let token = path.lastToken else {
-                reset(to: value)
+                reset(to: .value(value))
                 return true
             }
             let id = table.id(path), parentID = table.parent(of: id)
@@ -173,6 +181,20 @@ package struct PatchedPathValues {
             }
         case .move, .copy:
             return rebuild(then: operation)
+        }
+    }
+
+    /// False when an add or a replace would build past the limits: what they build is known
+    /// from the operation alone. A move's or a copy's needs the document, and is charged
+    /// when it is rebuilt (``rebuild(then:)``).
+    private mutating func chargeWithoutTheDocument(_ operation: JSONPatchOperation) -> Bool {
+        guard limits != nil else { return true }
+        switch operation {
+        case .add, .replace:
+            do { try limits!.charge(operation, in: .null) } catch { return false }
+            return true
+        default:
+            return true
         }
     }
 
@@ -291,7 +313,12 @@ package struct PatchedPathValues {
         guard var document = base.whole else { return false }
         do {
             for earlier in pending { try JSONPatch.apply(earlier, to: &document) }
-            if let operation { try JSONPatch.apply(operation, to: &document) }
+            if let operation {
+                // Each operation reaches here once (a move or copy always does): charged once.
+                if case .move = operation { try limits?.charge(operation, in: document) }
+                if case .copy = operation { try limits?.charge(operation, in: document) }
+                try JSONPatch.apply(operation, to: &document)
+            }
         } catch {
             return false
         }

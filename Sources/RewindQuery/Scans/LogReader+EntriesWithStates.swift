@@ -12,8 +12,9 @@ extension LogReader {
     /// entry would read each record alone and replay patches from a keyframe each time.
     package func scanEntriesWithStates(_ range: Range<Int>, _ body: (Int, LogEntry?, JSONValue?) -> Bool) {
         var state: JSONValue?
+        var limits = LogLimits.patchLimits
         walkStateRecords(range, start: { state = $0 }) { line in
-            line.advance(&state)
+            line.advance(&state, limits: &limits)
             let entry = line.isReadable ? line.bytes.flatMap { try? ParsedEntry(line: $0, index: line.index, lineNumber: line.lineNumber).entry } : nil
             return body(line.index, entry, entry != nil ? state : nil)
         }

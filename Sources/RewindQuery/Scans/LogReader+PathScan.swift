@@ -88,7 +88,7 @@ private struct PathScan {
     private var handedOut: [JSONValue?]?
 
     init(paths: [JSONPointer]) {
-        tracked = PatchedPathValues(watching: paths, in: .null)
+        tracked = PatchedPathValues(watching: paths, in: .null, limits: LogLimits.patchLimits)
     }
 
     mutating func start(from state: JSONValue?) {

@@ -70,9 +70,11 @@ extension LogReader {
     /// ```
     package func scanStates(_ range: Range<Int>, keepingPrevious: Bool, _ body: (StateScanStep) -> Bool) {
         var state: JSONValue?
+        // What the patches since the last whole state may build (a log from elsewhere may copy a value into itself).
+        var limits = LogLimits.patchLimits
         walkStateRecords(range, start: { state = $0 }) { line in
             let previous = keepingPrevious ? state : nil
-            line.advance(&state)
+            line.advance(&state, limits: &limits)
             return body(StateScanStep(
                 index: line.index, lineNumber: line.lineNumber,
                 actionType: line.record.actionType, keyframeChanged: line.record.keyframeChanged,
@@ -111,15 +113,18 @@ extension LogReader {
         /// Turns the state before this entry into the state after it: in place (the caller keeps
         /// another reference only when it asks for the previous state), operation by operation
         /// without undo steps (a patch that fails leaves no state anyway); nil when it is unavailable.
-        func advance(_ state: inout JSONValue?) {
+        /// Each operation is charged to `limits` (what patches may build; a keyframe starts them again).
+        func advance(_ state: inout JSONValue?, limits: inout PatchLimits) {
             switch rebuild {
             case .keyframe(let keyframe):
                 state = keyframe
+                limits.restart()
             case .lazyKeyframe(let keyframe):
                 state = keyframe.whole
+                limits.restart()
             case .patch(let patch) where state != nil:
                 do {
-                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!) }
+                    for operation in patch.operations { try JSONPatch.apply(operation, to: &state!, limits: &limits) }
                 } catch {
                     state = nil
                 }

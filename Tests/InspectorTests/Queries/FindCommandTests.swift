@@ -192,7 +192,7 @@ import RewindQuery
         try FileManager.default.copyItem(atPath: first, toPath: (nested as NSString).appendingPathComponent("again.jsonl"))
         try Data("not a log\n".utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("notes.txt")))
         try Data(#"{"kind":"header","format":"rewind"}"#.utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("broken.jsonl")))
-        // Hidden files and folders (a tool's own) and links are not searched.
+        // Hidden files and folders (a tool's own) are not searched; a link to a log is, as `rewind ls` lists it.
         let hidden = (directory as NSString).appendingPathComponent(".cache")
         try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: first, toPath: (hidden as NSString).appendingPathComponent("kept.jsonl"))
@@ -203,15 +203,16 @@ import RewindQuery
         #expect(result.status == 0)
         #expect(result.output == """
             \(directory)/ci/run-2/again.jsonl    4   +2.000s  todo/toggle index: 0
+            \(directory)/link.jsonl    4   +2.000s  todo/toggle index: 0
             \(directory)/todo.jsonl    4   +2.000s  todo/toggle index: 0
 
             """)
         #expect(result.error.hasPrefix("rewind find: \(directory)/broken.jsonl: "))
         #expect(result.error.split(separator: "\n").count == 1, "the file that is not a log is skipped quietly")
-        #expect(find([directory, "exists /todos/1", "--count"]).output == "\(directory)/ci/run-2/again.jsonl: 4\n\(directory)/todo.jsonl: 4\n")
+        #expect(find([directory, "exists /todos/1", "--count"]).output == "\(directory)/ci/run-2/again.jsonl: 4\n\(directory)/link.jsonl: 4\n\(directory)/todo.jsonl: 4\n")
         let none = find([directory, "exists /nothing"])
         #expect(none.status == 1)
-        #expect(none.output == "No entry in the 3 recordings under \(directory) matches exists /nothing\n")
+        #expect(none.output == "No entry in the 4 recordings under \(directory) matches exists /nothing\n")
         let emptyFolder = TemporaryDirectory()
         let empty = emptyFolder.path
         let nothing = find([empty, "exists /a"])
