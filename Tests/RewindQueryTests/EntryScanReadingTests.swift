@@ -188,6 +188,24 @@ import RewindJSON
         #expect(readInC > 60 && readInC < compared, "\(readInC) of \(compared) heads read in C")
     }
 
+    /// Every entry as a recorder writes it, without `replayable` or (as older recorders
+    /// did) with it, has its head read in C, the fast path of every state scan.
+    @Test func everyEntryAsARecorderWritesItHasItsHeadReadInC() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todos.jsonl")
+        try RecordedTodoLog.write(count: 60, seed: 23, keyframeInterval: 5, to: path)
+        let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
+        let older = lines.filter { $0.contains(#"}},"patch""#) }.prefix(5)
+            .map { $0.replacingOccurrences(of: #"}},"patch""#, with: #"},"replayable":true},"patch""#) }
+        #expect(lines.count == 60 && older.count == 5)
+        let written = lines + older
+        for line in written {
+            var head = rewind_record_head()
+            let read = Array(line.utf8).withUnsafeBufferPointer { rewind_record_read_head($0.baseAddress!, $0.count, &head) }
+            #expect(read == 1, "\(line)")
+        }
+    }
+
     /// Where the members a state scan reads start and end in `line`.
     static func offsets(_ members: StateMembers, in line: [UInt8]) -> [Range<Int>?] {
         line.withUnsafeBufferPointer { base in
