@@ -21,21 +21,18 @@ let package = Package(
         // The JSON engine: values, parser, encoders, writer, pointer, diff, patch, the
         // value decoder and the skimmer. Only CJSONScan; Recorder re-exports it.
         .target(name: "RewindJSON", dependencies: ["CJSONScan"]),
-        // Where a JSON string's plain run ends, with SSE2/AVX2 compares (C for the intrinsics).
-        .target(name: "CJSONScan", dependencies: ["CCPUFeatures"]),
-        // What the CPU can run (cpuid), for the C fast paths: links on every platform, Apple's included.
-        .target(name: "CCPUFeatures"),
+        // The reading jobs' C fast paths: where a string's plain run ends, UTF-8, the checked
+        // skim, a document's tape, members matched against a template (C for the loops over every byte).
+        .target(name: "CJSONScan"),
         // The library apps link: recording, the log format, replay (and RewindJSON, re-exported).
-        .target(name: "Recorder", dependencies: ["RewindJSON", "CBacktrace", "CRC32Hardware"]),
+        .target(name: "Recorder", dependencies: ["RewindJSON", "CJSONScan", "CBacktrace", "CRC32Hardware"]),
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), for Recorder's CRC32; C for the intrinsics.
-        .target(name: "CRC32Hardware", dependencies: ["CCPUFeatures"]),
+        .target(name: "CRC32Hardware"),
         // Reading logs without building them, and the query language over them: the entry, state
         // and path scans, lazy keyframes, the query parser, evaluator and parallel scan behind
         // `rewind find`, `bisect`, `tail` and the inspector's `:find`. Apart from Recorder, so
         // what an app links holds none of it.
-        .target(name: "RewindQuery", dependencies: ["Recorder", "RewindJSON", "CQueryScan", "CReadAhead"]),
-        // A record's head and a keyframe's tape read in C (RewindQuery's scans), beside CJSONScan's plain runs.
-        .target(name: "CQueryScan", dependencies: ["CJSONScan", "CCPUFeatures"]),
+        .target(name: "RewindQuery", dependencies: ["Recorder", "RewindJSON", "CJSONScan", "CReadAhead"]),
         // Files read past the page cache, a few blocks ahead on threads of their own (Linux), for cold searches.
         .target(name: "CReadAhead"),
         // The reference store, apart so its names never clash with an app's architecture.
@@ -78,10 +75,10 @@ let package = Package(
         .target(name: "RewindTestSupport", dependencies: ["Recorder", "SampleDomains"], path: "Tests/Support"),
         .testTarget(name: "RewindTestingTests", dependencies: ["RewindTesting", "Recorder", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The JSON engine's own tests (parser, encoders, writer, diff, patch, decoder).
-        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan", "CCPUFeatures"]),
+        .testTarget(name: "RewindJSONTests", dependencies: ["RewindJSON", "CJSONScan"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RewindJSON", "CJSONScan", "RewindStore", "SampleDomains", "RewindTestSupport"]),
         // The scans held to the reference readers, the lazy documents, the query language and its scan.
-        .testTarget(name: "RewindQueryTests", dependencies: ["RewindQuery", "Recorder", "RewindJSON", "CQueryScan", "CJSONScan", "CCPUFeatures", "RewindTestSupport"]),
+        .testTarget(name: "RewindQueryTests", dependencies: ["RewindQuery", "Recorder", "RewindJSON", "CJSONScan", "RewindTestSupport"]),
         // Golden/ holds expected export files, read by path (not bundled as resources).
         .testTarget(name: "InspectorTests", dependencies: ["Inspector", "RewindQuery", "Recorder", "RewindJSON", "RewindStore", "SampleDomains", "RewindTestSupport"], exclude: ["Golden"]),
     ],

@@ -12,6 +12,12 @@ let package = Package(
         .executableTarget(name: "fuzz-patch-apply", dependencies: [.product(name: "Recorder", package: "Rewind")]),
         .executableTarget(name: "fuzz-log-reader", dependencies: [.product(name: "Recorder", package: "Rewind"),
                                                           .product(name: "Inspector", package: "Rewind")]),
+        // RewindQuery is no product: its module comes with Inspector's, and its fuzzing entry points are `@_spi(Fuzzing)`
+        // (the `package` declarations they reach are not visible to another package).
+        .executableTarget(name: "fuzz-query-parser", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                            .product(name: "Inspector", package: "Rewind")]),
+        .executableTarget(name: "fuzz-fast-readers", dependencies: [.product(name: "Recorder", package: "Rewind"),
+                                                            .product(name: "Inspector", package: "Rewind")]),
         .executableTarget(name: "fuzz-live-stream", dependencies: [.product(name: "Recorder", package: "Rewind"),
                                                            .product(name: "Inspector", package: "Rewind")]),
     ],

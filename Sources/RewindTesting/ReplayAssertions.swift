@@ -34,7 +34,7 @@ public func XCTAssertReplays<State: Codable, Action: Decodable, Result>(
 public func expectReplays<State, Action>(
     log path: String, reducer: ReSwiftReducer<State, Action>, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    if let failure = replayFailure(log: path, verify: { try $0.verify(reducer) }) {
+    if let failure = replayFailure(log: path, verify: { (replay) throws(ReplayFailure) in try replay.verify(reducer) }) {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
 }
@@ -43,7 +43,7 @@ public func expectReplays<State, Action>(
 public func XCTAssertReplays<State, Action>(
     log path: String, reducer: ReSwiftReducer<State, Action>, file: StaticString = #filePath, line: UInt = #line
 ) {
-    if let failure = replayFailure(log: path, verify: { try $0.verify(reducer) }) {
+    if let failure = replayFailure(log: path, verify: { (replay) throws(ReplayFailure) in try replay.verify(reducer) }) {
         XCTFail(failure, file: file, line: line)
     }
 }
@@ -51,11 +51,11 @@ public func XCTAssertReplays<State, Action>(
 /// The failure message, or nil when every entry replays to its recorded state.
 func replayFailure<State: Codable, Action: Decodable, Result>(log path: String, reducer: (inout State, Action) -> Result) -> String? {
     withoutActuallyEscaping(reducer) { reducer in
-        replayFailure(log: path, verify: { try $0.verify(reducer: reducer) })
+        replayFailure(log: path, verify: { (replay) throws(ReplayFailure) in try replay.verify(reducer: reducer) })
     }
 }
 
-func replayFailure(log path: String, verify: (Replay) throws -> Void) -> String? {
+func replayFailure(log path: String, verify: (Replay) throws(ReplayFailure) -> Void) -> String? {
     let replay: Replay
     do {
         replay = try Replay(log: path)
@@ -66,9 +66,10 @@ func replayFailure(log path: String, verify: (Replay) throws -> Void) -> String?
     do {
         try verify(replay)
         return nil
-    } catch let divergence as ReplayDivergence {
-        return "\(path) no longer replays: \(divergence)"
     } catch {
-        return "\(path) cannot be replayed: \(error)"
+        switch error {
+        case .diverged(let divergence): return "\(path) no longer replays: \(divergence)"
+        case .cannotReplay(let reason): return "\(path) cannot be replayed: \(reason)"
+        }
     }
 }

@@ -157,7 +157,7 @@ public final class TestRecording: Sendable {
     }
 
     /// The payload as `rewind log` summarises it (`id: 3, note: "gift wrap"`), cut to `limit` characters.
-    static func summary(of action: RecordedAction, limit: Int = 80) -> String {
+    static func summary(of action: LogEntry.Action, limit: Int = 80) -> String {
         let text = ActionSummary.payload(of: action)
         return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }

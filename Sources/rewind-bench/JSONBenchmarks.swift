@@ -83,10 +83,10 @@ private func benchmarkEncoding() {
     let sizes = Benchmark.quick ? [10, 1_000] : [10, 1_000, 100_000]
     for size in sizes {
         let state = makeState(elements: size)
-        let byteCount = Double((try? JSONEncoding.bytes(of: state))?.count ?? 0)
+        let byteCount = Double((try? JSONEncoding.compact(state))?.count ?? 0)
         let foundation = JSONEncoder()
         let (baseline, bytes) = Benchmark.compare(baseline: { _ = try? foundation.encode(state) },
-                                                  candidate: { _ = try? JSONEncoding.bytes(of: state) })
+                                                  candidate: { _ = try? JSONEncoding.compact(state) })
         let tree = Benchmark.measure { _ = try? JSONEncoding.value(of: state) }
         let baselineFigure = Benchmark.format(bytesPerSecond: byteCount / baseline)
         Benchmark.report("encode bytes, \(size) elements (\(Int(byteCount)) B)", Benchmark.format(bytesPerSecond: byteCount / bytes),
@@ -103,7 +103,7 @@ private func benchmarkEncoding() {
 private func benchmarkParsing() {
     // A state the size of a typical inspector keyframe, and a large one.
     for size in Benchmark.quick ? [1_000] : [2_500, 100_000] {
-        guard let bytes = try? JSONEncoding.bytes(of: makeState(elements: size)) else { return }
+        guard let bytes = try? JSONEncoding.compact(makeState(elements: size)) else { return }
         let data = Data(bytes)
         let (baseline, ours) = Benchmark.compare(baseline: { _ = try? JSONSerialization.jsonObject(with: data) },
                                                  candidate: { _ = try? JSONParser.parse(bytes) })
@@ -159,7 +159,7 @@ func runJSONProfileLoops(parse: Bool, encode: Bool) {
     let rounds = CommandLine.arguments.lazy.compactMap { $0.hasPrefix("--rounds=") ? Int($0.dropFirst(9)) : nil }.first ?? 3
     let elements = CommandLine.arguments.lazy.compactMap { $0.hasPrefix("--elements=") ? Int($0.dropFirst(11)) : nil }.first ?? 10_000
     let state = makeState(elements: elements)
-    if parse, let bytes = try? JSONEncoding.bytes(of: state) {
+    if parse, let bytes = try? JSONEncoding.compact(state) {
         for _ in 0..<rounds { _ = try? JSONParser.parse(bytes) }
         print("parse-profile: parsed the \(elements)-element state (\(bytes.count) B) \(rounds) times")
     }
@@ -176,7 +176,7 @@ func runJSONProfileLoops(parse: Bool, encode: Bool) {
         print("encode-profile --discard: walked the \(elements)-element state \(rounds) times through DiscardingEncoder")
     } else if encode {
         var total = 0
-        for _ in 0..<rounds { total += (try? JSONEncoding.bytes(of: state))?.count ?? 0 }
+        for _ in 0..<rounds { total += (try? JSONEncoding.compact(state))?.count ?? 0 }
         print("encode-profile: encoded the \(elements)-element state \(rounds) times (\(total) B)")
     }
 }

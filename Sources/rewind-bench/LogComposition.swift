@@ -43,19 +43,11 @@ struct LogComposition {
             patchEntries += 1
             patchEntryBytes += length
             var members: [(String, Int)] = [], action: [(String, Int)] = []
-            var skimmer = JSONSkimmer(line)
-            _ = skimmer.skimMembers(depth: 0) { key, value, _ in
-                let name = key.map { String(decoding: $0, as: UTF8.self) } ?? "?"
+            for (name, value) in Self.members(of: line) {
                 members.append((name, name.utf8.count + 4 + value.count))
                 if name == "action" {
-                    var inner = JSONSkimmer(value)
-                    _ = inner.skimMembers(depth: 1) { key, value, _ in
-                        let name = key.map { String(decoding: $0, as: UTF8.self) } ?? "?"
-                        action.append((name, name.utf8.count + 4 + value.count))
-                        return true
-                    }
+                    action += Self.members(of: value).map { ($0.key, $0.key.utf8.count + 4 + $0.value.count) }
                 }
-                return true
             }
             // The closing brace and the newline.
             members.append(("}, newline", 2))
@@ -64,6 +56,27 @@ struct LogComposition {
         } else {
             otherBytes += length
         }
+    }
+
+    /// The members of the object in `bytes`, each key (unescaped keys only: a record's
+    /// are plain) with its value's bytes; what is read before anything unexpected.
+    private static func members(of bytes: UnsafeBufferPointer<UInt8>) -> [(key: String, value: UnsafeBufferPointer<UInt8>)] {
+        var result: [(key: String, value: UnsafeBufferPointer<UInt8>)] = []
+        var skimmer = JSONSkimmer(bytes)
+        guard bytes.first == UInt8(ascii: "{") else { return result }
+        skimmer.position = 1
+        while skimmer.position < bytes.count, bytes[skimmer.position] == UInt8(ascii: "\"") {
+            let keyStart = skimmer.position
+            guard skimmer.skipUnchecked(), skimmer.position < bytes.count, bytes[skimmer.position] == UInt8(ascii: ":") else { break }
+            let key = String(decoding: bytes[(keyStart + 1)..<(skimmer.position - 1)], as: UTF8.self)
+            skimmer.position += 1
+            let valueStart = skimmer.position
+            guard skimmer.skipUnchecked() else { break }
+            result.append((key, UnsafeBufferPointer(rebasing: bytes[valueStart..<skimmer.position])))
+            guard skimmer.position < bytes.count, bytes[skimmer.position] == UInt8(ascii: ",") else { break }
+            skimmer.position += 1
+        }
+        return result
     }
 
     private static func add(_ members: [(String, Int)], to totals: inout [(key: String, bytes: Int)]) {

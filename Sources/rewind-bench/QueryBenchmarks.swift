@@ -254,12 +254,13 @@ struct ChildRun {
     /// User plus system time of the child's threads; nil without `/usr/bin/time`.
     var cpuSeconds: Double?
 
-    static func measure(_ executable: String, _ arguments: [String]) -> ChildRun? {
+    /// `environment` is added to this process's own for the child.
+    static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> ChildRun? {
         let timer = "/usr/bin/time"
-        guard FileManager.default.isExecutableFile(atPath: timer) else { return spawn(executable, arguments) }
+        guard FileManager.default.isExecutableFile(atPath: timer) else { return spawn(executable, arguments, environment: environment) }
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-time-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        guard var run = spawn(timer, ["-f", "%M %U %S", "-o", report, executable] + arguments) else { return nil }
+        guard var run = spawn(timer, ["-f", "%M %U %S", "-o", report, executable] + arguments, environment: environment) else { return nil }
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         // The last line is the figure (time writes a "Command exited with non-zero status" line before it).
         let figures = text.split(separator: "\n").last?.split(separator: " ") ?? []
@@ -270,7 +271,7 @@ struct ChildRun {
         return run
     }
 
-    private static func spawn(_ executable: String, _ arguments: [String]) -> ChildRun? {
+    private static func spawn(_ executable: String, _ arguments: [String], environment added: [String: String]) -> ChildRun? {
         var pid: pid_t = 0
         // An opaque pointer on Darwin, a struct with glibc.
         #if canImport(Darwin)
@@ -285,7 +286,7 @@ struct ChildRun {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The environment passed explicitly: Darwin's Swift overlay has no `environ`.
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let environment = ProcessInfo.processInfo.environment.merging(added) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environment.forEach { free($0) } }
         let start = DispatchTime.now().uptimeNanoseconds
         guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else { return nil }

@@ -73,7 +73,7 @@ private func measureRecordingCost(todos: Int, in directory: String) -> Recording
     var cost = RecordingCost()
     cost.todos = todos
     let initial = WorkloadState(todos: todos)
-    cost.stateBytes = (try? JSONEncoding.bytes(of: initial))?.count ?? 0
+    cost.stateBytes = (try? JSONEncoding.compact(initial))?.count ?? 0
     let huge = cost.stateBytes > 2_000_000
     let burstLength = quick ? 50 : 1_000
     let actions = workloadActions(count: burstLength, todos: todos, seed: UInt64(todos))
@@ -193,7 +193,7 @@ private func worstRebuild(
     logAt path: String, stateBytes: Int, initial: WorkloadState, rounds: Int, keyframes: inout Int, entries: inout Int
 ) -> RecordingCost.RebuildFigures {
     var figures = RecordingCost.RebuildFigures()
-    guard let stateText = try? JSONEncoding.bytes(of: initial), let reader = try? LogReader(path: path) else { return figures }
+    guard let stateText = try? JSONEncoding.compact(initial), let reader = try? LogReader(path: path) else { return figures }
     let keyframeEntries = (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }
     keyframes = keyframeEntries.count
     entries = reader.entryCount

@@ -76,7 +76,7 @@ private func smallStateWriterThroughput(entries: Int) {
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let initial = WorkloadState(todos: 14)
-    let bytes = (try? JSONEncoding.bytes(of: initial))?.count ?? 0
+    let bytes = (try? JSONEncoding.compact(initial))?.count ?? 0
     let actions = workloadActions(count: entries, todos: 14)
     var best = (wall: Double.infinity, cpu: Double.infinity)
     for round in 0..<(Benchmark.quick ? 1 : 3) {

@@ -95,7 +95,7 @@ enum HugeStateLog {
             Item(id: index, name: "item number \(index) of the benchmark's huge state, padded to about two hundred bytes of JSON text",
                  value: 0, done: index % 3 == 0, tags: ["alpha", "beta"])
         })
-        let stateBytes = try JSONEncoding.bytes(of: state).count
+        let stateBytes = try JSONEncoding.compact(state).count
         let recorder = try ActionRecorder(file: path)
         let reduce = recorder.recording { (state: inout State, action: Action) in
             guard case .update(let item, let value) = action else { return }

@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|states|replay|trace|queries|search|live|catalog ...]
+// swift run -c release rewind-bench [--quick] [json|recorder|inspector|export|states|replay|trace|queries|search|live|catalog|history|readers ...]
 // Each section compares Rewind against a baseline measured in the same run.
 // `parse-profile` and `encode-profile` are untimed loops for a profiler, run only when named;
 // so is `recording-table` (the recorder over state sizes from 1 kB to 10 MB, a few minutes).
@@ -30,6 +30,7 @@ if wants("search") { runSearchBenchmarks() }
 if wants("live") { runLiveBenchmarks() }
 if wants("catalog") { runCatalogBenchmarks() }
 if wants("history") { runPathHistoryBenchmarks() }
+if wants("readers") { runReaderBenchmarks() }
 if sections.contains(where: profileLoops.contains) {
     runJSONProfileLoops(parse: sections.contains("parse-profile"), encode: sections.contains("encode-profile"))
 }

@@ -38,7 +38,7 @@ extension RewindCommandLine {
         return Run(status: status, output: streams.standardOutput, error: streams.standardError)
     }
 
-    func debug(_ arguments: String..., invariants: [StateInvariant] = []) -> Run {
+    func debug(_ arguments: String..., invariants: [AnyStateInvariant] = []) -> Run {
         var streams = CapturedStreams()
         let status = Inspector.run(arguments, programName: "cart-debug", replay: Inspector.link(TodoDomain.reduce),
                                    invariants: invariants, streams: &streams)
@@ -211,7 +211,7 @@ extension RewindCommandLine {
     }
 
     @Test func everyCommandOfADebugExecutableHasItsHelpUnderItsName() {
-        let invariant = StateInvariant(name: "holds") { _ in .success(true) }
+        let invariant = AnyStateInvariant(name: "holds") { _ in .success(true) }
         for command in CommandTable.debugCommands(invariants: true) {
             let help = debug(command.name, "--help", invariants: [invariant])
             #expect(help.status == 0, "\(command.name)")
@@ -227,7 +227,7 @@ extension RewindCommandLine {
         #expect(result.error.hasPrefix("rewind: unknown command 'verify'\n"))
         #expect(rewind("help", "verify").status == 2)
         // bisect's query is optional only where there are Swift invariants to check.
-        let invariant = StateInvariant(name: "holds") { _ in .success(true) }
+        let invariant = AnyStateInvariant(name: "holds") { _ in .success(true) }
         #expect(debug("bisect", "--help").output.hasPrefix("usage: cart-debug bisect <log> '<invariant>'\n"))
         #expect(debug("bisect", "--help", invariants: [invariant]).output.hasPrefix("usage: cart-debug bisect <log> ['<invariant>']\n"))
     }

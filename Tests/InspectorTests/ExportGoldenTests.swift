@@ -77,7 +77,7 @@ enum ExportFixtures {
         for (index, (action, state, cause)) in steps.enumerated() {
             builder.append(LogBuilder.Entry(
                 time: Date(timeIntervalSince1970: start + 0.25 * Double(index + 1)), durationNanoseconds: 1500,
-                action: RecordedAction(type: RecordedValue.actionName(action), payload: try JSONEncoding.value(of: action), replayable: true),
+                action: LogEntry.Action(type: RecordedValue.actionName(action), payload: try JSONEncoding.value(of: action), replayable: true),
                 effectOf: cause, state: try JSONEncoding.value(of: state)))
         }
         let path = directory + "/\(sample.rawValue).jsonl"

@@ -342,7 +342,7 @@ final class MCPTestClient {
         #expect(test["structuredContent"]?["fixtureFile"] == "CheckoutTests.fixture.jsonl")
         #expect(test["structuredContent"]?["steps"] == 3)
         #expect(Self.text(test).contains("struct CheckoutTests"))
-        #expect(Self.text(test).contains(#"RecordedSteps(fixture: "CheckoutTests.fixture.jsonl", reducer: TodoDomain.reduce)"#))
+        #expect(Self.text(test).contains(#"FixtureReplay(fixture: "CheckoutTests.fixture.jsonl", reducer: TodoDomain.reduce)"#))
         #expect(Self.text(fixture).split(separator: "\n").count == 4)
         _ = try client.finish()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)

@@ -15,10 +15,11 @@ import Testing
         ["export", "FILE", "--format", "patch"], ["testgen", "FILE"],
     ]
 
-    /// Runs `work` on a background thread. Past `deadline` the test fails and
+    /// Runs `work` on a background thread. Past `deadline` (a ceiling for a loaded
+    /// two-core machine: a passing run never waits it out) the test fails and
     /// `unblock` runs (closing a FIFO's writer, which ends a read stuck on it),
     /// so code that waits on its input cannot hang the suite.
-    func finishing<Value: Sendable>(within deadline: TimeInterval = 10, unblock: () -> Void = {},
+    func finishing<Value: Sendable>(within deadline: TimeInterval = 60, unblock: () -> Void = {},
                                     _ work: @escaping @Sendable () -> Value) -> Value? {
         let result = Locked<Value?>(nil)
         let finished = DispatchSemaphore(value: 0)

@@ -26,7 +26,7 @@ import Recorder
             let state: JSONValue = ["count": .integer(Int64(index + 1)), "note": .string(hostileText + String(index)),
                                     .init(stringLiteral: "key " + hostileText): .string(hostileText)]
             builder.append(.init(sequence: Int64(index), time: Date(timeIntervalSince1970: 1_764_000_000 + Double(index)),
-                                 action: RecordedAction(type: type, payload: ["text": .string(hostileText)], replayable: true),
+                                 action: LogEntry.Action(type: type, payload: ["text": .string(hostileText)], replayable: true),
                                  state: state))
         }
         let path = directory.file("hostile\nprint(\"INJECTED\")\n.jsonl")

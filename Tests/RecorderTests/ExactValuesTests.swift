@@ -22,7 +22,7 @@ import RewindJSON
         let value = try JSONEncoding.value(of: UInt64.max)
         #expect(value == .number(JSONNumber("18446744073709551615")!))
         #expect(JSONWriter.compactString(value) == "18446744073709551615")
-        #expect(String(decoding: try JSONEncoding.bytes(of: UInt64.max), as: UTF8.self) == "18446744073709551615")
+        #expect(String(decoding: try JSONEncoding.compact(UInt64.max), as: UTF8.self) == "18446744073709551615")
         let reparsed = try JSONParser.parse(JSONWriter.compact(value))
         #expect(reparsed == value)
         #expect(try JSONValueDecoder().decode(UInt64.self, from: reparsed) == .max)
@@ -35,7 +35,7 @@ import RewindJSON
         let text = "1234567890123456789.0123456789012345678"
         let value = try JSONEncoding.value(of: decimal)
         #expect(JSONWriter.compactString(value) == text)
-        #expect(String(decoding: try JSONEncoding.bytes(of: decimal), as: UTF8.self) == text)
+        #expect(String(decoding: try JSONEncoding.compact(decimal), as: UTF8.self) == text)
         let reparsed = try JSONParser.parse(text)
         #expect(reparsed == value)
         #expect(try JSONValueDecoder().decode(Decimal.self, from: reparsed) == decimal)
@@ -61,7 +61,7 @@ import RewindJSON
     }
 
     @Test func aStructOfExactValuesRoundTripsThroughTextAndReplayDecoding() throws {
-        let bytes = try JSONEncoding.bytes(of: Self.ledger)
+        let bytes = try JSONEncoding.compact(Self.ledger)
         #expect(String(decoding: bytes, as: UTF8.self)
                 == #"{"id":18446744073709551615,"balance":1234567890123456789.0123456789012345678,"offset":-0}"#)
         let tree = try JSONEncoding.value(of: Self.ledger)

@@ -4,18 +4,17 @@ import Testing
 import RewindJSON
 
 /// A real small file system (a 64 KB tmpfs, mounted for the test) filling up
-/// or turning read-only under a recorder. Needs root, as CI has; elsewhere the
-/// tests say they were skipped.
-@Suite(.serialized) struct FileSystemFaultTests {
+/// or turning read-only under a recorder. Needs a machine that lets the tests
+/// mount one (root, as CI has); elsewhere the suite is reported as skipped, with why.
+@Suite(.serialized, .enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root (and a system that allows it)"))
+struct FileSystemFaultTests {
     /// Mounts a tmpfs of `size` at a fresh directory for the body, then unmounts it.
     static func withSmallFileSystem(size: String = "64k", _ body: (String) throws -> Void) throws {
         let directory = TemporaryDirectory()
         let mountPoint = directory.file("fs")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        guard getuid() == 0, run("/bin/mount", "-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint) else {
-            print("FileSystemFaultTests: skipped, mounting a tmpfs needs root")
-            return
-        }
+        // The suite runs only where the probe mounted one: failing now is a failure, not a skip.
+        try #require(run("/bin/mount", "-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint), "mounting a tmpfs at \(mountPoint)")
         defer { _ = run("/bin/umount", "-l", mountPoint) }
         try body(mountPoint)
     }
@@ -88,4 +87,17 @@ import RewindJSON
         #expect(reader.entryCount == 40)
         #expect(try reader.state(at: 39) == (try JSONEncoding.value(of: state)))
     }
+}
+
+/// Whether these tests can mount a file system of their own: tried once, on a directory of its own.
+enum SmallFileSystem {
+    static let canMount: Bool = {
+        guard getuid() == 0 else { return false }
+        let directory = TemporaryDirectory()
+        let mountPoint = directory.file("probe")
+        guard (try? FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)) != nil,
+              FileSystemFaultTests.run("/bin/mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", mountPoint) else { return false }
+        FileSystemFaultTests.run("/bin/umount", "-l", mountPoint)
+        return true
+    }()
 }

@@ -23,6 +23,7 @@ import RewindJSON
         let refused = #expect(throws: RecorderError.self) { try ActionRecorder(file: path, options: testOptions()) }
         #expect(refused?.path == path)
         #expect(refused?.description == "\(path): is already being recorded by another ActionRecorder in this process; a log has one writer at a time")
+        #expect(refused?.kind == .alreadyRecording)
         // Readers are never blocked by the writer's lock.
         #expect(try LogReader(path: path).entryCount == 10)
 
@@ -68,6 +69,7 @@ import RewindJSON
         for action in randomTodoActions(count: 5, seed: 34) { reducer(&state, action) }
         let flushed = try #require(throws: RecorderError.self) { try recorder.flush() }
         #expect(flushed.description.hasPrefix(path + ": the log file was truncated while recording"))
+        #expect(flushed.kind == .logChanged)
         let closed = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(closed == flushed)
         #expect(errors.withLock { $0 } == [flushed])
@@ -113,6 +115,7 @@ import RewindJSON
         #expect(mkfifo(path, 0o600) == 0)
         let error = #expect(throws: RecorderError.self) { try ActionRecorder(file: path) }
         #expect(error?.description == "\(path): is a FIFO (named pipe); Rewind records into regular files")
+        #expect(error?.kind == .notAFile)
     }
 
     /// Nothing can be read back from /dev/null: what is checked is that neither
@@ -156,7 +159,7 @@ final class HoldingProcess {
         }
         guard String(decoding: line[..<count], as: UTF8.self) == "recording\n" else {
             process.terminate()
-            throw RecorderError(path: log, reason: "the holding process did not start: \(String(decoding: line[..<count], as: UTF8.self))")
+            throw HelperProcessError(description: "\(log): the holding process did not start: \(String(decoding: line[..<count], as: UTF8.self))")
         }
     }
 
@@ -179,8 +182,13 @@ final class HoldingProcess {
             Bundle.main.bundleURL.appendingPathComponent(name).path,
         ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw RecorderError(path: candidates[0], reason: "not built; run `swift build` before the tests")
+            throw HelperProcessError(description: "\(candidates[0]): not built; run `swift build` before the tests")
         }
         return found
     }
+}
+
+/// Why a helper process of these tests could not run (not an error of Rewind's).
+struct HelperProcessError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -179,7 +179,7 @@ typealias Action = ReactiveSwift.Action
 // The README's extension, as written there.
 extension Action {
     convenience init(recording recorder: ActionRecorder, execute: @escaping (Input) -> SignalProducer<Output, Error>) {
-        let work = WorkRecording<Input, Output>(recorder: recorder)
+        let work = AsyncWorkRecording<Input, Output>(recorder: recorder)
         self.init { input in
             work.applied(input)
             return execute(input).on(failed: { work.failed($0) }, completed: { work.completed() },
@@ -360,7 +360,7 @@ private final class ProfileStore: ObservableObject {
         #expect(try reader.state(at: 2) == ["isExecuting": true, "lastValue": 10])
         #expect(try reader.state(at: 3) == ["isExecuting": false, "lastValue": 10])
         #expect(try reader.state(at: 5) == ["isExecuting": false, "lastValue": 10, "lastError": "offline"])
-        try Replay(log: path).verify(reducer: WorkRecording<String, Int>.reduce)
+        try Replay(log: path).verify(reducer: AsyncWorkRecording<String, Int>.reduce)
     }
 
     @Test func theReadmesPackageSnippetNamesTheProductsThisPackageHas() throws {
@@ -394,7 +394,7 @@ private final class ProfileStore: ObservableObject {
         #expect(entries.map(\.action.name) == ["apply", "value", "interrupted"])
         #expect(entries.map(\.effectOf) == [nil, 0, 0])
         #expect(try reader.state(at: 2) == ["isExecuting": false, "lastValue": 5], "the log agrees with the Action: the run ended")
-        try Replay(log: path).verify(reducer: WorkRecording<String, Int>.reduce)
+        try Replay(log: path).verify(reducer: AsyncWorkRecording<String, Int>.reduce)
     }
 
     @Test func aKeyValueStorageRecordsEverySetAsAnActionWithItsContentsAsTheState() throws {

@@ -52,8 +52,10 @@ struct Ping: ReAction {}
             if let increment = action as? Increment, increment.by == 3 { next.count += 3 }
             return next
         }, actions: [Increment.self, Rename.self])
-        #expect(throws: ReplayDivergence.self) { try Replay(log: path).verify(doubled) }
-        do { try Replay(log: path).verify(doubled) } catch let divergence as ReplayDivergence {
+        do {
+            try Replay(log: path).verify(doubled)
+            Issue.record("the doubled increment was not caught")
+        } catch ReplayFailure.diverged(let divergence) {
             #expect(divergence.entryIndex == 4)
             #expect(divergence.differingPaths.map(\.description) == ["/count"])
         }
@@ -65,7 +67,7 @@ struct Ping: ReAction {}
         do {
             try Replay(log: path).verify(missingRename)
             Issue.record("Rename is not listed: verify must fail")
-        } catch let error as ReplayError {
+        } catch ReplayFailure.cannotReplay(let error) {
             #expect(error.entryIndex == 10)
             #expect(error.description.hasPrefix("entry 11 (Rename): the action cannot be decoded with the current Action type: "))
             #expect(error.description.hasSuffix("list the type Rename"))

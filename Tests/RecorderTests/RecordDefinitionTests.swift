@@ -58,9 +58,9 @@ import Testing
         }
     }
 
-    @Test func anImportsExtraMembersAreWrittenLastAndReadersSkipThem() throws {
+    @Test func anImportsExtraMembersAreWrittenBeforeTheFramingAndReadersSkipThem() throws {
         var builder = LogBuilder(header: LogHeader(created: Date(timeIntervalSince1970: 0), processName: "test", initialState: ["n": 0]))
-        builder.append(LogBuilder.Entry(time: Date(timeIntervalSince1970: 1), action: RecordedAction(type: "tick", payload: .null),
+        builder.append(LogBuilder.Entry(time: Date(timeIntervalSince1970: 1), action: LogEntry.Action(type: "tick", payload: .null),
                                         state: ["n": 1], extra: [(.skipped, true), (.reducerError, "boom")]))
         let line = try #require(String(decoding: builder.bytes, as: UTF8.self).split(separator: "\n").last)
         let keys = try #require(try JSONParser.parse(Array(line.utf8)).objectValue?.keys)
@@ -70,5 +70,57 @@ import Testing
         let reader = try LogReader(path: directory.file("import.jsonl"))
         #expect(try reader.entry(at: 0).action.name == "tick")
         #expect(try reader.state(at: 0) == ["n": 1])
+    }
+
+    /// The record's member order is defined once (`RecordField.entryOrder`,
+    /// `gapOrder`): every member has its place there, so a member added to
+    /// `RecordField` fails here until it is placed, and the readers that match
+    /// records as written (made from the order) follow it.
+    @Test func everyMemberHasItsPlaceInTheRecordOrder() {
+        let placed = Set(RecordField.entryOrder).union(RecordField.gapOrder)
+        #expect(placed == Set(RecordField.allCases), "not placed: \(Set(RecordField.allCases).subtracting(placed))")
+        #expect(Set(RecordField.entryOrder).count == RecordField.entryOrder.count && Set(RecordField.gapOrder).count == RecordField.gapOrder.count)
+        // Framing first and last, as the index and `LogLine` read it.
+        #expect(RecordField.entryOrder.first == .kind && RecordField.entryOrder.suffix(2) == [.number, .checksum])
+        #expect(RecordField.gapOrder.first == .kind && RecordField.gapOrder.suffix(2) == [.number, .checksum])
+    }
+
+    /// The encoder writes an entry with every member it knows, and a gap, in that order (format 2, sealed with `n`).
+    @Test func theEncoderWritesMembersInTheRecordOrder() throws {
+        let state = Array(#"{"a":1}"#.utf8), payload = Array("null".utf8), patch = Array("[]".utf8)
+        var chain = LogChain()
+        var lines: [[UInt8]] = []
+        var header = Array(#"{"kind":"header""#.utf8)
+        LogLine.seal(&header, recordStart: 0, chain: &chain)
+        for keyframe in [true, false] {
+            state.withUnsafeBufferPointer { state in
+                payload.withUnsafeBufferPointer { payload in
+                    patch.withUnsafeBufferPointer { patch in
+                        // Not replayable: `replayable` is written only then, and every member is wanted here.
+                        var content = EntryRecordContent(
+                            sequence: 1, time: 2, durationNanoseconds: 3, actionType: "a", payload: payload, isReplayable: false,
+                            effectOf: 0, values: [:], trace: [], body: keyframe ? .keyframe(state: state, changed: []) : .patch(patch))
+                        content.payloadDatePaths = ["/x"]
+                        content.extra = [(.reducerError, "boom"), (.skipped, true)]
+                        var line: [UInt8] = []
+                        let start = RecordEncoder().appendEntryMembers(content, to: &line)
+                        LogLine.seal(&line, recordStart: start, chain: &chain)
+                        lines.append(line)
+                    }
+                }
+            }
+        }
+        var gap: [UInt8] = []
+        let gapStart = RecordEncoder().appendGapMembers(firstSequence: 3, count: 2, reason: "queue full", to: &gap)
+        LogLine.seal(&gap, recordStart: gapStart, chain: &chain)
+        func fields(_ line: [UInt8]) throws -> [RecordField] {
+            try #require(line.dropLast().withUnsafeBufferPointer { RecordScanner.members(UnsafeBufferPointer(rebasing: $0[...])) }).compactMap(\.field)
+        }
+        #expect(try fields(lines[0]) == RecordField.entryOrder.filter { $0 != .patch })
+        #expect(try fields(lines[1]) == RecordField.entryOrder.filter { $0 != .keyframe && $0 != .changed && $0 != .state })
+        #expect(try fields(gap) == RecordField.gapOrder)
+        // Inside the action object, `ActionField`'s order.
+        let action = try #require(try JSONParser.parse(Array(lines[0].dropLast()))["action"]?.objectValue)
+        #expect(Array(action.keys) == ActionField.allCases.map(\.name))
     }
 }

@@ -68,7 +68,7 @@ private func notesReducerReadingLiveValues(_ state: inout NotesState, _ action: 
         do {
             try Replay(log: path).verify(reducer: notesReducer)
             Issue.record("verify must fail: the log has no recorded values")
-        } catch let divergence as ReplayDivergence {
+        } catch ReplayFailure.diverged(let divergence) {
             #expect(divergence.entryIndex == 0)
             #expect(divergence.unrecordedReads == [
                 "uuid: the recording has no value for it",

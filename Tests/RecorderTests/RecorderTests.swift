@@ -130,6 +130,7 @@ struct GatedState: Encodable {
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(flushError == error)
         #expect(error?.code == ENOSPC)
+        #expect(error?.kind == .cannotWrite)
         #expect(error?.description == "/dev/full: cannot write: No space left on device")
         #expect(errors.withLock { $0 } == [error!])
         #expect(recorder.error == error)
@@ -140,6 +141,7 @@ struct GatedState: Encodable {
     @Test func failsClearlyWhenTheLogCannotBeCreated() throws {
         let missing = #expect(throws: RecorderError.self) { try ActionRecorder(file: directory.file("no/such/dir/x.jsonl")) }
         #expect(missing?.code == ENOENT)
+        #expect(missing?.kind == .cannotOpen)
         #expect(missing?.description.hasSuffix("no/such/dir/x.jsonl: cannot open the log: No such file or directory") == true)
 
         // Root ignores permission bits, but not sysfs's read-only directories.
@@ -153,12 +155,23 @@ struct GatedState: Encodable {
         }
         let denied = #expect(throws: RecorderError.self) { try ActionRecorder(file: readOnlyPath) }
         #expect(denied?.code == EACCES)
+        #expect(denied?.kind == .cannotOpen)
 
         let notALog = directory.file("notes.txt")
         writeBytes(Array("shopping list\n".utf8), to: notALog)
         let refused = #expect(throws: RecorderError.self) { try ActionRecorder(file: notALog) }
         #expect(refused?.description.contains("is not a Rewind log; refusing to append to it") == true)
+        #expect(refused?.kind == .notARewindLog)
         #expect(fileBytes(notALog) == Array("shopping list\n".utf8))
+    }
+
+    @Test func anAddressThatIsNotHostAndPortIsRefusedWithAKindACallerCanMatch() throws {
+        let error = try #require(throws: RecorderError.self) { try ActionRecorder(streamingTo: "localhost", token: "t") }
+        switch error.kind {
+        case .invalidAddress: break
+        default: Issue.record("kind \(error.kind)")
+        }
+        #expect(error.description == "localhost: is not host:port (for example 127.0.0.1:7777)")
     }
 
     @Test func reportsALogRemovedWhileRecording() throws {
@@ -178,6 +191,7 @@ struct GatedState: Encodable {
         reducer(&state, .add(title: "c"))
         let error = #expect(throws: RecorderError.self) { try recorder.close() }
         #expect(error?.description.hasSuffix("removed.jsonl: the log file was removed while recording") == true)
+        #expect(error?.kind == .logChanged)
         #expect(errors.withLock { $0 } == 1)
     }
 

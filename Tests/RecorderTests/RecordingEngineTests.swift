@@ -138,8 +138,8 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
             var new = old
             mutate(&new, &generator)
             let patch = try JSONPatch(jsonValue: JSONParser.parse(bytePatch(from: old, to: new)))
-            let rebuilt = try patch.applied(to: JSONParser.parse(JSONEncoding.bytes(of: old)))
-            #expect(rebuilt == (try JSONParser.parse(JSONEncoding.bytes(of: new))), "round \(round)")
+            let rebuilt = try patch.applied(to: JSONParser.parse(JSONEncoding.compact(old)))
+            #expect(rebuilt == (try JSONParser.parse(JSONEncoding.compact(new))), "round \(round)")
         }
     }
 
@@ -167,7 +167,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         let text = String(decoding: try bytePatch(from: old, to: new), as: UTF8.self)
         #expect(text.contains(#""path":"/a~1b""#) && text.contains(#""path":"/c~0d""#) && text.contains(#""path":"/quote\"""#))
         let patch = try JSONPatch(json: text)
-        #expect(try patch.applied(to: JSONParser.parse(JSONEncoding.bytes(of: old))) == (try JSONParser.parse(JSONEncoding.bytes(of: new))))
+        #expect(try patch.applied(to: JSONParser.parse(JSONEncoding.compact(old))) == (try JSONParser.parse(JSONEncoding.compact(new))))
     }
 
     @Test func onTheSampleDomainsBytePatchesAreNoLargerThanTreePatches() throws {
@@ -198,12 +198,12 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
             large.owners["owner \(index)"] = index
             large.byNumber[index] = "n"
         }
-        #expect(try JSONEncoding.bytes(of: small) == (try JSONEncoding.bytes(of: large)))
+        #expect(try JSONEncoding.compact(small) == (try JSONEncoding.compact(large)))
         #expect(try JSONEncoding.value(of: small) == (try JSONEncoding.value(of: large)))
         // Sorted, and still what JSONDecoder reads back as the same value.
-        let text = String(decoding: try JSONEncoding.bytes(of: ["b": 1, "a": 2, "c": 3]), as: UTF8.self)
+        let text = String(decoding: try JSONEncoding.compact(["b": 1, "a": 2, "c": 3]), as: UTF8.self)
         #expect(text == #"{"a":2,"b":1,"c":3}"#)
-        #expect(try JSONDecoder().decode(Board.self, from: Data(JSONEncoding.bytes(of: large))) == large)
+        #expect(try JSONDecoder().decode(Board.self, from: Data(JSONEncoding.compact(large))) == large)
     }
 
     @Test func setsOfStructsAndDictionariesWithStructKeysAreOrderedToo() throws {
@@ -213,9 +213,9 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         var keyedForward: [Point: Int] = [:], keyedBackward = [Point: Int](minimumCapacity: 5_000)
         for point in points { forward.insert(point); keyedForward[point] = point.y }
         for point in points.reversed() { backward.insert(point); keyedBackward[point] = point.y }
-        #expect(try JSONEncoding.bytes(of: forward) == (try JSONEncoding.bytes(of: backward)))
-        #expect(try JSONEncoding.bytes(of: keyedForward) == (try JSONEncoding.bytes(of: keyedBackward)))
-        #expect(try JSONDecoder().decode([Point: Int].self, from: Data(JSONEncoding.bytes(of: keyedBackward))) == keyedForward)
+        #expect(try JSONEncoding.compact(forward) == (try JSONEncoding.compact(backward)))
+        #expect(try JSONEncoding.compact(keyedForward) == (try JSONEncoding.compact(keyedBackward)))
+        #expect(try JSONDecoder().decode([Point: Int].self, from: Data(JSONEncoding.compact(keyedBackward))) == keyedForward)
     }
 
     // MARK: Recording
@@ -245,7 +245,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         // quarters of the 120 kB state: ~125 of them per keyframe.
         #expect(keyframes.count <= 3 && zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 110 }, "\(keyframes)")
         for index in [0, 1, 150, 299] {
-            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: states[index]))))
+            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.compact(states[index]))))
         }
     }
 
@@ -265,7 +265,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         let reader = try LogReader(path: path)
         let keyframes = (0..<reader.entryCount).filter { reader.isKeyframe(at: $0) }
         #expect(keyframes.count >= 5 && keyframes.count <= 12, "a keyframe every few entries, not every entry: \(keyframes)")
-        #expect(try reader.state(at: 23) == (try JSONParser.parse(JSONEncoding.bytes(of: state))))
+        #expect(try reader.state(at: 23) == (try JSONParser.parse(JSONEncoding.compact(state))))
     }
 
     @Test func aSmallStateGetsAKeyframeOnlyEveryHundredOrSoEntriesAndEveryEntryRebuilds() throws {
@@ -275,7 +275,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         #expect(keyframes.first == 0 && keyframes.count <= 3, "\(keyframes)")
         #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 >= 180 && $1 - $0 <= 220 }, "\(keyframes)")
         for index in [0, 1, 99, 200, 398, 399] {
-            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: states[index]))))
+            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.compact(states[index]))))
         }
     }
 
@@ -334,7 +334,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         let path = directory.file("deep.jsonl")
         var options = testOptions()
         let reports = Locked<[String]>([])
-        options.onError = { error in reports.withLock { $0.append(error.description) } }
+        options.onError = { error in reports.withLock { $0.append("\(error.kind) \(error.description)") } }
         let recorder = try ActionRecorder(file: path, options: options)
         let reducer = recorder.recording { (state: inout Deep, depth: Int) in
             state.chain = chain(depth)
@@ -354,7 +354,7 @@ private func mutate(_ board: inout Board, _ generator: inout SplitMix64) {
         // The gap record holds the entry's number; its reason says what was over which limit, once.
         #expect(lines[2].contains(#""firstSeq":1,"dropped":1,"reason":"the state after Int is nested 603 levels deep; a log record holds at most 509""#), "\(lines[2])")
         #expect(reports.withLock { $0 } == [
-            "\(path): entry 2 was not recorded: the state after Int is nested 603 levels deep; a log record holds at most 509 (recording goes on)",
+            "entryNotRecorded \(path): entry 2 was not recorded: the state after Int is nested 603 levels deep; a log record holds at most 509 (recording goes on)",
         ], "reported once, numbered from 1 as rewind log numbers it")
     }
 

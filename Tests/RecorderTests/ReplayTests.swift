@@ -63,6 +63,29 @@ import RewindJSON
 
     // MARK: Divergence
 
+    @Test func verifyThrowsOneErrorTypeWhoseCasesAreTheDivergenceAndTheUnreplayableEntry() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.jsonl")
+        try recordDomain(to: path, initial: SampleDomains.TodoState(), script: TodoDomain.script, reducer: TodoDomain.reduce)
+        let replay = try Replay(log: path)
+        #expect(Self.outcome(of: replay, TodoDomain.reduce) == "replays")
+        #expect(Self.outcome(of: replay) { state, action in TodoDomain.reduce(&state, action); state.stats.done = 0 } == "diverges at entry 5")
+    }
+
+    /// What `verify` found, as a caller handles it: `verify` throws ``ReplayFailure``, so the
+    /// `switch` needs no `default` (this does not compile while `verify` throws `any Error`).
+    private static func outcome(of replay: Replay, _ reducer: (inout SampleDomains.TodoState, SampleDomains.TodoAction) -> Void) -> String {
+        do {
+            try replay.verify(reducer: reducer)
+            return "replays"
+        } catch {
+            switch error {
+            case .diverged(let divergence): return "diverges at entry \(divergence.entryNumber)"
+            case .cannotReplay(let reason): return "cannot replay: \(reason)"
+            }
+        }
+    }
+
     @Test func changedReducerIsCaughtAtTheRightEntryWithTheRightDiff() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todo.jsonl")
@@ -75,7 +98,7 @@ import RewindJSON
         do {
             try Replay(log: path).verify(reducer: changed)
             Issue.record("the changed reducer was not caught")
-        } catch let divergence as ReplayDivergence {
+        } catch ReplayFailure.diverged(let divergence) {
             // Entry 5 (index 4) is the first toggle: the first time `done` is not 0.
             #expect(divergence.entryIndex == 4)
             #expect(divergence.action.name == "toggle")
@@ -121,7 +144,7 @@ import RewindJSON
         do {
             try Replay(log: path).verify(reducer: reducer)
             Issue.record("the \(impurity) call was not caught")
-        } catch let divergence as ReplayDivergence {
+        } catch ReplayFailure.diverged(let divergence) {
             #expect(divergence.entryIndex == 2)
             #expect(divergence.action.name == "addNote")
             let field = ["uuid": "/notes/0/id", "date": "/notes/0/created", "random": "/notes/0/color"][impurity.rawValue]!
@@ -182,7 +205,10 @@ import RewindJSON
         do {
             try replay.verify(reducer: TodoDomain.reduce)
             Issue.record("an undecodable action was replayed")
-        } catch let error as ReplayError {
+        } catch {
+            // Not `catch .cannotReplay(let error)`: Swift 6.3.1 crashes compiling `#expect` in a
+            // catch clause that matches a case of the one type its `do` throws, and leaves others.
+            guard case .cannotReplay(let error) = error else { throw error }
             #expect(error.entryIndex == 2)
             #expect(error.description.hasPrefix("entry 3 (rename): the action cannot be decoded with the current Action type: "))
         }
@@ -214,7 +240,7 @@ import RewindJSON
         #expect(report.actionTypes.allSatisfy { $0.status == .notReplayable })
         #expect(report.stateProblem == "recorded through reflection, not Codable")
         #expect(report.description.contains("not replayable   play (2 entries): recorded through reflection, not Codable"))
-        #expect(throws: ReplayError(.stateNotReplayable)) { try replay.verify(reducer: TodoDomain.reduce) }
+        #expect(throws: ReplayFailure.cannotReplay(ReplayError(.stateNotReplayable))) { try replay.verify(reducer: TodoDomain.reduce) }
     }
 
     // MARK: Logs with several sessions
@@ -328,7 +354,7 @@ private struct DeepCounter: Codable, Equatable {
                 if state.count == 4 { state.count += 1 }
             })
             Issue.record("verify passed")
-        } catch let divergence as ReplayDivergence {
+        } catch ReplayFailure.diverged(let divergence) {
             #expect(divergence.entryIndex == 2)
             #expect(divergence.description.hasPrefix("entry 4 of 4 diverges: String \"inc\""), "\(divergence.description)")
         }
@@ -344,7 +370,7 @@ private struct DeepCounter: Codable, Equatable {
         do {
             try Replay(log: log).verify(reducer: { (state: inout GappedCounter, _: OlderAction) in state.count += 1 })
             Issue.record("verify passed")
-        } catch let error as ReplayError {
+        } catch ReplayFailure.cannotReplay(let error) {
             #expect(error.entryIndex == 5)
             #expect(error.entryNumber == 10)
             #expect(error.description.hasPrefix("entry 10 (reset): the action cannot be decoded with the current Action type: "), "\(error)")

@@ -23,7 +23,7 @@ import RewindJSON
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         let ledger = Ledger()
         let text = #"{"balance":-170141183460469231731687303715884105728,"supply":340282366920938463463374607431768211455,"small":-42,"history":[0,1267650600228229401496703205376],"maybe":7}"#
-        #expect(String(decoding: try JSONEncoding.bytes(of: ledger), as: UTF8.self) == text)
+        #expect(String(decoding: try JSONEncoding.compact(ledger), as: UTF8.self) == text)
         #expect(JSONWriter.compactString(try JSONEncoding.value(of: ledger)) == text)
         #expect(try JSONValueDecoder().decode(Ledger.self, from: JSONParser.parse(text)) == ledger)
 
@@ -79,7 +79,7 @@ import RewindJSON
     func aFloatIsWrittenAsTheDoubleWithItsShortestTextIs(_ single: Float) throws {
         let double = single.isFinite ? Double(single.description)! : Double(single)
         let reading = Reading(single: single, double: double)
-        let bytes = String(decoding: try JSONEncoding.bytes(of: reading), as: UTF8.self)
+        let bytes = String(decoding: try JSONEncoding.compact(reading), as: UTF8.self)
         let tree = JSONWriter.compactString(try JSONEncoding.value(of: reading))
         #expect(bytes == tree, "both encoders write a float alike")
         let parsed = try JSONParser.parse(bytes)

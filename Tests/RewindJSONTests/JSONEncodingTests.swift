@@ -48,7 +48,7 @@ private let profile = Profile(
 
 @Suite struct JSONEncodingTests {
     @Test func bytesDecodeBackWithFoundationsDefaultDecoder() throws {
-        let bytes = try JSONEncoding.bytes(of: profile)
+        let bytes = try JSONEncoding.compact(profile)
         #expect(try JSONDecoder().decode(Profile.self, from: Data(bytes)) == profile)
     }
 
@@ -57,7 +57,7 @@ private let profile = Profile(
         // The tree keeps UInt64.max as the nearest Double, so compare everything else exactly.
         var withoutBig = profile
         withoutBig.big = 7
-        #expect(JSONWriter.compact(try JSONEncoding.value(of: withoutBig)) == (try JSONEncoding.bytes(of: withoutBig)))
+        #expect(JSONWriter.compact(try JSONEncoding.value(of: withoutBig)) == (try JSONEncoding.compact(withoutBig)))
         #expect(tree["name"] == .string(profile.name))
         #expect(tree["missing"] == nil)
     }
@@ -65,14 +65,14 @@ private let profile = Profile(
     @Test func agreesWithJSONEncoderOnEveryValue() throws {
         var withoutBig = profile
         withoutBig.big = 7
-        let ours = try JSONParser.parse(try JSONEncoding.bytes(of: withoutBig))
+        let ours = try JSONParser.parse(try JSONEncoding.compact(withoutBig))
         let foundation = try JSONParser.parse(try JSONEncoder().encode(withoutBig))
         #expect(ours == foundation)
     }
 
     @Test func keepsKeysInEncodingOrderAndOmitsNilOptionals() throws {
         struct Point: Encodable { var y = 2; var x = 1; var label: String? = nil; var z: Int? = 3 }
-        #expect(String(decoding: try JSONEncoding.bytes(of: Point()), as: UTF8.self) == #"{"y":2,"x":1,"z":3}"#)
+        #expect(String(decoding: try JSONEncoding.compact(Point()), as: UTF8.self) == #"{"y":2,"x":1,"z":3}"#)
         #expect(try JSONEncoding.value(of: Point()).objectValue?.keys == ["y", "x", "z"])
     }
 
@@ -84,20 +84,20 @@ private let profile = Profile(
                 try container.encodeNil(forKey: .gone)
             }
         }
-        #expect(String(decoding: try JSONEncoding.bytes(of: Explicit()), as: UTF8.self) == #"{"gone":null}"#)
-        #expect(String(decoding: try JSONEncoding.bytes(of: [1, nil, 3] as [Int?]), as: UTF8.self) == "[1,null,3]")
+        #expect(String(decoding: try JSONEncoding.compact(Explicit()), as: UTF8.self) == #"{"gone":null}"#)
+        #expect(String(decoding: try JSONEncoding.compact([1, nil, 3] as [Int?]), as: UTF8.self) == "[1,null,3]")
     }
 
     @Test func doublesRoundTripExactly() throws {
         var generator = SplitMix64(seed: 7)
         var values: [Double] = [0, -0.0, 1, -1, 0.1, 1e-7, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 123456789012345680, 1e15, 1e16, 3.0]
         for _ in 0..<2_000 { values.append(Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)) }
-        let bytes = try JSONEncoding.bytes(of: values)
+        let bytes = try JSONEncoding.compact(values)
         let decoded = try JSONDecoder().decode([Double].self, from: Data(bytes))
         #expect(decoded.map(\.bitPattern) == values.map(\.bitPattern))
         let floats: [Float] = [0.1, 1.5, 3, 1e-8, .greatestFiniteMagnitude]
-        #expect(try JSONDecoder().decode([Float].self, from: Data(try JSONEncoding.bytes(of: floats))) == floats)
-        #expect(String(decoding: try JSONEncoding.bytes(of: [Float(0.1), 3]), as: UTF8.self) == "[0.1,3]")
+        #expect(try JSONDecoder().decode([Float].self, from: Data(try JSONEncoding.compact(floats))) == floats)
+        #expect(String(decoding: try JSONEncoding.compact([Float(0.1), 3]), as: UTF8.self) == "[0.1,3]")
     }
 
     // Short decimals are written without going through `description`; the text
@@ -115,7 +115,7 @@ private let profile = Profile(
         for _ in 0..<3_000 { values.append(Double(bitPattern: generator.next() & 0xFFEF_FFFF_FFFF_FFFF)) }
         values += [Double.leastNonzeroMagnitude, -Double.leastNormalMagnitude, .greatestFiniteMagnitude, 1e-5, 1e21, -1.2345e-300]
         let expected = values.map { $0.rounded(.towardZero) == $0 && $0.magnitude < 1e15 ? String(Int64($0)) : $0.description }
-        #expect(String(decoding: try JSONEncoding.bytes(of: values), as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
+        #expect(String(decoding: try JSONEncoding.compact(values), as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
     }
 
     // Plain strings are checked and copied a word at a time, with separate
@@ -152,15 +152,15 @@ private let profile = Profile(
         }
         for length in 0...20 {
             let plain = String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
-            #expect(String(decoding: try JSONEncoding.bytes(of: plain), as: UTF8.self) == escaped(plain))
+            #expect(String(decoding: try JSONEncoding.compact(plain), as: UTF8.self) == escaped(plain))
             for position in 0..<length {
                 for special in ["\"", "\\", "\n", "\u{01}"] {
                     var characters = Array(repeating: "a", count: length)
                     characters[position] = special
                     let text = characters.joined()
-                    #expect(String(decoding: try JSONEncoding.bytes(of: text), as: UTF8.self) == escaped(text))
+                    #expect(String(decoding: try JSONEncoding.compact(text), as: UTF8.self) == escaped(text))
                     let members = "{" + escaped(text) + ":1," + escaped(text) + ":2}"
-                    #expect(String(decoding: try JSONEncoding.bytes(of: TwoMembers(key: text)), as: UTF8.self) == members)
+                    #expect(String(decoding: try JSONEncoding.compact(TwoMembers(key: text)), as: UTF8.self) == members)
                 }
                 // Two escapes: the second may fall in the last, partial word.
                 for second in position + 1..<max(position + 1, length) {
@@ -168,7 +168,7 @@ private let profile = Profile(
                     characters[position] = "\""
                     characters[second] = "\n"
                     let text = characters.joined()
-                    #expect(String(decoding: try JSONEncoding.bytes(of: text), as: UTF8.self) == escaped(text))
+                    #expect(String(decoding: try JSONEncoding.compact(text), as: UTF8.self) == escaped(text))
                 }
             }
         }
@@ -176,7 +176,7 @@ private let profile = Profile(
 
     @Test func nonFiniteNumbersBecomeStringsJSONDecoderCanReadBack() throws {
         let values = [Double.nan, .infinity, -.infinity, 1]
-        let bytes = try JSONEncoding.bytes(of: values)
+        let bytes = try JSONEncoding.compact(values)
         #expect(String(decoding: bytes, as: UTF8.self) == #"["NaN","Infinity","-Infinity",1]"#)
         #expect(JSONWriter.compact(try JSONEncoding.value(of: values)) == bytes)
         let decoder = JSONDecoder()
@@ -187,7 +187,7 @@ private let profile = Profile(
 
     @Test func escapesControlCharactersQuotesAndBackslashesOnly() throws {
         let text = "plain ascii, then \"quoted\" \\ \u{7F} é \u{1F} tab\t" + String(repeating: "x", count: 20) + "\n"
-        let bytes = try JSONEncoding.bytes(of: text)
+        let bytes = try JSONEncoding.compact(text)
         #expect(String(decoding: bytes, as: UTF8.self) == #""plain ascii, then \"quoted\" \\ \#u{7F} é \u001f tab\t"# + String(repeating: "x", count: 20) + #"\n""#)
         #expect(try JSONParser.parse(bytes) == .string(text))
     }
@@ -206,7 +206,7 @@ private let profile = Profile(
             }
         }
         let expected: JSONValue = ["first": [1, 2], "second": ["last": "b"], "last": true]
-        #expect(try JSONParser.parse(try JSONEncoding.bytes(of: Interleaved())) == expected)
+        #expect(try JSONParser.parse(try JSONEncoding.compact(Interleaved())) == expected)
         #expect(try JSONEncoding.value(of: Interleaved()) == expected)
     }
 
@@ -234,7 +234,7 @@ private let profile = Profile(
         }
         for value in [WithSuper(), Shared()] as [Base] {
             let foundation = try JSONParser.parse(try JSONEncoder().encode(value))
-            #expect(try JSONParser.parse(try JSONEncoding.bytes(of: value)) == foundation)
+            #expect(try JSONParser.parse(try JSONEncoding.compact(value)) == foundation)
             #expect(try JSONEncoding.value(of: value) == foundation)
         }
         #expect(try JSONEncoding.value(of: WithSuper()) == ["name": "sub", "super": ["id": 1]])
@@ -252,20 +252,20 @@ private let profile = Profile(
         }
         #expect(JSONWriter.compactString(try JSONEncoding.value(of: Twice())) == #"{"a":3,"b":2}"#)
         // The one-pass byte encoder writes both; Rewind's parser keeps the last, like the tree.
-        #expect(String(decoding: try JSONEncoding.bytes(of: Twice()), as: UTF8.self) == #"{"a":1,"b":2,"a":3}"#)
-        #expect(JSONWriter.compactString(try JSONParser.parse(JSONEncoding.bytes(of: Twice()))) == #"{"a":3,"b":2}"#)
+        #expect(String(decoding: try JSONEncoding.compact(Twice()), as: UTF8.self) == #"{"a":1,"b":2,"a":3}"#)
+        #expect(JSONWriter.compactString(try JSONParser.parse(JSONEncoding.compact(Twice()))) == #"{"a":3,"b":2}"#)
     }
 
     @Test func aValueThatEncodesNothingIsAnEmptyObject() throws {
         struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
-        #expect(String(decoding: try JSONEncoding.bytes(of: [Nothing()]), as: UTF8.self) == "[{}]")
+        #expect(String(decoding: try JSONEncoding.compact([Nothing()]), as: UTF8.self) == "[{}]")
     }
 
     @Test func tooDeepNestingIsAnErrorNotACrash() {
         final class Node: Encodable { var next: Node?; init(next: Node?) { self.next = next } }
         var chain: Node? = nil
         for _ in 0..<2_000 { chain = Node(next: chain) }
-        #expect(throws: EncodingError.self) { try JSONEncoding.bytes(of: chain) }
+        #expect(throws: EncodingError.self) { try JSONEncoding.compact(chain) }
         #expect(throws: EncodingError.self) { try JSONEncoding.value(of: chain) }
     }
 
@@ -274,7 +274,7 @@ private let profile = Profile(
             struct Boom: Error {}
             func encode(to encoder: any Encoder) throws { throw Boom() }
         }
-        #expect(throws: Failing.Boom.self) { try JSONEncoding.bytes(of: [Failing()]) }
+        #expect(throws: Failing.Boom.self) { try JSONEncoding.compact([Failing()]) }
     }
 
     // Types that report problems read `codingPath` from their containers; the
@@ -302,7 +302,7 @@ private let profile = Profile(
             let probes: [Probe]
         }
         let ours = PathLog(), foundation = PathLog()
-        _ = try JSONEncoding.bytes(of: Outer(probes: [Probe(log: ours), Probe(log: ours)]))
+        _ = try JSONEncoding.compact(Outer(probes: [Probe(log: ours), Probe(log: ours)]))
         _ = try JSONEncoder().encode(Outer(probes: [Probe(log: foundation), Probe(log: foundation)]))
         #expect(ours.paths == foundation.paths)
         #expect(ours.paths.first == "keyed probes/0")
@@ -325,7 +325,7 @@ private let profile = Profile(
         }
         var deep = tree(depth: 12, index: 0)
         for level in 0..<150 { deep = Node(name: "wrap \(level)", children: [deep, Node(name: "leaf", children: [], weight: level)], weight: nil) }
-        let ours = try JSONEncoding.bytes(of: deep)
+        let ours = try JSONEncoding.compact(deep)
         #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(deep))))
         #expect(try JSONDecoder().decode(Node.self, from: Data(ours)) == deep)
     }
@@ -347,7 +347,7 @@ private let profile = Profile(
             Row(a: tagged(index), b: tagged(index + 1), c: tagged(index + 2), d: tagged(index + 3),
                 e: tagged(index + 4), f: tagged(index + 5), g: tagged(index + 6), h: tagged(index + 7))
         }, more: (0..<3).map(tagged))
-        let ours = try JSONEncoding.bytes(of: wide)
+        let ours = try JSONEncoding.compact(wide)
         #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(wide))))
         #expect(try JSONDecoder().decode(Wide.self, from: Data(ours)) == wide)
     }
@@ -362,12 +362,12 @@ private let profile = Profile(
             var empty: [String] = []
             var nested = [[1, 2], []]
         }
-        let ours = try JSONEncoding.bytes(of: Lists())
+        let ours = try JSONEncoding.compact(Lists())
         #expect(try JSONParser.parse(ours) == (try JSONParser.parse(try JSONEncoder().encode(Lists()))))
         #expect(try JSONDecoder().decode(Lists.self, from: Data(ours)) == Lists())
         #expect(JSONWriter.compact(try JSONEncoding.value(of: Lists())) == ours)
-        #expect(String(decoding: try JSONEncoding.bytes(of: [true, false]), as: UTF8.self) == "[true,false]")
-        #expect(String(decoding: try JSONEncoding.bytes(of: [String]()), as: UTF8.self) == "[]")
+        #expect(String(decoding: try JSONEncoding.compact([true, false]), as: UTF8.self) == "[true,false]")
+        #expect(String(decoding: try JSONEncoding.compact([String]()), as: UTF8.self) == "[]")
     }
 
     @Test func keysWrittenFromTheirRenderedTextMatchJSONEncoder() throws {
@@ -401,12 +401,12 @@ private let profile = Profile(
         }
         func expectLikeFoundation<T: Encodable>(_ value: T) throws {
             // Twice, so the second value is written from the rendered text.
-            #expect(try JSONParser.parse(try JSONEncoding.bytes(of: [value, value])) == (try JSONParser.parse(try JSONEncoder().encode([value, value]))))
+            #expect(try JSONParser.parse(try JSONEncoding.compact([value, value])) == (try JSONParser.parse(try JSONEncoder().encode([value, value]))))
         }
         try expectLikeFoundation(Odd())
         try expectLikeFoundation(Single())
         try expectLikeFoundation(Long())
-        #expect(String(decoding: try JSONEncoding.bytes(of: Odd()), as: UTF8.self)
+        #expect(String(decoding: try JSONEncoding.compact(Odd()), as: UTF8.self)
                 == #"{"say \"hi\"":"say \"hi\"","back\\slash":"back\\slash","tab\there":"tab\there","plain":"plain","say \"hi\"":"say \"hi\""}"#)
     }
 }

@@ -130,6 +130,30 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
         #expect(try JSONPointer(parsing: "") == JSONPointer())
     }
 
+    /// The pointer split's fast path (ASCII bytes) gives the reference's tokens
+    /// (character by character) wherever it answers, and declines escapes and
+    /// non-ASCII text, which only the reference reads right.
+    @Test func pointersSplitAsBytesAreThePointersSplitByCharacter() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ab/0-_~ 1é\u{301}".unicodeScalars)
+        var pointers = ["/", "//", "/a//b/", "/~0", "/~1x", "/é", "/a b/-/0", "/" + String(repeating: "x/", count: 40)]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...12, using: &random)
+            pointers.append("/" + String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &random)! })))
+        }
+        var answered = 0
+        for text in pointers {
+            let reference = try? JSONPointer.tokens(text)   // nil: a `~` not followed by 0 or 1
+            guard let fast = JSONPointer.asciiTokens(text) else {
+                #expect(text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "~") }, "declines plain ASCII: \(text.debugDescription)")
+                continue
+            }
+            answered += 1
+            #expect(fast == reference, "\(text.debugDescription)")
+        }
+        #expect(answered > 200)
+    }
+
     @Test func repeatedEditsOfALargeArrayStayInPlace() throws {
         // Guards the copy-avoiding apply: 1,000 edits of a 100,000-element array
         // deep in a document would take minutes if each one copied the array.

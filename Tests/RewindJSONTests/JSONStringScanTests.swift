@@ -1,55 +1,25 @@
 import Foundation
 import Testing
 import CJSONScan
-import CCPUFeatures
 @testable import RewindJSON
 
-/// The vector scan that finds where a string's plain run ends (`CJSONScan`,
-/// what `JSONSkimmer.skipString` runs past a string's first word) gives what
-/// one byte at a time gives, on every path the CPU may take; and strings
-/// skimmed with it end, fail and count as written exactly where the parser says.
-/// A wrong answer would end an action's text early or late, or let a control
-/// character or invalid UTF-8 through a search that the parser rejects.
+/// Where a string's plain run ends, the fast path (`rewind_json_plain_run`:
+/// 32 bytes a branch in the compiler's portable vectors, what the parser, the
+/// checked skim and a patch's paths run) against the reference
+/// (`rewind_json_plain_run_reference`, a byte at a time); and strings judged by
+/// the checked skim end, fail and count as written exactly where the parser
+/// says. A wrong answer would end an action's text early or late, or let a
+/// control character or invalid UTF-8 through a search that the parser rejects.
 @Suite struct JSONStringScanTests {
-    /// The ways `rewind_json_plain_run` can go, each tested on its own.
-    enum Path: String, CaseIterable, Sendable {
-        /// `portable`: the chosen one with vectors forced off, as arm64 runs it.
-        case chosen, portable, words, sse2, avx2
-    }
-
-    /// Runs `path`; nil when this CPU cannot.
-    static func run(_ path: Path, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> (plain: Int, hasHighByte: Bool)? {
-        let run: rewind_json_run
-        switch path {
-        case .chosen: run = rewind_json_plain_run(bytes, count)
-        case .portable:
-            rewind_cpu_use_portable_paths(1)
-            defer { rewind_cpu_use_portable_paths(0) }
-            run = rewind_json_plain_run(bytes, count)
-        case .words: run = rewind_json_plain_run_words(bytes, count)
-        #if arch(x86_64)
-        case .sse2: run = rewind_json_plain_run_sse2(bytes, count)
-        case .avx2:
-            guard rewind_json_has_avx2() != 0 else { return nil }
-            run = rewind_json_plain_run_avx2(bytes, count)
-        #else
-        case .sse2, .avx2: return nil
-        #endif
-        }
+    static func run(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (plain: Int, hasHighByte: Bool) {
+        let run = rewind_json_plain_run(bytes, count)
         return (run.plain, run.hasHighByte)
     }
 
-    /// The definition: the first '"', '\\' or byte below 0x20, and whether a byte before it is 0x80 or more.
+    /// The reference: the first '"', '\\' or byte below 0x20, and whether a byte before it is 0x80 or more.
     static func scalarRun(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (plain: Int, hasHighByte: Bool) {
-        var index = 0
-        var high = false
-        while index < count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            if byte >= 0x80 { high = true }
-            index += 1
-        }
-        return (index, high)
+        let run = rewind_json_plain_run_reference(bytes, count)
+        return (run.plain, run.hasHighByte)
     }
 
     /// Plain bytes of every kind, the neighbours of the special ones included
@@ -63,14 +33,13 @@ import CCPUFeatures
     /// alignments differ only in the address); and with a byte of 0x80 or more
     /// just before, long before, or just after the stop, or with no stop.
     /// A 0x00 before the start and a 0xFF after the end catch reads outside.
-    @Test(arguments: Path.allCases)
-    func thePlainRunEndsWhereTheByteByByteDefinitionSays(path: Path) {
+    @Test func thePlainRunEndsWhereTheByteByByteDefinitionSays() {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 + 16 + 300 + 64)
         defer { buffer.deallocate() }
         var mismatches: [String] = []
         var checked = 0
         func check(_ start: UnsafeMutablePointer<UInt8>, _ length: Int, _ what: @autoclosure () -> String) {
-            guard let actual = Self.run(path, start, length) else { return }
+            let actual = Self.run(start, length)
             let expected = Self.scalarRun(start, length)
             checked += 1
             if actual != expected, mismatches.count < 20 { mismatches.append("\(what()): \(actual), expected \(expected)") }
@@ -103,14 +72,13 @@ import CCPUFeatures
                 }
             }
         }
-        #expect(mismatches.isEmpty, "\(path): \(mismatches.joined(separator: "\n"))")
-        if Self.run(path, aligned, 0) != nil { #expect(checked > 2_000_000) }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        #expect(checked > 2_000_000)
     }
 
     /// Strings that end exactly at an unreadable page: any read past the
     /// given count would crash the test run.
-    @Test(arguments: Path.allCases)
-    func neverReadsPastTheEnd(path: Path) throws {
+    @Test func neverReadsPastTheEnd() throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let mapped = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
         try #require(mapped != UnsafeMutableRawPointer(bitPattern: -1))
@@ -120,23 +88,15 @@ import CCPUFeatures
         for length in 0...300 {
             let start = end - length
             for index in 0..<length { start[index] = UInt8(ascii: "a") }
-            if let run = Self.run(path, start, length) { #expect(run == (length, false), "\(path), length \(length)") }
+            #expect(Self.run(start, length) == (length, false), "length \(length)")
             if length > 0 {
                 start[length - 1] = UInt8(ascii: "\"")
-                if let run = Self.run(path, start, length) { #expect(run == (length - 1, false), "\(path), length \(length), quote last") }
+                #expect(Self.run(start, length) == (length - 1, false), "length \(length), quote last")
             }
         }
     }
 
-    @Test func theAVX2PathIsTakenWhereTheCPUHasIt() throws {
-        #if arch(x86_64) && os(Linux)
-        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
-        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }.map { Set($0.split(separator: " ")) } ?? []
-        #expect((rewind_json_has_avx2() != 0) == flags.contains("avx2"))
-        #endif
-    }
-
-    // MARK: Strings through the skimmer and the parser
+    // MARK: Strings through the checked skim and the parser
 
     /// What may sit inside a string: the stops, escapes good and bad, and
     /// UTF-8 good and bad (each decides whether the string needs validating).
@@ -163,7 +123,7 @@ import CCPUFeatures
 
     /// Every length 0–300 with each special at every position, alone and after
     /// an escape (the scan starts again after it), followed by another value:
-    /// the skimmer accepts the string exactly when the parser does, ends it
+    /// the checked skim accepts the string exactly when the parser does, ends it
     /// after its closing quote, and calls it as written exactly when it has no
     /// escape; the parser reads a plain string's bytes as its text. (The parser
     /// judges each string up to 64 bytes and every 25th length; past that, its
@@ -203,12 +163,13 @@ import CCPUFeatures
                                 if text == nil || parsed != .string(text!) { mismatches.append("\(what): parsed \(parsed)") }
                             }
                         }
-                        var skimmer = JSONSkimmer(buffer)
-                        let skimmed = skimmer.skipString()
+                        var compact = false
+                        let skimmedEnd = rewind_json_skip_checked(buffer.baseAddress!, buffer.count, 0, 0, &compact)
+                        let skimmed = skimmedEnd >= 0
                         if skimmed != expected {
                             mismatches.append("\(what): skimmed \(skimmed), parsed \(expected)")
-                        } else if skimmed && (skimmer.position != end || skimmer.isCompactAsWritten == hasEscape) {
-                            mismatches.append("\(what): ended at \(skimmer.position) (expected \(end)), as written \(skimmer.isCompactAsWritten)")
+                        } else if skimmed && (skimmedEnd != end || compact == hasEscape) {
+                            mismatches.append("\(what): ended at \(skimmedEnd) (expected \(end)), as written \(compact)")
                         }
                     }
                     if mismatches.count >= 20 { break }

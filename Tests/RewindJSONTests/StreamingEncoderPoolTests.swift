@@ -136,14 +136,14 @@ import Testing
         // Through the shared pool, as the recorder's writers and tests use it.
         let todos = (0..<40).map { Todo(id: $0, title: "todo \($0)", tags: ["t"], owner: Owner(name: "o\($0)")) }
         let settings = Settings(theme: "dark", sizes: [1.5])
-        let expectedTodos = try JSONEncoding.bytes(of: todos)
-        let expectedSettings = try JSONEncoding.bytes(of: settings)
+        let expectedTodos = try JSONEncoding.compact(todos)
+        let expectedSettings = try JSONEncoding.compact(settings)
         let mismatches = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<50 {
                 let matches = (thread + round) % 2 == 0
-                    ? (try? JSONEncoding.bytes(of: todos)) == expectedTodos
-                    : (try? JSONEncoding.bytes(of: settings)) == expectedSettings
+                    ? (try? JSONEncoding.compact(todos)) == expectedTodos
+                    : (try? JSONEncoding.compact(settings)) == expectedSettings
                 if !matches { mismatches.withLock { $0 += 1 } }
             }
         }

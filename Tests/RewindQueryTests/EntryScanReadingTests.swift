@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import Recorder
-import CQueryScan
-import CJSONScan
 import RewindJSON
 @testable import RewindQuery
 
@@ -126,22 +124,63 @@ import RewindJSON
         #expect(Self.scanned(reader, all) == perEntry)
     }
 
-    /// The speed comes from the light reading: what a recorder writes must not
-    /// fall back to the full one (every entry here would, if skimming failed).
-    @Test func aRecordersRecordsAreReadWithoutTheFullParse() throws {
+    /// The speed comes from reading records as written: what a recorder writes
+    /// (format 2, with `"n"`, and every optional member) must not fall back to the
+    /// reference (every entry here would, if the template missed a member).
+    @Test func aRecordersRecordsAreReadAsWritten() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
         try RecordedTodoLog.write(count: 100, seed: 3, keyframeInterval: 9, to: path)
         let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
         #expect(lines.count == 100)
-        var pointers = PathPointerCache()
+        #expect(lines.allSatisfy { $0.contains(#","n":"#) }, "format 2")
+        var keyframes = 0
         for line in lines {
-            var bytes = Array(line.utf8)
-            let light = bytes.withUnsafeMutableBufferPointer { buffer in
-                ScannedEntry.readLightly(UnsafeBufferPointer(buffer), fields: Self.allFields, pointers: &pointers)
-            }
-            #expect(light != nil, "\(line)")
+            let bytes = Array(line.utf8)
+            let written = bytes.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: true) }
+            #expect(written != nil, "\(line)")
+            if case .keyframe? = written?.body { keyframes += 1 }
         }
+        #expect(keyframes > 5)
+        // `replayable`, written only when false; older recorders wrote `true` on every action.
+        for member in [#","replayable":false"#, #","replayable":true"#] {
+            let line = lines.first { $0.contains(#"}},"patch""#) }!.replacingOccurrences(of: #"}},"patch""#, with: "}\(member)},\"patch\"")
+            #expect(line.contains(member))
+            #expect(Array(line.utf8).withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false) } != nil, "\(line)")
+        }
+        // Every member an entry may have, as the encoder writes them.
+        for line in Self.linesWithEveryMember() {
+            #expect(line.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false) } != nil, "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    /// Entry records from the encoder with every optional member it writes, keyframe and patch, chained (format 2).
+    static func linesWithEveryMember() -> [[UInt8]] {
+        let state = Array(#"{"a":[1,2]}"#.utf8), payload = Array(#"{"x":"é"}"#.utf8), patch = Array(#"[{"op":"add","path":"/a/-","value":3}]"#.utf8)
+        var lines: [[UInt8]] = []
+        // A session's chain starts at its header: the entries after it are numbered 1, 2 (format 2).
+        var chain = LogChain()
+        var header = Array(#"{"kind":"header""#.utf8)
+        LogLine.seal(&header, recordStart: 0, chain: &chain)
+        let encoder = RecordEncoder()
+        for keyframe in [true, false] {
+            state.withUnsafeBufferPointer { state in
+                payload.withUnsafeBufferPointer { payload in
+                    patch.withUnsafeBufferPointer { patch in
+                        var content = EntryRecordContent(
+                            sequence: 7, time: 1_764_400_000.25, durationNanoseconds: 12, actionType: "todo/add", payload: payload,
+                            isReplayable: true, effectOf: 6, values: ["uuid": ["x"]], trace: ["main.swift:1"],
+                            body: keyframe ? .keyframe(state: state, changed: [ArraySlice("/a".utf8)]) : .patch(patch))
+                        content.payloadDatePaths = ["/x"]
+                        var line: [UInt8] = []
+                        let start = encoder.appendEntryMembers(content, to: &line)
+                        LogLine.seal(&line, recordStart: start, chain: &chain)
+                        lines.append(Array(line.dropLast()))   // without the newline, as the reader hands lines over
+                    }
+                }
+            }
+        }
+        return lines
     }
 
     /// A recorder's records are read by matching its member order; a record
@@ -159,60 +198,6 @@ import RewindJSON
             if parsed == nil { rejected += 1 } else { agreed += 1 }
         }
         #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
-    }
-
-    /// A state scan reads each record's head (up to the action) in C
-    /// (`rewind_record_read_head`); the Swift reading of the same bytes must
-    /// give the same verdict, action type and members, on the recorder's records
-    /// and on every change to them.
-    @Test func theRecordHeadReadInCReadsAsInSwift() throws {
-        var readInC = 0, compared = 0
-        for line in try Self.recorderLinesAndChanges() {
-            func read(headInC: Bool) -> (ScannedEntry?, StateMembers) {
-                var members = StateMembers()
-                var pointers = PathPointerCache()
-                let entry = line.withUnsafeBufferPointer {
-                    ScannedEntry.readLightly($0, fields: [], stateMembers: &members, pointers: &pointers, headInC: headInC)
-                }
-                return (entry, members)
-            }
-            let (inC, membersInC) = read(headInC: true), (inSwift, membersInSwift) = read(headInC: false)
-            #expect(inC == inSwift, "\(String(decoding: line, as: UTF8.self))")
-            #expect(Self.offsets(membersInC, in: line) == Self.offsets(membersInSwift, in: line))
-            #expect(membersInC.readPatch == membersInSwift.readPatch)
-            var head = rewind_record_head()
-            if line.withUnsafeBufferPointer({ rewind_record_read_head($0.baseAddress!, $0.count, &head) }) == 1 { readInC += 1 }
-            compared += 1
-        }
-        // The recorder's own records (the first 60 lines, unchanged) all take the C path.
-        #expect(readInC > 60 && readInC < compared, "\(readInC) of \(compared) heads read in C")
-    }
-
-    /// Every entry as a recorder writes it, without `replayable` or (as older recorders
-    /// did) with it, has its head read in C, the fast path of every state scan.
-    @Test func everyEntryAsARecorderWritesItHasItsHeadReadInC() throws {
-        let directory = TemporaryDirectory()
-        let path = directory.file("todos.jsonl")
-        try RecordedTodoLog.write(count: 60, seed: 23, keyframeInterval: 5, to: path)
-        let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
-        let older = lines.filter { $0.contains(#"}},"patch""#) }.prefix(5)
-            .map { $0.replacingOccurrences(of: #"}},"patch""#, with: #"},"replayable":true},"patch""#) }
-        #expect(lines.count == 60 && older.count == 5)
-        let written = lines + older
-        for line in written {
-            var head = rewind_record_head()
-            let read = Array(line.utf8).withUnsafeBufferPointer { rewind_record_read_head($0.baseAddress!, $0.count, &head) }
-            #expect(read == 1, "\(line)")
-        }
-    }
-
-    /// Where the members a state scan reads start and end in `line`.
-    static func offsets(_ members: StateMembers, in line: [UInt8]) -> [Range<Int>?] {
-        line.withUnsafeBufferPointer { base in
-            [members.state, members.patch, members.changed].map { member in
-                member.map { base.baseAddress!.distance(to: $0.baseAddress!) ..< base.baseAddress!.distance(to: $0.baseAddress!) + $0.count }
-            }
-        }
     }
 
     /// A recorder's records, the same with optional members and odd values in
@@ -285,48 +270,5 @@ import RewindJSON
             return index < 2
         }
         #expect(seen == [0, 1, 2])
-    }
-
-    /// The skimmer's yes must be the parser's yes, and "compact as written"
-    /// must mean the bytes are what the writer writes, on valid and broken JSON alike.
-    @Test func theSkimmerNeverAcceptsWhatTheParserRejects() {
-        let seeds = [
-            #"{"a":[1,-2,3.5e2,true,false,null],"b":{"c":"d\u00e9\n","c":"é"},"e":"\ud83d\ude00"}"#,
-            #"[{"op":"add","path":"/a~1b","value":{"x":[[],{}]}}, 0 , "-0", -0, 0.0, 1E+2 ]"#,
-            #"{"text":"日本語 \"q\" \/ \\","n":123456789012345678,"m":-12}"#,
-            #"{"add":{"title":"Buy milk","tags":["a","b"],"due":null,"done":false}}"#,
-        ]
-        var generator = SplitMix64(seed: 2026)
-        let alphabet = Array(#"{}[]",:\/ -+.0123456789eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xE6, 0x97, 0xFF]
-        var accepted = 0
-        for iteration in 0..<6_000 {
-            var bytes = Array(seeds[iteration % seeds.count].utf8)
-            for _ in 0..<Int(generator.next() % 3) {
-                let position = Int(generator.next() % UInt64(bytes.count))
-                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
-                switch generator.next() % 3 {
-                case 0: bytes[position] = byte
-                case 1: bytes.insert(byte, at: position)
-                default: bytes.remove(at: position)
-                }
-            }
-            bytes.withUnsafeBufferPointer { buffer in
-                var skimmer = JSONSkimmer(buffer)
-                let skimmed = skimmer.skipValue(depth: 0) && skimmer.position == buffer.count
-                // A record check skims without tracking compactness (its own loop over objects): the same verdicts.
-                var untracked = JSONSkimmer(buffer)
-                untracked.tracksCompactness = false
-                #expect((untracked.skipValue(depth: 0) && untracked.position == buffer.count) == skimmed,
-                        "untracked: \(String(decoding: bytes, as: UTF8.self))")
-                guard skimmed else { return }
-                accepted += 1
-                let parsed = try? JSONParser.parse(buffer: buffer)
-                #expect(parsed != nil, "\(String(decoding: bytes, as: UTF8.self))")
-                if skimmer.isCompactAsWritten, let parsed {
-                    #expect(JSONWriter.compact(parsed) == bytes, "\(String(decoding: bytes, as: UTF8.self))")
-                }
-            }
-        }
-        #expect(accepted > 1_000)
     }
 }

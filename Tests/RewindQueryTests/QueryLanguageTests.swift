@@ -83,6 +83,8 @@ import Recorder
         ("/a == 1x", "column 7: '1x' is not a number"),
         ("/a~2 == 1", #"column 1: invalid JSON Pointer "/a~2": '~' must be followed by '0' or '1'"#),
         ("", "column 1: the query is empty; try /path == value, exists /path or action == name"),
+        // A raw newline or control character in a string is shown as its escape: the reason stays one line.
+        ("/a == \"x\ny\u{1}\"", #"column 7: "x\ny\u0001" is not a valid string (JSON escapes only)"#),
     ])
     func badQueriesNameTheColumn(text: String, message: String) {
         #expect(throws: QueryError.self) { try Query(parsing: text) }
@@ -112,8 +114,13 @@ extension QueryLanguageTests {
             (QueriesAtTheLimits.negated(condition, times: 5_000), "column 1025: \(tooDeep)"),
             ("!" + QueriesAtTheLimits.parenthesized(condition, levels: 256), "column 257: \(tooDeep)"),
             (QueriesAtTheLimits.orChain(endingWith: condition, count: 1_001), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
-            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 3_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column 65537: \(QueriesAtTheLimits.tooLong)"),
+            (String(repeating: " ", count: 65_536) + "/a", "column 65537: \(QueriesAtTheLimits.tooLong)"),
         ]
+        #expect(QueryParser.maximumLength == QueriesAtTheLimits.length)
+        // At the length limit exactly: read.
+        #expect(try holds(String(repeating: " ", count: 65_536 - condition.count) + condition))
         for (text, message) in refused {
             #expect(throws: QueryError.self) { try Query(parsing: text) }
             do {

@@ -50,7 +50,7 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
         #expect(reader.header.metadata["test"] == "CartTests/fails()")
         #expect(reader.damage.isEmpty && reader.entryCount == 4, "every record sealed again in the new header's chain")
         for (index, expected) in states.enumerated() {
-            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.bytes(of: expected))))
+            #expect(try reader.state(at: index) == (try JSONParser.parse(JSONEncoding.compact(expected))))
         }
         // A passing test kept with REWIND_KEEP=1 says nothing of an outcome.
         let kept = try TestRecording(testName: "CartTests/passes()", environment: ["REWIND_RECORDINGS": directory])

@@ -31,7 +31,7 @@ public final class ErrorCollector: @unchecked Sendable {
 
     /// Waits until at least `count` errors were reported; false if `timeout` seconds passed first.
     /// The timeout only bounds a broken run: a passing test never waits it out.
-    public func waitFor(count: Int, timeout: Double = 10) -> Bool {
+    public func waitFor(count: Int, timeout: Double = 60) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }

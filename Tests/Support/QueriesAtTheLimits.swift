@@ -1,8 +1,10 @@
-/// Queries at and past the parser's limits (docs/QUERIES.md, "Limits"): 256
-/// levels of `(` and `not`, 1,000 conditions. Past them a query is a bad query,
-/// where it used to overflow the stack while parsing, compiling or evaluating.
+/// Queries at and past the parser's limits (docs/QUERIES.md, "Limits"): 65,536
+/// characters, 256 levels of `(` and `not`, 1,000 conditions. Past them a query
+/// is a bad query, where it used to overflow the stack while parsing, compiling or
+/// evaluating, or take minutes and gigabytes to read.
 package enum QueriesAtTheLimits {
     /// The parser's limits, as docs/QUERIES.md states them (`QueryLanguageTests` holds the parser to these).
+    package static let length = 65_536
     package static let nesting = 256
     package static let conditions = 1_000
 
@@ -28,6 +30,7 @@ package enum QueriesAtTheLimits {
         return String(repeating: "not (", count: levels) + orChain(endingWith: condition, count: conditions) + String(repeating: ")", count: levels)
     }
 
+    package static let tooLong = "the query is longer than 65536 characters; split it into several queries"
     package static let tooDeep = "more than 256 levels of '(' and 'not' inside one another; nest less deeply"
     package static let tooMany = "more than 1000 conditions in one query; split it into several queries"
     /// Where the 1,001st condition of an ``orChain(endingWith:count:)`` starts.

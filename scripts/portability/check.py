@@ -89,6 +89,26 @@ def include_flags(targets):
     return flags
 
 
+def without_function_bodies(text):
+    """`text` with each function body (a brace block right after `)`: a static inline function's) made `;`,
+    so the calls inside it are not read as declarations."""
+    out, index = [], 0
+    while index < len(text):
+        char = text[index]
+        if char == "{" and "".join(out).rstrip().endswith(")"):
+            depth = 0
+            while index < len(text):
+                depth += {"{": 1, "}": -1}.get(text[index], 0)
+                index += 1
+                if depth == 0:
+                    break
+            out.append(";")
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
 def declared_functions(header, triple, flags):
     """The functions `header` declares for `triple`, after its #if's (non-static, non-inline)."""
     text = subprocess.run([CLANG, "--target=" + triple, "-E", "-x", "c", header] + TRIPLES[triple] + flags,
@@ -104,7 +124,7 @@ def declared_functions(header, triple, flags):
             continue
         if inside:
             lines.append(line)
-    body = "\n".join(lines)
+    body = without_function_bodies("\n".join(lines))
     for declaration in body.split(";"):
         declaration = " ".join(declaration.split())
         if "static" in declaration.split() or "inline" in declaration.split() or "typedef" in declaration:
@@ -134,7 +154,7 @@ def check_apple_references(objects, triple, name):
     output = subprocess.run([NM, "--undefined-only", "--format=just-symbols"] + objects, capture_output=True, text=True, check=True).stdout
     for symbol in sorted(set(output.split())):
         if NOT_ON_APPLE.match(symbol):
-            fail(f"{triple}: {name} needs {symbol[1:] if symbol.startswith('_') else symbol}, which no Apple platform links (use cpuid, as CCPUFeatures does)")
+            fail(f"{triple}: {name} needs {symbol[1:] if symbol.startswith('_') else symbol}, which no Apple platform links (use cpuid, as CRC32Hardware does)")
 
 
 def check_c_targets():

@@ -5,21 +5,14 @@
 #include <stdint.h>
 
 /// Whether this CPU can run `rewind_crc32_fold` (x86-64 with PCLMULQDQ and SSE4.1).
-/// Always 0 elsewhere, so callers fall back to the table CRC.
+/// Always 0 elsewhere, so callers use the table CRC.
 int rewind_crc32_hardware_available(void);
 
 /// Advances the zlib CRC-32 register `crc` (before the final XOR: start from
 /// 0xFFFFFFFF) over the longest prefix of `bytes` the carry-less multiply
 /// folding handles: a multiple of 16 bytes, at least 64. Writes that prefix's
 /// length to `*consumed` (0 when `count` < 64 or there is no hardware support)
-/// and returns the advanced register; the caller finishes the tail (`rewind_crc32_bytes`).
+/// and returns the advanced register; the caller finishes the tail.
 uint32_t rewind_crc32_fold(uint32_t crc, const void *bytes, size_t count, size_t *consumed);
-
-/// The same with 128-bit registers only, where the CPU would fold 512 bits
-/// at a time (for the tests: both ways are held to the tables).
-uint32_t rewind_crc32_fold_128(uint32_t crc, const void *bytes, size_t count, size_t *consumed);
-/// Advances the register `crc` over `count` bytes, one at a time (any CPU):
-/// for the short tail `rewind_crc32_fold` leaves.
-uint32_t rewind_crc32_bytes(uint32_t crc, const void *bytes, size_t count);
 
 #endif

@@ -57,7 +57,7 @@ enum BisectCommand: CommandRunner {
 
     /// The first entry whose state breaks the query or an invariant (and what
     /// it broke), and the entries before it that had no state to check.
-    static func firstBreak(in timeline: LogTimeline, query: Query?, invariants: [StateInvariant]) -> (found: (Int, String)?, unchecked: UncheckedEntries) {
+    static func firstBreak(in timeline: LogTimeline, query: Query?, invariants: [AnyStateInvariant]) -> (found: (Int, String)?, unchecked: UncheckedEntries) {
         if invariants.isEmpty, let query {
             // Only the query: the engine's parallel search (the inspector's `:bisect` runs it too).
             let found = QueryScan.firstBreak(of: query, in: timeline.reader) ?? QueryScan.FirstBreak(entry: nil, unchecked: [])
@@ -143,8 +143,8 @@ enum BisectCommand: CommandRunner {
 }
 
 /// A Swift invariant with its state type erased: decodes the recorded state
-/// and runs the closure (``Invariant``, given to `Inspector.main`).
-struct StateInvariant {
+/// and runs the closure (``StateInvariant``, given to `Inspector.main`).
+struct AnyStateInvariant {
     var name: String
     /// True when it holds; a failure says why the state could not be decoded.
     var check: (JSONValue) -> Result<Bool, StateDecodingFailure>

@@ -11,13 +11,13 @@ struct CommandLineProgram {
     /// The linked reducer's replay engine (a debug executable only).
     var replay: ReplayLink?
     /// The Swift invariants `bisect` checks (a debug executable only).
-    var invariants: [StateInvariant] = []
+    var invariants: [AnyStateInvariant] = []
 
     /// The `rewind` executable.
     static var rewind: CommandLineProgram { CommandLineProgram(name: "rewind", commands: CommandTable.commands) }
 
     /// A debug executable called `name`, with the reducer linked.
-    static func debug(name: String, replay: @escaping ReplayLink, invariants: [StateInvariant]) -> CommandLineProgram {
+    static func debug(name: String, replay: @escaping ReplayLink, invariants: [AnyStateInvariant]) -> CommandLineProgram {
         CommandLineProgram(name: name, commands: CommandTable.debugCommands(invariants: !invariants.isEmpty),
                            replay: replay, invariants: invariants)
     }

@@ -40,13 +40,63 @@ public struct ExportRequest: Sendable {
     public init(format: ExportFormat) { self.format = format }
 }
 
-/// Why an export could not be made; `description` is one line for the user.
+/// Why an export could not be made; `description` is one line for the user:
+/// `there is no entry 40 in checkout.jsonl (it has entries 1–12)`.
+///
+/// ```swift
+/// do {
+///     report = try LogExporter.export(logAt: path, request)
+/// } catch where error.kind == .entryOutOfRange {
+///     request.lastEntry = nil   // export to the end instead
+/// }
+/// ```
 public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    /// The input is not a Rewind log at all (empty, or no header): what an export of a directory skips quietly.
-    var isNotARecording = false
-    init(_ description: String, isNotARecording: Bool = false) {
-        self.description = description
-        self.isNotARecording = isNotARecording
+    /// What went wrong, for code to act on: compare with `==` or match in a `switch`.
+    ///
+    /// A struct of named values rather than an enum (as swift-nio's `FileSystemError.Code`),
+    /// so a kind added later does not break a caller's exhaustive `switch`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as its static member is spelled (`entryOutOfRange`).
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        /// The file is missing, unreadable, or its header is damaged.
+        public static let unreadableLog = Kind("unreadableLog")
+        /// The file is empty or not a Rewind log at all (what an export of a directory skips quietly).
+        public static let notARewindLog = Kind("notARewindLog")
+        /// An entry number the log does not have (the log may have none).
+        public static let entryOutOfRange = Kind("entryOutOfRange")
+        /// The first entry asked for is after the last.
+        public static let invalidRange = Kind("invalidRange")
+        /// Every entry in the range was left out of the recording (a gap).
+        public static let entriesNotRecorded = Kind("entriesNotRecorded")
+        /// An entry asked for is a damaged record.
+        public static let damagedEntry = Kind("damagedEntry")
+        /// A state the export needs cannot be rebuilt (damage before it).
+        public static let stateUnavailable = Kind("stateUnavailable")
+        /// ``ExportRequest/path`` does not exist in the state.
+        public static let pathNotFound = Kind("pathNotFound")
+        /// ``ExportFormat/states`` reads a log file, and the source is not one.
+        public static let needsLogFile = Kind("needsLogFile")
+        /// The exported bytes could not be written.
+        public static let cannotWrite = Kind("cannotWrite")
     }
+
+    /// What went wrong, for code to act on.
+    public let kind: Kind
+    /// What went wrong, for people, in one line.
+    public let description: String
+
+    init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
+    /// A log that could not be opened: ``Kind/notARewindLog`` when it is not a Rewind log at all.
+    init(_ error: LogReadError) {
+        self.init(error.isNotARecording ? .notARewindLog : .unreadableLog, error.description)
+    }
+
+    /// The input is not a Rewind log at all (empty, or no header): what an export of a directory skips quietly.
+    var isNotARecording: Bool { kind == .notARewindLog }
 }

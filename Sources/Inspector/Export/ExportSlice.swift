@@ -16,7 +16,7 @@ struct ExportSlice {
         var sequence: Int64?
         var effectOf: Int64?
         var fromEffect: Bool
-        var action: RecordedAction
+        var action: LogEntry.Action
         /// The outside values the reducer read (`Recorded`), as the log's `values` member holds them.
         var values: JSONValue?
         /// The state after the action.
@@ -58,18 +58,18 @@ struct ExportSlice {
                 : source.startsNewSession(at: range.lowerBound) ? source.stateBefore(range.lowerBound) : try source.state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
         } catch {
-            throw ExportError("the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
+            throw ExportError(.stateUnavailable, "the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
         }
         entries = []
         entries.reserveCapacity(range.count)
         for index in range {
             guard let summary = source.entry(at: index) else {
-                throw ExportError("entry \(source.entryNumber(at: index)) of \(source.name) cannot be read")
+                throw ExportError(.damagedEntry, "entry \(source.entryNumber(at: index)) of \(source.name) cannot be read")
             }
             var entry = Entry(
                 number: source.entryNumber(at: index), time: nil, timeOffset: summary.timeOffset, duration: nil, sequence: nil,
                 effectOf: nil, fromEffect: summary.fromEffect,
-                action: RecordedAction(type: summary.actionType, payload: summary.payload),
+                action: LogEntry.Action(type: summary.actionType, payload: summary.payload),
                 state: .null)
             do {
                 // Positions are not always the file's entries: damaged records keep rows of their
@@ -89,7 +89,7 @@ struct ExportSlice {
                 entry.state = try source.state(at: index)
                 if index > range.lowerBound, source.startsNewSession(at: index) { entry.session = (true, source.stateBefore(index)) }
             } catch {
-                throw ExportError("the state after entry \(source.entryNumber(at: index)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
+                throw ExportError(.stateUnavailable, "the state after entry \(source.entryNumber(at: index)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
             }
             entries.append(entry)
         }

@@ -19,7 +19,7 @@ public enum LogExporter {
         do {
             timeline = try LogTimeline(path: path)
         } catch {
-            throw ExportError(error.description)
+            throw ExportError(error)
         }
         return try export(from: timeline, request)
     }
@@ -27,7 +27,7 @@ public enum LogExporter {
     static func export(from source: any TimelineSource, _ request: ExportRequest) throws(ExportError) -> [UInt8] {
         if request.format == .states {
             // Rows come from the log file itself (`rewind export --format states` streams them).
-            guard let log = source.recordedLog else { throw ExportError("the states format reads a log file") }
+            guard let log = source.recordedLog else { throw ExportError(.needsLogFile, "the states format reads a log file") }
             var export = StateRowsExport(paths: request.path.map { [$0] } ?? [], redaction: request.redaction)
             export.firstEntry = request.firstEntry
             export.lastEntry = request.lastEntry
@@ -57,17 +57,17 @@ public enum LogExporter {
     /// starts or ends in a gap starts after it or ends before it (the report says so).
     static func range(of request: ExportRequest, in source: any TimelineSource) throws(ExportError) -> ClosedRange<Int> {
         let count = source.count
-        guard count > 0 else { throw ExportError("\(source.name) has no entries to export") }
+        guard count > 0 else { throw ExportError(.entryOutOfRange, "\(source.name) has no entries to export") }
         let lastNumber = source.entryNumber(at: count - 1)
         let first = request.firstEntry ?? 1
         let last = request.lastEntry ?? lastNumber
         for number in [first, last] where number < 1 || number > lastNumber {
-            throw ExportError("there is no entry \(number) in \(source.name) (it has entries 1–\(lastNumber))")
+            throw ExportError(.entryOutOfRange, "there is no entry \(number) in \(source.name) (it has entries 1–\(lastNumber))")
         }
-        guard first <= last else { throw ExportError("the first entry (\(first)) is after the last (\(last))") }
+        guard first <= last else { throw ExportError(.invalidRange, "the first entry (\(first)) is after the last (\(last))") }
         let from = try position(of: first, in: source, goingForward: true)
         let to = try position(of: last, in: source, goingForward: false)
-        guard from <= to else { throw ExportError("entries \(first)–\(last) of \(source.name) were not recorded") }
+        guard from <= to else { throw ExportError(.entriesNotRecorded, "entries \(first)–\(last) of \(source.name) were not recorded") }
         return from...to
     }
 
@@ -79,9 +79,9 @@ public enum LogExporter {
             let after = row.map { $0 + 1 } ?? source.entryIndex(ofRecordedLogIndex: gap.beforeEntry)
             return goingForward ? after : after - 1
         case .damaged(let record):
-            throw ExportError("entry \(number) of \(source.name) is a damaged record (line \(record.line): \(record.reason))")
+            throw ExportError(.damagedEntry, "entry \(number) of \(source.name) is a damaged record (line \(record.line): \(record.reason))")
         case .pastTheEnd:
-            throw ExportError("there is no entry \(number) in \(source.name)")
+            throw ExportError(.entryOutOfRange, "there is no entry \(number) in \(source.name)")
         }
     }
 }

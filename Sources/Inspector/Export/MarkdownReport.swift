@@ -101,7 +101,7 @@ enum MarkdownReport {
         var value = state
         if let path, !path.isRoot {
             guard let part = state[pointer: path] else {
-                throw ExportError("\(path) does not exist in the state \(after)")
+                throw ExportError(.pathNotFound, "\(path) does not exist in the state \(after)")
             }
             value = part
             title += ", at \(inlineCode(path.description))"

@@ -21,7 +21,7 @@ enum ReduxDevToolsExport {
     }
 
     /// A Redux action: the type, then the payload.
-    static func action(_ action: RecordedAction) -> JSONValue {
+    static func action(_ action: LogEntry.Action) -> JSONValue {
         var object = JSONObject()
         object["type"] = .string(action.name)
         if action.payload != .null { object["payload"] = action.payload }

@@ -76,7 +76,7 @@ enum StateChangeExport {
         let before = old?[pointer: scope]
         let after = new?[pointer: scope]
         if !scope.isRoot, before == nil, after == nil {
-            throw ExportError("\(scope) does not exist in the state before or after entry \(number)")
+            throw ExportError(.pathNotFound, "\(scope) does not exist in the state before or after entry \(number)")
         }
         return (before, after)
     }

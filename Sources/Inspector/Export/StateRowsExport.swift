@@ -39,7 +39,7 @@ struct StateRowsExport {
         do {
             timeline = try LogTimeline(path: path, keepsDamagedRows: true)
         } catch {
-            throw ExportError(error.description, isNotARecording: error.isNotARecording)
+            throw ExportError(error)
         }
         let rowRange = try rowRange(in: timeline)
         let entries = readerIndexes(of: rowRange, in: timeline)
@@ -71,7 +71,7 @@ struct StateRowsExport {
             }
             return true
         })
-        if let failure { throw ExportError(failure.description) }
+        if let failure { throw ExportError(.cannotWrite, failure.description) }
     }
 
     /// The rows of reader entries `chunk`, and of the gaps and damaged records among them, starting at
@@ -121,7 +121,7 @@ struct StateRowsExport {
         guard firstEntry != nil || lastEntry != nil else { return 0..<timeline.count }
         let lastNumber = timeline.count > 0 ? timeline.entryNumber(at: timeline.count - 1) : 0
         let first = firstEntry ?? 1
-        if first > lastNumber { throw ExportError("there is no entry \(first) in \(timeline.name) (it has \(lastNumber == 0 ? "no entries" : "entries 1–\(lastNumber)"))") }
+        if first > lastNumber { throw ExportError(.entryOutOfRange, "there is no entry \(first) in \(timeline.name) (it has \(lastNumber == 0 ? "no entries" : "entries 1–\(lastNumber)"))") }
         let rows = LogCommand.rows(numbered: first...max(first, lastEntry ?? lastNumber), in: timeline)
         // A gap's row counts when any of the numbers it stands for is in the range.
         if rows.lowerBound > 0, let gap = timeline.gap(at: rows.lowerBound - 1),

@@ -20,7 +20,7 @@ import Recorder
 ///
 /// ```swift
 /// Inspector.main(reducer: cartReducer, invariants: [
-///     Invariant("total is never negative") { (state: CartState) in state.total >= 0 },
+///     StateInvariant("total is never negative") { (state: CartState) in state.total >= 0 },
 /// ])
 /// // swift run debug bisect cart.jsonl   → the first entry that breaks one, with its diff
 /// ```
@@ -33,7 +33,7 @@ public enum Inspector {
     public static func main<State: Codable, Action: Decodable, Result>(
         reducer: @escaping (inout State, Action) -> Result,
         state: State.Type = State.self, action: Action.Type = Action.self,
-        invariants: [Invariant<State>] = [],
+        invariants: [StateInvariant<State>] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         var streams = StandardStreams()
@@ -58,7 +58,7 @@ public enum Inspector {
     /// replay-only ones (``CommandTable/debugCommands(invariants:)``), and usage, help and
     /// errors name the executable as it was started (`debug`, not `rewind`).
     static func run(_ arguments: [String], programName: String = programName, replay: @escaping ReplayLink,
-                    invariants: [StateInvariant] = [], streams: inout some TextStreams) -> Int32 {
+                    invariants: [AnyStateInvariant] = [], streams: inout some TextStreams) -> Int32 {
         CommandLineProgram.debug(name: programName, replay: replay, invariants: invariants).run(arguments, streams: &streams)
     }
 

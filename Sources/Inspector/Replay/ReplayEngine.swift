@@ -12,7 +12,7 @@ protocol ReplayEngine: AnyObject {
     /// Entries in the log (not counting the branch).
     var entryCount: Int { get }
     /// Which recorded action types and states decode with the current types.
-    var compatibility: CompatibilityReport { get }
+    var compatibility: ReplayCompatibilityReport { get }
     /// Replays from `start` to the end through the real reducer and compares each state with the recording.
     func replay(from start: Int) -> ReplayRun
     /// A fresh copy for a background queue (``ReplayVerifier``).

@@ -29,7 +29,7 @@ final class ReplayWorkbench<State: Codable, Action>: ReplayEngine {
     }
 
     var entryCount: Int { session.entryCount }
-    var compatibility: CompatibilityReport { session.compatibility }
+    var compatibility: ReplayCompatibilityReport { session.compatibility }
     func replay(from start: Int) -> ReplayRun { session.replay(from: start) }
     func makeVerifier() -> any ReplayVerifier { session.makeVerifier() }
 

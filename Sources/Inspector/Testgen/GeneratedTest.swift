@@ -2,7 +2,7 @@ import Foundation
 import Recorder
 
 /// The Swift source of a regression test replaying a recorded slice through
-/// the user's reducer (`rewind testgen`), with `RecordedSteps` from
+/// the user's reducer (`rewind testgen`), with `FixtureReplay` from
 /// RewindTesting: one `send` per action with its summary as a comment,
 /// expecting the values the recording saw at the paths that action changed.
 struct GeneratedTest {
@@ -79,12 +79,12 @@ struct GeneratedTest {
         case .swiftTesting:
             lines.append("@Suite struct \(typeName) {")
             lines.append("    @Test func replaysTheRecording() throws {")
-            lines.append("        var steps = try RecordedSteps(fixture: \(SwiftSource.stringLiteral(fixtureName)), reducer: \(reducerText))")
+            lines.append("        var steps = try FixtureReplay(fixture: \(SwiftSource.stringLiteral(fixtureName)), reducer: \(reducerText))")
             indent = "        "
         case .xctest:
             lines.append("final class \(typeName): XCTestCase {")
             lines.append("    func testReplaysTheRecording() throws {")
-            lines.append("        var steps = try RecordedSteps(fixture: \(SwiftSource.stringLiteral(fixtureName)), reducer: \(reducerText), framework: .xctest)")
+            lines.append("        var steps = try FixtureReplay(fixture: \(SwiftSource.stringLiteral(fixtureName)), reducer: \(reducerText), framework: .xctest)")
             indent = "        "
         }
         for step in steps {

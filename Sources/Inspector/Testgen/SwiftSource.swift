@@ -120,6 +120,6 @@ enum SwiftSource {
     static let reservedTypeNames: Set<String> = [
         "Self", "Any", "Type", "Protocol", "Void", "Never", "Bool", "Int", "String", "Error", "Optional", "Array", "Dictionary",
         "Sendable", "Result", "Task", "Foundation", "Testing", "XCTest", "XCTestCase", "RewindTesting", "Recorder",
-        "RecordedSteps", "Suite", "Test", "Trait", "Issue", "Comment", "SourceLocation",
+        "FixtureReplay", "Suite", "Test", "Trait", "Issue", "Comment", "SourceLocation",
     ]
 }

@@ -20,7 +20,7 @@ package struct LogBuilder {
         package var sequence: Int64?
         package var time: Date
         package var durationNanoseconds: Int64
-        package var action: RecordedAction
+        package var action: LogEntry.Action
         package var effectOf: Int64?
         /// The state after the action.
         package var state: JSONValue
@@ -31,7 +31,7 @@ package struct LogBuilder {
         package var extra: [(RecordField, JSONValue)]
 
         package init(
-            sequence: Int64? = nil, time: Date, durationNanoseconds: Int64 = 0, action: RecordedAction,
+            sequence: Int64? = nil, time: Date, durationNanoseconds: Int64 = 0, action: LogEntry.Action,
             effectOf: Int64? = nil, state: JSONValue, values: JSONValue? = nil, trace: JSONValue? = nil,
             extra: [(RecordField, JSONValue)] = []
         ) {
@@ -122,7 +122,7 @@ extension LogHeader {
     }
 }
 
-extension RecordedAction {
+extension LogEntry.Action {
     /// An action read from another tool's file or an export, not from a Swift value.
     package init(type name: String, payload: JSONValue, replayable: Bool = false) {
         self.init(name: name, payload: payload, isReplayable: replayable)

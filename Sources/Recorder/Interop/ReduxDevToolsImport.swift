@@ -97,7 +97,7 @@ package enum ReduxDevToolsImport {
             throw ReduxDevToolsImportError("the lifted state has neither \"computedStates\" nor \"committedState\": there is no state to record")
         }
 
-        var entries: [(id: Int64, lifted: JSONValue, action: RecordedAction, state: JSONValue, error: String?)] = []
+        var entries: [(id: Int64, lifted: JSONValue, action: LogEntry.Action, state: JSONValue, error: String?)] = []
         for (position, id) in ids.enumerated() {
             guard let liftedAction = actionsById[String(id)] else {
                 throw ReduxDevToolsImportError("\"actionsById\" has no action \(id), which \"stagedActionIds\" lists")
@@ -152,14 +152,14 @@ package enum ReduxDevToolsImport {
 
     /// A Redux action `{"type": …, …}`: `{type, payload}` keeps the payload; any
     /// other members become the payload object.
-    private static func reduxAction(_ value: JSONValue, where place: String) throws(ReduxDevToolsImportError) -> RecordedAction {
+    private static func reduxAction(_ value: JSONValue, where place: String) throws(ReduxDevToolsImportError) -> LogEntry.Action {
         guard let object = value.objectValue, let type = object["type"]?.stringValue else {
             throw ReduxDevToolsImportError("\(place) has no \"type\"")
         }
         let others = object.members.filter { $0.0 != "type" }
-        if others.isEmpty { return RecordedAction(type: type, payload: .null) }
-        if others.count == 1, others[0].0 == "payload" { return RecordedAction(type: type, payload: others[0].1) }
-        return RecordedAction(type: type, payload: .object(JSONObject(others)))
+        if others.isEmpty { return LogEntry.Action(type: type, payload: .null) }
+        if others.count == 1, others[0].0 == "payload" { return LogEntry.Action(type: type, payload: others[0].1) }
+        return LogEntry.Action(type: type, payload: .object(JSONObject(others)))
     }
 
     /// The value of a member that holds JSON as text.

@@ -127,7 +127,7 @@ final class LiveSink: RecordSink, @unchecked Sendable {
             if lost > 0 && refusal == nil {
                 let why = socket == nil ? "the listener was unreachable when the recorder closed"
                     : "the listener did not confirm them within \(patience) s of the recorder closing"
-                loss = RecorderError(path: address.description, reason: "\(lost) \(lost == 1 ? "entry" : "entries") never reached the listener (\(why)); "
+                loss = RecorderError(.entriesNotStreamed, path: address.description, reason: "\(lost) \(lost == 1 ? "entry" : "entries") never reached the listener (\(why)); "
                     + "\(missing) \(missing == 1 ? "entry is" : "entries are") missing from its log in all (liveDroppedEntries)")
             }
             closedWith = (missing, loss)
@@ -153,7 +153,7 @@ final class LiveSink: RecordSink, @unchecked Sendable {
                     self.socket = socket
                     acknowledged = acknowledgements
                 case .failure(.refused(let reason)):
-                    refusal = RecorderError(path: address.description, reason: "the listener refused the stream: \(reason)")
+                    refusal = RecorderError(.streamRefused, path: address.description, reason: "the listener refused the stream: \(reason)")
                     backlog = LiveBacklog(capacity: backlog.capacity)
                     return refusalHandler
                 case .failure(.unreachable):

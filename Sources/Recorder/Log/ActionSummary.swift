@@ -32,7 +32,7 @@ package enum ActionSummary {
     }
 
     /// The summary of `action`'s payload, its dates shown as dates.
-    package static func payload(of action: RecordedAction) -> String {
+    package static func payload(of action: LogEntry.Action) -> String {
         payload(action.payload, actionType: action.name, datePaths: action.datePaths)
     }
 

@@ -5,33 +5,32 @@ import CRC32Hardware
 /// `python3 -c 'import zlib,sys; print("%08x" % zlib.crc32(sys.stdin.buffer.read()))'`.
 ///
 /// The log reader checks every record while indexing, so this runs over the
-/// whole file and must keep up with the disk: on x86-64 with PCLMULQDQ the
-/// bulk of a buffer is folded by carry-less multiplication (`CRC32Hardware`,
-/// ~8 times the tables' speed) and the tail under 16 bytes byte by byte in C;
-/// short buffers and other CPUs use slicing-by-16 tables (16 KB, in L1; 16
-/// bytes a step halves the loop's branches and loads of 8).
+/// whole file and must keep up with the disk. The reference is the table CRC
+/// (slicing-by-16: 16 KB of tables, in L1; what every CPU but x86-64 runs); the
+/// one fast path folds the bulk of a buffer by carry-less multiplication on
+/// x86-64 (`CRC32Hardware`, several times the tables' speed), the tables doing
+/// the tail under 16 bytes. `REWIND_REFERENCE_READERS=crc32` runs the tables alone.
 package enum CRC32 {
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard bytes.count > 0, let base = bytes.baseAddress else { return 0 }
         var crc: UInt32 = 0xFFFF_FFFF
         var index = 0
-        let count = bytes.count
-        guard count > 0, let base = bytes.baseAddress else { return 0 }
-        if hasHardware, count >= 64 {
-            crc = rewind_crc32_fold(crc, base, count, &index)
-            // Under 16 bytes are left: a byte loop in C (the tables' setup cost more).
-            return rewind_crc32_bytes(crc, base + index, count - index) ^ 0xFFFF_FFFF
+        if usesHardware, bytes.count >= 64 {
+            crc = rewind_crc32_fold(crc, base, bytes.count, &index)
         }
-        return tableChecksum(continuing: crc, base: base, from: index, count: count) ^ 0xFFFF_FFFF
+        return tableChecksum(continuing: crc, base: base, from: index, count: bytes.count) ^ 0xFFFF_FFFF
     }
 
-    /// The same without the hardware path: what the tests compare it with.
-    static func tableChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// The reference: the tables alone (what the fast path is held to).
+    package static func tableChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard bytes.count > 0, let base = bytes.baseAddress else { return 0 }
         return tableChecksum(continuing: 0xFFFF_FFFF, base: base, from: 0, count: bytes.count) ^ 0xFFFF_FFFF
     }
 
-    /// Read once: `__builtin_cpu_supports` is cheap, but not free per record.
+    /// Whether this CPU folds (read once: `cpuid` is not free per record).
     static let hasHardware = rewind_crc32_hardware_available() != 0
+    /// Whether the fast path runs: the CPU has it and the reference was not asked for.
+    static let usesHardware = hasHardware && !ReferenceReaders.current.contains(.crc32)
 
     /// Advances the register `crc` (before the final XOR) over `base[index..<count]`.
     private static func tableChecksum(continuing crc: UInt32, base: UnsafeRawPointer, from start: Int, count: Int) -> UInt32 {

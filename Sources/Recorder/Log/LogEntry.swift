@@ -18,7 +18,7 @@ public struct LogEntry: Sendable, Equatable {
     /// How long the reducer took, in seconds.
     public var duration: Double
     /// The action the reducer ran: its case path, payload and whether it replays.
-    public var action: RecordedAction
+    public var action: Action
     /// When an effect sent this action: the sequence number of the entry whose effect it was.
     public var effectOf: Int64?
     /// True when the record holds the whole state rather than a patch.
@@ -32,18 +32,20 @@ public struct LogEntry: Sendable, Equatable {
     public var trace: EntryTrace?
 }
 
-/// An action as recorded: its case path, its payload and whether it can be decoded back.
-public struct RecordedAction: Sendable, Equatable {
-    /// The enum case path, `primary.brakeTapped` for `.primary(.brakeTapped)`, or the type name
-    /// for struct actions.
-    public var name: String
-    /// The action as JSON (its `Codable` encoding, or a reflection dump).
-    public var payload: JSONValue
-    /// True when the action was encoded with `Codable` and can be decoded for replay.
-    public var isReplayable: Bool
-    /// Where the payload holds `Date`s (seconds since 2001, `Date`'s `Codable` default), as
-    /// JSON Pointer patterns with `*` for any array index or dictionary key: `["/tick/_0"]`.
-    public var datePaths: [String] = []
+extension LogEntry {
+    /// An action as recorded: its case path, its payload and whether it can be decoded back.
+    public struct Action: Sendable, Equatable {
+        /// The enum case path, `primary.brakeTapped` for `.primary(.brakeTapped)`, or the type name
+        /// for struct actions.
+        public var name: String
+        /// The action as JSON (its `Codable` encoding, or a reflection dump).
+        public var payload: JSONValue
+        /// True when the action was encoded with `Codable` and can be decoded for replay.
+        public var isReplayable: Bool
+        /// Where the payload holds `Date`s (seconds since 2001, `Date`'s `Codable` default), as
+        /// JSON Pointer patterns with `*` for any array index or dictionary key: `["/tick/_0"]`.
+        public var datePaths: [String] = []
+    }
 }
 
 /// An entry record, read member by member: the state of a keyframe is only
@@ -156,7 +158,7 @@ package struct EntryRecord {
     }
 
     /// `seq` and `action`, which every entry has.
-    func sequenceAndAction() throws(LogRecordError) -> (Int64, RecordedAction) {
+    func sequenceAndAction() throws(LogRecordError) -> (Int64, LogEntry.Action) {
         guard let sequence = try value(.sequence)?.int64Value else { throw LogRecordError("entry has no \"seq\"") }
         guard let action = try value(.action), let name = action[ActionField.type.name]?.stringValue else {
             throw LogRecordError("entry has no \"action\" with a \"type\"")
@@ -164,7 +166,7 @@ package struct EntryRecord {
         let datePaths = (try? value(.payloadDates))?.arrayValue?.compactMap(\.stringValue) ?? []
         // Absent is replayable: writers leave out the usual `true` (older ones wrote it always).
         let isReplayable = action[ActionField.replayable.name].map { $0.boolValue == true } ?? true
-        return (sequence, RecordedAction(name: name, payload: action[ActionField.payload.name] ?? .null,
+        return (sequence, LogEntry.Action(name: name, payload: action[ActionField.payload.name] ?? .null,
                                          isReplayable: isReplayable, datePaths: datePaths))
     }
 

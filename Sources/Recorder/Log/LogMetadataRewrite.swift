@@ -10,12 +10,12 @@ import Foundation
 package enum LogMetadataRewrite {
     package static func set(_ key: String, to value: String, inLogAt path: String) throws(RecorderError) {
         guard let contents = FileManager.default.contents(atPath: path) else {
-            throw RecorderError(path: path, reason: "cannot read the log to mark it")
+            throw RecorderError(.cannotOpen, path: path, reason: "cannot read the log to mark it")
         }
         let lines = Array(contents).split(separator: 0x0A, omittingEmptySubsequences: false)
         guard let first = lines.first, Array(first).withUnsafeBytes({ LogLine.verify($0) }),
             case .object(var header)? = try? JSONParser.parse(Array(first)) else {
-            throw RecorderError(path: path, reason: "is not a Rewind log; not marking it")
+            throw RecorderError(.notARewindLog, path: path, reason: "is not a Rewind log; not marking it")
         }
         header.removeValue(forKey: "n")
         header.removeValue(forKey: "crc")
@@ -42,7 +42,7 @@ package enum LogMetadataRewrite {
             rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw RecorderError(path: path, reason: "cannot rewrite the log to mark it", code: code)
+            throw RecorderError(.cannotWrite, path: path, reason: "cannot rewrite the log to mark it", code: code)
         }
     }
 }

@@ -208,7 +208,7 @@ public final class LogReader: @unchecked Sendable {
     /// }
     /// ```
     @discardableResult
-    public func refresh() -> LogRefresh {
+    public func refresh() -> LogFileChange {
         scanLock.withLock {
             let (current, headerLine, scanned, seal) = lock.withLock { (file, index.headerLine, index.scannedOffset, headerSeal) }
             guard let named = FileIdentity(path: path) else {
@@ -641,8 +641,8 @@ struct StateCache {
     }
 }
 
-/// What ``LogReader/refresh()`` found.
-public enum LogRefresh: Sendable, Equatable {
+/// How the log file changed since it was last read: what ``LogReader/refresh()`` found.
+public enum LogFileChange: Sendable, Equatable {
     /// Nothing new.
     case unchanged
     /// This many entries were appended (and are indexed now).

@@ -1,12 +1,17 @@
 import Foundation
+internal import CJSONScan
 
-/// A recorder's patch read straight from its bytes: operations whose paths
-/// are plain ASCII and whose values are scalars (what most actions change)
-/// are built without the parser, which sets up per-document caches that cost
-/// more than a ten-byte value. Nil for anything else; the caller then parses.
-/// It accepts only what the parser and `JSONPatch(jsonValue:)` accept (strings
-/// without control characters, valid UTF-8, nothing after the patch), so it may
-/// be given any bytes: `state(at:)` gives it patches nothing has checked.
+/// Reading a patch, the fast path: a patch as a recorder writes it,
+/// `[{"op":"replace","path":"/a/0","value":3},…]` (members in that order, no
+/// spaces; `replace`, `add`, `remove`, `test`), built straight from its bytes:
+/// the parser sets up per-document caches that cost more than a ten-byte value.
+/// Nil for anything else; the caller then reads the patch with the reference,
+/// `JSONPatch(jsonValue:)` on the parsed bytes. It accepts only what the
+/// reference accepts (strings without control characters, valid UTF-8, values
+/// the parser reads, nothing after the patch), so it may be given any bytes:
+/// `state(at:)` gives it patches nothing has checked. Held to the reference by
+/// `StateScanTests.patchesAsWrittenAreThePatchesTheParserReads` and the
+/// `fast-readers` fuzz target; `REWIND_REFERENCE_READERS=patch` turns it off.
 package enum SkimmedPatch {
     package static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
         var pointers = PathPointerCache()
@@ -15,30 +20,18 @@ package enum SkimmedPatch {
 
     /// The same, taking paths seen before from `pointers`.
     package static func read(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
-        readAsWritten(bytes, pointers: &pointers) ?? readMembers(bytes)
-    }
-
-    /// The exact bytes a recorder writes, `[{"op":"replace","path":"/a/0","value":3},…]`
-    /// (members in that order, no spaces), matched without walking members; nil for anything else.
-    package static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
-        var pointers = PathPointerCache()
-        return readAsWritten(bytes, pointers: &pointers)
-    }
-
-    package static func readAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
         guard let (patch, length) = readCheckedAsWritten(bytes, pointers: &pointers), length == bytes.count else { return nil }
         return patch
     }
 
-    /// The same at the start of `bytes` (a patch and the rest of its record),
-    /// checked as the parser and `JSONPatch(jsonValue:)` check it (no control
-    /// characters, valid UTF-8), so a skim that gets a patch here need not
-    /// check it again: the patch and its length in bytes; nil for anything else.
+    /// The patch at the start of `bytes` (a patch and the rest of its record),
+    /// checked as the parser and `JSONPatch(jsonValue:)` check it: the patch and
+    /// its length in bytes; nil for anything else.
     package static func readCheckedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> (patch: JSONPatch, length: Int)? {
         // Raw pointer reads and literals compared in place: this runs once per
         // entry of every scan, on about a hundred bytes, and the bounds checks
         // and `memcmp` calls of the plain way cost three times the reading.
-        guard let base = bytes.baseAddress else { return nil }
+        guard let base = bytes.baseAddress, !ReferenceReaders.current.contains(.patch) else { return nil }
         var cursor = AsWrittenCursor(base: base, count: bytes.count)
         guard cursor.expect("[") else { return nil }
         if cursor.expect("]") { return (JSONPatch([]), cursor.position) }
@@ -50,7 +43,7 @@ package enum SkimmedPatch {
             if op == UInt8(ascii: "-") {
                 operations.append(.remove(path: path))
             } else {
-                guard cursor.expect(",\"value\":"), let valueBytes = cursor.scalar(), let value = JSONSkimmer.checkedScalar(valueBytes) else { return nil }
+                guard cursor.expect(",\"value\":"), let value = cursor.value() else { return nil }
                 switch op {
                 case UInt8(ascii: "r"): operations.append(.replace(path: path, value: value))
                 case UInt8(ascii: "a"): operations.append(.add(path: path, value: value))
@@ -77,8 +70,7 @@ package enum SkimmedPatch {
 
         /// Passes `text` if the bytes at the position are it. Compared in place, not
         /// with `memcmp`: these literals are a few bytes, one after another, and the
-        /// calls cost more than the compares (callgrind). (Word compares of them were
-        /// not inlined, and cost more again.)
+        /// calls cost more than the compares.
         @inline(__always) mutating func expect(_ text: StaticString) -> Bool {
             let length = text.utf8CodeUnitCount
             guard position + length <= count else { return false }
@@ -89,39 +81,19 @@ package enum SkimmedPatch {
         }
 
         /// The bytes up to the next quote, which it passes (a plain string's inside;
-        /// nil at a backslash, a control character or invalid UTF-8). Eight bytes a step
-        /// to the word holding the quote (the lowest flagged byte is always a real one).
+        /// nil at a backslash, a control character or invalid UTF-8).
         @inline(__always) mutating func plain() -> UnsafeBufferPointer<UInt8>? {
-            let start = position
-            var high: UInt64 = 0
-            while position + 8 <= count {
-                let bytes = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                let flagged = ByteWords.quoteBackslashOrControlMask(bytes)
-                if flagged != 0 {
-                    let plainBytes = flagged.trailingZeroBitCount >> 3
-                    high |= bytes & ((1 &<< UInt64(plainBytes &* 8)) &- 1)
-                    position += plainBytes
-                    break
-                }
-                high |= bytes
-                position += 8
-            }
-            while position < count {
-                let byte = base[position]
-                if byte == UInt8(ascii: "\"") { break }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                high |= UInt64(byte)
-                position += 1
-            }
-            guard position < count else { return nil }
-            let text = UnsafeBufferPointer(start: base + start, count: position - start)
-            position += 1
-            if high & 0x8080_8080_8080_8080 != 0, !UTF8Validation.isValid(text) { return nil }
+            let run = rewind_json_plain_run(base + position, count - position)
+            let end = position + run.plain
+            guard end < count, base[end] == UInt8(ascii: "\"") else { return nil }
+            let text = UnsafeBufferPointer(start: base + position, count: run.plain)
+            if run.hasHighByte, !rewind_json_valid_utf8(text.baseAddress!, text.count) { return nil }
+            position = end + 1
             return text
         }
 
         /// The operation's name and its closing quote: one of the four a recorder
-        /// writes with a scalar value or none (anything else goes to the member walk).
+        /// writes with a value or none (anything else goes to the reference).
         @inline(__always) mutating func op() -> UInt8? {
             guard position < count else { return nil }
             switch base[position] {
@@ -134,72 +106,20 @@ package enum SkimmedPatch {
             }
         }
 
-        /// A scalar's bytes: to the operation's closing brace, a string to its closing quote (checked).
-        @inline(__always) mutating func scalar() -> UnsafeBufferPointer<UInt8>? {
-            let start = position
-            if position < count, base[position] == UInt8(ascii: "\"") {
-                position += 1
-                guard plain() != nil else { return nil }
-            } else {
-                while position < count, base[position] != UInt8(ascii: "}") { position += 1 }
-            }
-            return UnsafeBufferPointer(start: base + start, count: position - start)
+        /// An operation's value, checked (the checked skim, two containers deep: the
+        /// patch and the operation): a scalar read from its bytes, anything else parsed.
+        @inline(__always) mutating func value() -> JSONValue? {
+            let end = rewind_json_skip_checked(base, count, position, 2, nil)
+            guard end >= 0 else { return nil }
+            let bytes = UnsafeBufferPointer(start: base + position, count: end - position)
+            position = end
+            return JSONSkimmer.checkedScalar(bytes) ?? (try? JSONParser.parse(buffer: bytes))
         }
     }
 
-    /// Any member order and any scalar values, walking the members.
-    package static func readMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
-        var operations: [JSONPatchOperation] = []
-        var skimmer = JSONSkimmer(bytes)
-        let read = skimmer.skimElements(depth: 0) { skimmer in
-            var op: UnsafeBufferPointer<UInt8>?, path: JSONPointer?, from: JSONPointer?, value: JSONValue?
-            // Every value checked as the parser checks it (nothing before may have).
-            let members = skimmer.walkMembers(depth: 1) { key, skimmer in
-                let start = skimmer.position
-                guard let key, skimmer.skipValue(depth: 2) else { return false }
-                let member = UnsafeBufferPointer(rebasing: bytes[start..<skimmer.position])
-                if key.equals("op") {
-                    op = JSONSkimmer.plainText(member)
-                } else if key.equals("path") {
-                    path = JSONSkimmer.plainText(member).flatMap(pointer)
-                    return path != nil
-                } else if key.equals("from") {
-                    from = JSONSkimmer.plainText(member).flatMap(pointer)
-                    return from != nil
-                } else if key.equals("value") {
-                    value = JSONSkimmer.checkedScalar(member)
-                    return value != nil
-                }
-                return true
-            }
-            guard members, let op, let path else { return false }
-            if op.equals("replace"), let value {
-                operations.append(.replace(path: path, value: value))
-            } else if op.equals("add"), let value {
-                operations.append(.add(path: path, value: value))
-            } else if op.equals("remove") {
-                operations.append(.remove(path: path))
-            } else if op.equals("test"), let value {
-                operations.append(.test(path: path, value: value))
-            } else if op.equals("move"), let from {
-                operations.append(.move(from: from, path: path))
-            } else if op.equals("copy"), let from {
-                operations.append(.copy(from: from, path: path))
-            } else {
-                return false
-            }
-            return true
-        }
-        return read && skimmer.position == bytes.count ? JSONPatch(operations) : nil
-    }
-
-    /// `/items/3/value` without escapes or non-ASCII bytes; nil otherwise.
+    /// The pointer of a path's text, checked as `JSONPointer(parsing:)` checks it (valid UTF-8: `plain()` checked).
     private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
-        guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
-        if text.isEmpty { return JSONPointer() }
-        guard text.first == UInt8(ascii: "/") else { return nil }
-        return JSONPointer(tokens: text.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) })
+        try? JSONPointer(parsing: String(decoding: text, as: UTF8.self))
     }
 }
 

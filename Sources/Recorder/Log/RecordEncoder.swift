@@ -28,7 +28,7 @@ package struct EntryRecordContent {
     /// Where the payload holds `Date`s (`payloadDates`, written when there are any).
     package var payloadDatePaths: [String] = []
     package var body: Body
-    /// Members only some writers know (an import's `skipped`, `reducerError`), written last.
+    /// Members only some writers know (an import's `skipped`, `reducerError`), each where ``RecordField/entryOrder`` puts it.
     package var extra: [(RecordField, JSONValue)] = []
 
     package init(
@@ -68,46 +68,64 @@ package final class RecordEncoder {
 
     /// Appends an entry record's members, without its seal; returns where the record starts.
     ///
-    /// `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
+    /// In ``RecordField/entryOrder``: `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
     /// "action":{"type":…,"payload":…[,"replayable":false]}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
     /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
         let start = buffer.count
-        buffer.append(contentsOf: entry.isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
-        buffer.append(contentsOf: RecordField.sequence.memberPrefix)
-        append(&buffer) { JSONWriter.writeInt64(entry.sequence, to: $0) }
-        buffer.append(contentsOf: RecordField.time.memberPrefix)
-        append(&buffer) { JSONWriter.writeDouble(LogTime.rounded(entry.time), to: $0) }
-        buffer.append(contentsOf: RecordField.durationNanoseconds.memberPrefix)
-        append(&buffer) { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
-        buffer.append(contentsOf: RecordField.action.memberPrefix)
-        buffer.append(contentsOf: Self.actionTypePrefix)
-        append(&buffer) { JSONWriter.writeString(entry.actionType, to: $0) }
-        buffer.append(contentsOf: Self.actionPayloadPrefix)
-        buffer.append(contentsOf: entry.payload)
-        // Replayable is the usual case and the default: only the exception is written.
-        if !entry.isReplayable { buffer.append(contentsOf: Self.actionNotReplayable) }
-        buffer.append(UInt8(ascii: "}"))
-        if let origin = entry.effectOf {
-            buffer.append(contentsOf: RecordField.effectOf.memberPrefix)
+        for field in RecordField.entryOrder {
+            append(field, of: entry, to: &buffer)
+        }
+        return start
+    }
+
+    /// One member of an entry record, when the entry has it.
+    private func append(_ field: RecordField, of entry: EntryRecordContent, to buffer: inout [UInt8]) {
+        switch field {
+        case .kind:
+            // The kind, and for a keyframe the flag right after it: the index reads both from the prefix.
+            buffer.append(contentsOf: entry.isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
+        case .keyframe, .number, .checksum, .firstSequence, .dropped, .reason:
+            // In the prefix above, the framing ``LogLine`` seals with, or a gap's.
+            break
+        case .sequence:
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.writeInt64(entry.sequence, to: $0) }
+        case .time:
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.writeDouble(LogTime.rounded(entry.time), to: $0) }
+        case .durationNanoseconds:
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
+        case .action:
+            buffer.append(contentsOf: field.memberPrefix)
+            for member in ActionField.allCases {
+                // Replayable is the usual case and the default: only the exception is written.
+                if member == .replayable && entry.isReplayable { continue }
+                buffer.append(contentsOf: member == .type ? Self.actionTypePrefix : member.memberPrefix)
+                switch member {
+                case .type: append(&buffer) { JSONWriter.writeString(entry.actionType, to: $0) }
+                case .payload: buffer.append(contentsOf: entry.payload)
+                case .replayable: buffer.append(contentsOf: "false".utf8)
+                }
+            }
+            buffer.append(UInt8(ascii: "}"))
+        case .effectOf:
+            guard let origin = entry.effectOf else { return }
+            buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.writeInt64(origin, to: $0) }
-        }
-        if let values = entry.values {
-            buffer.append(contentsOf: RecordField.values.memberPrefix)
-            append(&buffer) { JSONWriter.write(values, to: $0) }
-        }
-        if let trace = entry.trace {
-            buffer.append(contentsOf: RecordField.trace.memberPrefix)
-            append(&buffer) { JSONWriter.write(trace, to: $0) }
-        }
-        if !entry.payloadDatePaths.isEmpty {
-            buffer.append(contentsOf: RecordField.payloadDates.memberPrefix)
+        case .values, .trace:
+            guard let value = field == .values ? entry.values : entry.trace else { return }
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.write(value, to: $0) }
+        case .payloadDates:
+            guard !entry.payloadDatePaths.isEmpty else { return }
+            buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.write(.array(entry.payloadDatePaths.map(JSONValue.string)), to: $0) }
-        }
-        switch entry.body {
-        case .keyframe(let state, let changed):
-            buffer.append(contentsOf: RecordField.changed.memberPrefix)
+        case .changed:
+            guard case .keyframe(_, let changed) = entry.body else { return }
+            buffer.append(contentsOf: field.memberPrefix)
             buffer.append(UInt8(ascii: "["))
             for (index, path) in changed.enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -116,17 +134,21 @@ package final class RecordEncoder {
                 buffer.append(UInt8(ascii: "\""))
             }
             buffer.append(UInt8(ascii: "]"))
-            buffer.append(contentsOf: RecordField.state.memberPrefix)
-            buffer.append(contentsOf: state)
-        case .patch(let patch):
-            buffer.append(contentsOf: RecordField.patch.memberPrefix)
-            buffer.append(contentsOf: patch)
-        }
-        for (field, value) in entry.extra {
+        case .state:
+            guard case .keyframe(let state, _) = entry.body else { return }
             buffer.append(contentsOf: field.memberPrefix)
-            append(&buffer) { JSONWriter.write(value, to: $0) }
+            buffer.append(contentsOf: state)
+        case .patch:
+            guard case .patch(let patch) = entry.body else { return }
+            buffer.append(contentsOf: field.memberPrefix)
+            buffer.append(contentsOf: patch)
+        case .skipped, .reducerError:
+            // Members only some writers know (an import's), each where the order puts it.
+            for (extra, value) in entry.extra where extra == field {
+                buffer.append(contentsOf: field.memberPrefix)
+                append(&buffer) { JSONWriter.write(value, to: $0) }
+            }
         }
-        return start
     }
 
     /// Appends a header record's members without its seal; returns where the record starts.
@@ -185,7 +207,6 @@ package final class RecordEncoder {
 
     private static let initialStatePrefix = Array(#","initialState":"#.utf8)
     private static let initialStateOmittedPrefix = Array(#","initialStateOmitted":"#.utf8)
+    /// `{"type":`: the action object's first member opens it.
     private static let actionTypePrefix = Array("{\"\(ActionField.type.name)\":".utf8)
-    private static let actionPayloadPrefix = Array(",\"\(ActionField.payload.name)\":".utf8)
-    private static let actionNotReplayable = Array(",\"\(ActionField.replayable.name)\":false".utf8)
 }

@@ -3,12 +3,12 @@ import Foundation
 /// The members of Rewind's entry and gap records (docs/FORMAT.md, "Entry" and
 /// "Gap"), named once for every writer and reader: the recorder's writer,
 /// ``LogBuilder`` (exports, imports, saved branches), the live stream's
-/// backlog, the index and the three readers of an entry (``ParsedEntry``,
-/// ``StateStep`` and ``ScannedEntry``).
+/// backlog, the index and the readers of an entry (``ParsedEntry``, the reference;
+/// ``StateStep``; RewindQuery's `EntryAsWritten`, the fast path made from ``entryOrder``).
 ///
 /// Readers find a member's field with ``init(key:)`` and switch on it, rather
 /// than comparing key strings one by one; writers put ``memberPrefix`` (`,"key":`)
-/// before each value, in the order ``RecordEncoder`` defines.
+/// before each value, in ``entryOrder`` (or ``gapOrder``).
 package enum RecordField: Int, CaseIterable, Sendable {
     // Every record.
     case kind
@@ -82,6 +82,21 @@ package enum RecordField: Int, CaseIterable, Sendable {
         }
     }
 
+    /// The members of an entry record, in the order ``RecordEncoder`` writes them:
+    /// the one definition of that order. The encoder writes by it, and the reader
+    /// that matches records as written (RewindQuery's `EntryAsWritten`) is made
+    /// from it. A keyframe has `changed` and `state`, any other entry `patch`;
+    /// `number` and `checksum` are the framing ``LogLine`` seals every record with.
+    /// `RecordDefinitionTests` fails when a member is added to `RecordField` without
+    /// its place here (or in ``gapOrder``).
+    package static let entryOrder: [RecordField] = [
+        .kind, .keyframe, .sequence, .time, .durationNanoseconds, .action, .effectOf, .values, .trace, .payloadDates,
+        .changed, .state, .patch, .skipped, .reducerError, .number, .checksum,
+    ]
+
+    /// The members of a gap record, in the order ``RecordEncoder`` writes them.
+    package static let gapOrder: [RecordField] = [.kind, .firstSequence, .dropped, .reason, .number, .checksum]
+
     /// The key as a `String`, for readers of parsed records.
     package var name: String { key.description }
 
@@ -126,6 +141,11 @@ package enum ActionField: Int, CaseIterable, Sendable {
     }
 
     package var name: String { key.description }
+
+    /// `,"key":`: what a writer puts before the member's value (the first, `type`, opens the object instead).
+    package var memberPrefix: [UInt8] { Self.memberPrefixes[rawValue] }
+
+    private static let memberPrefixes: [[UInt8]] = allCases.map { Array(",\"\($0.name)\":".utf8) }
 
     package init?(key: UnsafeBufferPointer<UInt8>) {
         guard let field = Self.allCases.first(where: { key.equals($0.key) }) else { return nil }

@@ -26,7 +26,7 @@ enum RecordScanner {
         if skimmer.position < bytes.count, bytes[skimmer.position] == UInt8(ascii: "}") { return members }
         while skimmer.position < bytes.count {
             let keyStart = skimmer.position
-            guard bytes[keyStart] == UInt8(ascii: "\""), skimmer.skipStringUnchecked() else { return nil }
+            guard bytes[keyStart] == UInt8(ascii: "\""), skimmer.skipUnchecked() else { return nil }
             let field = RecordField(key: UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<(skimmer.position - 1)]))
             skimmer.skipSpace()
             guard skimmer.position < bytes.count, bytes[skimmer.position] == UInt8(ascii: ":") else { return nil }

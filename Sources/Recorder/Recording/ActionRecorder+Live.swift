@@ -23,7 +23,7 @@ extension ActionRecorder {
     /// - Throws: ``RecorderError`` when `address` is not `host:port`, or `file` cannot be opened.
     public convenience init(streamingTo address: String, token: String, file: String? = nil, options: Options = Options()) throws(RecorderError) {
         guard let parsed = LiveAddress(address) else {
-            throw RecorderError(path: address, reason: "is not host:port (for example 127.0.0.1:7777)")
+            throw RecorderError(.invalidAddress, path: address, reason: "is not host:port (for example 127.0.0.1:7777)")
         }
         let fileSink = try file.map { path throws(RecorderError) in try LogAppender(path: path) }
         let live = LiveSink(address: parsed, token: token, capacity: options.liveQueueBytes)

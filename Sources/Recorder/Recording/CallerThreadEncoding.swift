@@ -8,7 +8,7 @@ import Foundation
 /// class instance inside it is shared: if the app mutates it while the writer
 /// reads it, the writer reads torn memory (a crash, or a state that never
 /// existed). Encoding such values before `recording(_:)` returns costs the
-/// caller the encode (about what `JSONEncoding.bytes(of:)` takes for the
+/// caller the encode (about what `JSONEncoding.compact(_:)` takes for the
 /// state) but reads the instance on the thread that owns it. Pure value types
 /// keep the cheap hand-off. docs/PERFORMANCE.md gives the cost.
 ///

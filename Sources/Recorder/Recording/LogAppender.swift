@@ -40,28 +40,28 @@ final class LogAppender {
         self.path = path
         // O_NONBLOCK: opening a FIFO must not wait for a reader (it is refused below).
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
-        guard descriptor >= 0 else { throw RecorderError(path: path, reason: "cannot open the log", code: errno) }
+        guard descriptor >= 0 else { throw RecorderError(.cannotOpen, path: path, reason: "cannot open the log", code: errno) }
         do throws(RecorderError) {
             var status = stat()
-            guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+            guard fstat(descriptor, &status) == 0 else { throw RecorderError(.cannotOpen, path: path, reason: "cannot inspect the log", code: errno) }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
                 try LogAppender.lockForWriting(descriptor, identity: FileIdentity(status), path: path)
                 (hadRecords, recoveredTornBytes) = try LogAppender.recoverTail(descriptor, size: Int64(status.st_size), path: path)
-                guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+                guard fstat(descriptor, &status) == 0 else { throw RecorderError(.cannotOpen, path: path, reason: "cannot inspect the log", code: errno) }
                 nextSequence = hadRecords ? TailLines(file: PositionalReader(descriptor: descriptor), size: Int64(status.st_size)).nextSequence() : 0
                 watched = WatchedFile(
                     absolutePath: path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path,
                     device: Platform.fileNumber(status.st_dev), inode: Platform.fileNumber(status.st_ino), expectedSize: Int64(status.st_size))
             case S_IFDIR:
-                throw RecorderError(path: path, reason: "is a directory", code: EISDIR)
+                throw RecorderError(.notAFile, path: path, reason: "is a directory", code: EISDIR)
             case S_IFCHR:
                 // /dev/null, /dev/full, a terminal: written as they are, nothing to recover.
                 (hadRecords, recoveredTornBytes, watched, nextSequence) = (false, 0, nil, 0)
             default:
                 // A FIFO whose reader goes away would block the writer forever; a socket is not a file.
                 let kind = (status.st_mode & S_IFMT) == S_IFIFO ? "a FIFO (named pipe)" : "not a regular file"
-                throw RecorderError(path: path, reason: "is \(kind); Rewind records into regular files")
+                throw RecorderError(.notAFile, path: path, reason: "is \(kind); Rewind records into regular files")
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         } catch {
@@ -95,14 +95,14 @@ final class LogAppender {
         try checkUnchanged()
         let (written, failure) = bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor) }
         watched?.expectedSize += Int64(written)
-        if let failure { throw RecorderError(path: path, reason: "cannot write", code: failure) }
+        if let failure { throw RecorderError(.cannotWrite, path: path, reason: "cannot write", code: failure) }
         // A truncation between the check and the write put these records at the start of the file.
         try checkUnchanged(includingName: false)
     }
 
     func synchronize() throws(RecorderError) {
         if Platform.synchronizeToDisk(descriptor) != 0 && errno != EINVAL {
-            throw RecorderError(path: path, reason: "cannot fsync", code: errno)
+            throw RecorderError(.cannotWrite, path: path, reason: "cannot fsync", code: errno)
         }
     }
 
@@ -112,21 +112,21 @@ final class LogAppender {
     func checkUnchanged(includingName: Bool = true) throws(RecorderError) {
         guard let watched else { return }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw RecorderError(path: path, reason: "cannot inspect the log", code: errno) }
+        guard fstat(descriptor, &status) == 0 else { throw RecorderError(.cannotWrite, path: path, reason: "cannot inspect the log", code: errno) }
         if status.st_nlink == 0 {
-            throw RecorderError(path: path, reason: "the log file was removed while recording")
+            throw RecorderError(.logChanged, path: path, reason: "the log file was removed while recording")
         }
         let size = Int64(status.st_size)
         if size < watched.expectedSize {
-            throw RecorderError(path: path, reason: "the log file was truncated while recording (by `: >` or logrotate's copytruncate?); recording stopped so that no records without a header are written")
+            throw RecorderError(.logChanged, path: path, reason: "the log file was truncated while recording (by `: >` or logrotate's copytruncate?); recording stopped so that no records without a header are written")
         }
         if size > watched.expectedSize {
-            throw RecorderError(path: path, reason: "something else wrote to the log file while recording; recording stopped")
+            throw RecorderError(.logChanged, path: path, reason: "something else wrote to the log file while recording; recording stopped")
         }
         guard includingName else { return }
         var named = stat()
         if stat(watched.absolutePath, &named) != 0 || Platform.fileNumber(named.st_dev) != watched.device || Platform.fileNumber(named.st_ino) != watched.inode {
-            throw RecorderError(path: path, reason: "the log file was renamed or replaced while recording (rotated?); recording stopped")
+            throw RecorderError(.logChanged, path: path, reason: "the log file was renamed or replaced while recording (rotated?); recording stopped")
         }
     }
 
@@ -142,7 +142,7 @@ final class LogAppender {
             return
         }
         let code = errno
-        guard code == EWOULDBLOCK || code == EAGAIN else { throw RecorderError(path: path, reason: "cannot lock the log", code: code) }
+        guard code == EWOULDBLOCK || code == EAGAIN else { throw RecorderError(.cannotOpen, path: path, reason: "cannot lock the log", code: code) }
         var holder = recordLock(F_WRLCK)
         let who: String
         if openInThisProcess.withLock({ $0.contains(identity) }) {
@@ -152,7 +152,7 @@ final class LogAppender {
         } else {
             who = "another recorder"
         }
-        throw RecorderError(path: path, reason: "is already being recorded by \(who); a log has one writer at a time")
+        throw RecorderError(.alreadyRecording, path: path, reason: "is already being recorded by \(who); a log has one writer at a time")
     }
 
     private static func recordLock(_ type: Int32) -> flock {
@@ -170,23 +170,23 @@ final class LogAppender {
     private static func recoverTail(_ descriptor: Int32, size: Int64, path: String) throws(RecorderError) -> (Bool, Int64) {
         guard size > 0 else { return (false, 0) }
         let lines = TailLines(file: PositionalReader(descriptor: descriptor), size: size)
-        let notALog = RecorderError(path: path, reason: "exists and is not a Rewind log; refusing to append to it")
+        let notALog = RecorderError(.notARewindLog, path: path, reason: "exists and is not a Rewind log; refusing to append to it")
         guard lines.startsWithHeaderPrefix else { throw notALog }
         guard let firstEnd = lines.firstNewline() else {
             // One incomplete line starting like a header: a recorder stopped while writing its first record.
             guard ftruncate(descriptor, 0) == 0 else {
-                throw RecorderError(path: path, reason: "cannot cut the torn header of the log", code: errno)
+                throw RecorderError(.cannotWrite, path: path, reason: "cannot cut the torn header of the log", code: errno)
             }
             return (false, size)
         }
         guard let header = lines.seal(from: 0, to: firstEnd), header.key == 0 else {
-            throw RecorderError(path: path, reason: "exists and is not a Rewind log (its first line is not a Rewind header with a valid checksum); refusing to append to it")
+            throw RecorderError(.notARewindLog, path: path, reason: "exists and is not a Rewind log (its first line is not a Rewind header with a valid checksum); refusing to append to it")
         }
         let lastStart = lines.lineStart(before: size - 1)
         guard lastStart > 0 else { return (true, 0) }   // only the header
         if lines.lastByte == 0x0A, lines.isValidLastLine(from: lastStart) { return (true, 0) }
         guard ftruncate(descriptor, off_t(lastStart)) == 0 else {
-            throw RecorderError(path: path, reason: "cannot cut the torn last line of the log", code: errno)
+            throw RecorderError(.cannotWrite, path: path, reason: "cannot cut the torn last line of the log", code: errno)
         }
         return (true, size - lastStart)
     }

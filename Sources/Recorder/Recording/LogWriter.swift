@@ -164,7 +164,7 @@ final class LogWriter {
             replayable = outcome.replayable
             if let problem = outcome.problem {
                 initialStateProblem = "the initial state " + problem
-                report(RecorderError(path: appender.path, reason: "the initial state was not recorded: it \(problem) (recording goes on)"))
+                report(RecorderError(.entryNotRecorded, path: appender.path, reason: "the initial state was not recorded: it \(problem) (recording goes on)"))
             } else {
                 initialState = encoder
             }
@@ -269,7 +269,7 @@ final class LogWriter {
     /// action), reported once; the next entry is a keyframe.
     private func skip(_ entry: PendingEntry, because reason: String) {
         appendGap(firstSequence: entry.sequence, count: 1, reason: reason)
-        report(RecorderError(path: appender.path, reason: "entry \(entry.sequence &+ 1) was not recorded: \(reason) (recording goes on)"))
+        report(RecorderError(.entryNotRecorded, path: appender.path, reason: "entry \(entry.sequence &+ 1) was not recorded: \(reason) (recording goes on)"))
         spare.resetAfterFailure()
     }
 

@@ -62,12 +62,12 @@ public struct ReSwiftReducer<State: Codable, Action> {
 
 extension Replay {
     /// ``verify(reducer:state:action:)`` for a ReSwift reducer (``ReSwiftReducer``).
-    public func verify<State, Action>(_ reducer: ReSwiftReducer<State, Action>) throws {
+    public func verify<State, Action>(_ reducer: ReSwiftReducer<State, Action>) throws(ReplayFailure) {
         try Replay.throwFirstProblem(of: reducer.session(reader: reader).replay(from: 0, stopAtFirstProblem: true))
     }
 
     /// Which recorded action types and states decode with a ReSwift reducer's types.
-    public func compatibility<State, Action>(_ reducer: ReSwiftReducer<State, Action>) -> CompatibilityReport {
+    public func compatibility<State, Action>(_ reducer: ReSwiftReducer<State, Action>) -> ReplayCompatibilityReport {
         reducer.session(reader: reader).compatibility
     }
 }

@@ -29,33 +29,34 @@ public struct Replay: Sendable {
         try self.init(log: url.path)
     }
 
-    /// Replays every entry and throws at the first problem:
-    /// - ``ReplayDivergence`` when the reducer computes a state that differs from the
-    ///   recording (the entry, the action and a recorded → recomputed diff);
-    /// - ``ReplayError`` when an action or state cannot be decoded with the current types,
-    ///   or was recorded through reflection.
+    /// Replays every entry and throws at the first problem (``ReplayFailure``):
+    /// - ``ReplayFailure/diverged(_:)`` when the reducer computes a state that differs from
+    ///   the recording (the entry, the action and a recorded → recomputed diff);
+    /// - ``ReplayFailure/cannotReplay(_:)`` when an action or state cannot be decoded with the
+    ///   current types, or was recorded through reflection.
     ///
     /// `state:` and `action:` are only needed when the reducer's types cannot be inferred.
     public func verify<State: Codable, Action: Decodable, Result>(
         reducer: (inout State, Action) -> Result, state: State.Type = State.self, action: Action.Type = Action.self
-    ) throws {
-        try withoutActuallyEscaping(reducer) { reducer in
-            try Replay.throwFirstProblem(of: ReplaySession(reader: reader, reducer: reducer).replay(from: 0, stopAtFirstProblem: true))
+    ) throws(ReplayFailure) {
+        let run = withoutActuallyEscaping(reducer) { reducer in
+            ReplaySession(reader: reader, reducer: reducer).replay(from: 0, stopAtFirstProblem: true)
         }
+        try Replay.throwFirstProblem(of: run)
     }
 
     /// A run that stopped at its first problem throws it.
-    static func throwFirstProblem(of run: ReplayRun) throws {
+    static func throwFirstProblem(of run: ReplayRun) throws(ReplayFailure) {
         switch run.checks.last {
-        case .diverges(let divergence): throw divergence
-        case .cannotReplay(let error): throw error
+        case .diverges(let divergence): throw .diverged(divergence)
+        case .cannotReplay(let error): throw .cannotReplay(error)
         case .matches, .restarted, .restored, nil: break
         }
     }
 
     /// Which recorded action types (one sample each) and states (the initial
     /// state and keyframes) decode with the current types. Never throws.
-    public func compatibility<State: Codable, Action: Decodable>(state: State.Type, action: Action.Type) -> CompatibilityReport {
+    public func compatibility<State: Codable, Action: Decodable>(state: State.Type, action: Action.Type) -> ReplayCompatibilityReport {
         ReplaySession<State, Action>(reader: reader, reducer: { (_: inout State, _: Action) in }).compatibility
     }
 }

@@ -25,7 +25,7 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     /// The number of the log's last entry, counted as ``entryNumber`` is.
     public var lastEntryNumber: Int
     /// The action, as recorded: its case path and its JSON.
-    public var action: RecordedAction
+    public var action: LogEntry.Action
     /// The state the log holds after the action.
     public var recorded: JSONValue
     /// The state the current reducer computed, encoded as the recorder encodes states.

@@ -19,7 +19,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     private let decodeAction: ActionDecoding<Action>
     private let decoder = JSONValueDecoder()
     private var decodedActions: [Int: Result<Action, ReplayError>] = [:]
-    private var cachedCompatibility: CompatibilityReport?
+    private var cachedCompatibility: ReplayCompatibilityReport?
 
 
     /// `reducer` may return anything (an effect, `[Action]`, `Void`): the result is ignored.
@@ -61,7 +61,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
         return result
     }
 
-    func decode(_ action: RecordedAction, entry index: Int) -> Result<Action, ReplayError> {
+    func decode(_ action: LogEntry.Action, entry index: Int) -> Result<Action, ReplayError> {
         guard action.isReplayable else { return .failure(ReplayError(.actionNotReplayable(entry: numbered(index), name: action.name))) }
         do {
             return .success(try decodeAction.decode(action.name, action.payload, decoder))
@@ -105,7 +105,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
     /// Encodes a recomputed state the way the recorder encodes states (canonically, through the byte encoder).
     package func encode(_ state: State, entry: Int) throws(ReplayError) -> JSONValue {
         do {
-            return try JSONParser.parse(JSONEncoding.bytes(of: state))
+            return try JSONParser.parse(JSONEncoding.compact(state))
         } catch {
             throw ReplayError(.stateCannotEncode(entry: numbered(entry), "\(error)"))
         }
@@ -223,7 +223,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
 
     // MARK: Compatibility
 
-    package var compatibility: CompatibilityReport {
+    package var compatibility: ReplayCompatibilityReport {
         if let cachedCompatibility { return cachedCompatibility }
         let report = checkCompatibility(continuing: CompatibilityCheck(), through: entryCount).report
         cachedCompatibility = report
@@ -248,7 +248,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                 continue
             }
             check.positions[entry.action.name] = check.report.actionTypes.count
-            let status: CompatibilityReport.Status
+            let status: ReplayCompatibilityReport.Status
             switch decode(entry.action, entry: index) {
             case .success: status = .ok
             case .failure(let error):
@@ -258,7 +258,7 @@ package final class ReplaySession<State: Codable, Action>: ReplayVerifier {
                     status = .notReplayable
                 }
             }
-            check.report.actionTypes.append(CompatibilityReport.ActionType(
+            check.report.actionTypes.append(ReplayCompatibilityReport.ActionType(
                 name: entry.action.name, count: 1, sampleEntry: index, sampleEntryNumber: reader.entryNumber(at: index), status: status))
         }
         var checked = 0

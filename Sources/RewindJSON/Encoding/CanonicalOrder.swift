@@ -32,7 +32,7 @@ extension Dictionary: _CanonicallyOrdered where Key: Encodable, Value: Encodable
             var container = encoder.container(keyedBy: _CanonicalKey.self)
             for member in members { try container.encode(member.value, forKey: _CanonicalKey(member.key)) }
         } else {
-            let pairs = try map { (key: try JSONEncoding.bytes(of: $0.key), pair: $0) }
+            let pairs = try map { (key: try JSONEncoding.compact($0.key), pair: $0) }
                 .sorted { $0.key.lexicographicallyPrecedes($1.key) }
             var container = encoder.unkeyedContainer()
             for item in pairs {
@@ -58,7 +58,7 @@ extension Set: _CanonicallyOrdered where Element: Encodable {
         } else if Element.self == Int.self {
             for element in sorted(by: { ($0 as! Int) < ($1 as! Int) }) { try container.encode(element) }
         } else {
-            let encoded = try map { (bytes: try JSONEncoding.bytes(of: $0), element: $0) }
+            let encoded = try map { (bytes: try JSONEncoding.compact($0), element: $0) }
             for item in encoded.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
                 try container.encode(item.element)
             }

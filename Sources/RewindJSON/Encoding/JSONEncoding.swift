@@ -1,7 +1,7 @@
 /// Turns Swift values into JSON, without Foundation's `JSONEncoder`.
 ///
 /// ```swift
-/// let bytes = try JSONEncoding.bytes(of: appState)         // compact UTF-8, fast path
+/// let bytes = try JSONEncoding.compact(appState)           // compact UTF-8, fast path
 /// let value = try JSONEncoding.value(of: appState)         // a JSONValue tree, for diffing
 /// let dump = JSONEncoding.reflecting(nonCodableThing)      // any value, through Mirror
 /// ```
@@ -17,11 +17,11 @@
 ///   `.convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")`).
 /// - `/` is not escaped.
 /// - A key encoded twice in one container: ``value(of:)`` keeps the last
-///   value in the first place; ``bytes(of:)`` writes both (``JSONParser`` keeps the last).
-/// - In ``bytes(of:)``, a keyed container kept past its type's
+///   value in the first place; ``compact(_:)`` writes both (``JSONParser`` keeps the last).
+/// - In ``compact(_:)``, a keyed container kept past its type's
 ///   `encode(to:)` (not allowed by the `Encoder` contract) writes into
 ///   whatever value of that type at that depth its encoder is writing then.
-/// - In a ``JSONValue`` (not in `bytes(of:)`), `UInt64` above `Int64.max` and
+/// - In a ``JSONValue`` (not in `compact(_:)`), `UInt64` above `Int64.max` and
 ///   decimals that do not fit in 64 bits are the nearest `Double`.
 ///
 /// Like `JSONEncoder`'s defaults: `Date` is seconds since 2001-01-01 as a
@@ -39,8 +39,9 @@ public enum JSONEncoding {
         try _ValueEncoder().encodeValue(value)
     }
 
-    /// Encodes an `Encodable` value straight to compact UTF-8 JSON.
-    public static func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
+    /// Encodes an `Encodable` value straight to compact UTF-8 JSON, as
+    /// ``JSONWriter/compact(_:)`` writes a ``JSONValue``.
+    public static func compact<T: Encodable>(_ value: T) throws -> [UInt8] {
         do {
             return try _StreamingEncoderPool.shared.withEncoder { encoder in
                 try encoder.encodeTopLevel(value)
@@ -52,7 +53,7 @@ public enum JSONEncoding {
         }
     }
 
-    /// ``bytes(of:)``, and where the value holds `Date`s: JSON Pointer patterns, `*` for any
+    /// ``compact(_:)``, and where the value holds `Date`s: JSON Pointer patterns, `*` for any
     /// array index or dictionary key (`["/tick/_0"]`), sorted; for the recorder's action payloads.
     package static func bytesAndDatePaths<T: Encodable>(of value: T) throws -> (bytes: [UInt8], datePaths: [String]) {
         do {

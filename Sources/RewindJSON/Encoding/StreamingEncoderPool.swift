@@ -10,7 +10,7 @@
 /// the pool, and a document that encodes inside another's `encode(to:)`
 /// gets its own.
 package final class _StreamingEncoderPool: Sendable {
-    /// The pool ``JSONEncoding/bytes(of:)`` uses.
+    /// The pool ``JSONEncoding/compact(_:)`` uses.
     package static let shared = _StreamingEncoderPool()
 
     /// Encoders kept idle at most: enough for every core to encode at once.

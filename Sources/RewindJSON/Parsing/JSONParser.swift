@@ -462,42 +462,16 @@ struct _Parser {
     }
 
     /// Moves `position` over a string's plain bytes to its next quote or
-    /// backslash (or the end of the input): two words in Swift (a key costs
-    /// no call; a word holding a stop goes straight to its first flagged
-    /// byte), the rest of a longer run by the C scan (`CJSONScan`), then byte
-    /// by byte. Clears `isASCII` at a byte of 0x80 or more; a control
-    /// character is an error.
+    /// backslash (or the end of the input) with the one plain-run scan
+    /// (`rewind_json_plain_run`, inlined from `CJSONScan`). Clears `isASCII` at a
+    /// byte of 0x80 or more; a control character is an error.
     @inline(__always)
     private mutating func skipPlainRun(isASCII: inout Bool) throws(JSONParseError) {
-        let end = bytes.count
-        let base = bytes.baseAddress!
-        let raw = UnsafeRawPointer(base)
-        var words = 0
-        while position + 8 <= end {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            let mask = ByteWords.quoteBackslashOrControlMask(word)
-            if mask != 0 {
-                let plainBytes = mask.trailingZeroBitCount >> 3
-                if word & ((1 &<< UInt64(plainBytes &* 8)) &- 1) & 0x8080_8080_8080_8080 != 0 { isASCII = false }
-                position += plainBytes
-                break
-            }
-            if word & 0x8080_8080_8080_8080 != 0 { isASCII = false }
-            position += 8
-            words += 1
-            if words == 2 {
-                let run = rewind_json_plain_run(base + position, end - position)
-                position += run.plain
-                if run.hasHighByte { isASCII = false }
-                break
-            }
-        }
-        while position < end {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return }
-            if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
-            if byte >= 0x80 { isASCII = false }
-            position += 1
+        let run = rewind_json_plain_run(bytes.baseAddress! + position, bytes.count - position)
+        position += run.plain
+        if run.hasHighByte { isASCII = false }
+        if position < bytes.count, bytes[position] < 0x20 {
+            throw error("control character \(describe(bytes[position])) in a string must be escaped")
         }
     }
 

@@ -17,12 +17,17 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(JSONPointerError) {
         if text.isEmpty { self.tokens = []; return }
         guard text.first == "/" else { throw JSONPointerError(pointer: text, reason: "a JSON Pointer must be empty or start with '/'") }
-        // Plain ASCII without escapes (what recorders write): split the bytes, the same
-        // tokens as the character loop below at a fraction of its cost (state scans parse a pointer per patch operation).
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) {
-            self.tokens = text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        // The fast path: `entry(at:)` and `state(at:)` read a pointer per patch operation.
+        // `REWIND_REFERENCE_READERS=pointer` turns it off.
+        if !ReferenceReaders.current.contains(.pointer), let tokens = Self.asciiTokens(text) {
+            self.tokens = tokens
             return
         }
+        self.tokens = try Self.tokens(text)
+    }
+
+    /// The reference: the tokens of pointer text that starts with `/`, character by character.
+    package static func tokens(_ text: String) throws(JSONPointerError) -> [String] {
         var tokens: [String] = []
         for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             var token = ""
@@ -40,7 +45,14 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
             }
             tokens.append(token)
         }
-        self.tokens = tokens
+        return tokens
+    }
+
+    /// The fast path: the same tokens for plain ASCII without escapes (what recorders
+    /// write), split as bytes at a fraction of the cost; nil for anything else.
+    package static func asciiTokens(_ text: String) -> [String]? {
+        guard text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
+        return text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 
     public var description: String {

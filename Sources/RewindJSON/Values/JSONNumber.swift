@@ -37,12 +37,6 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// The exact value, or nil when its exponent has more than 17 digits.
-    var decimal: _DecimalValue? {
-        var text = text
-        return text.withUTF8 { _DecimalValue(jsonNumber: $0) }
-    }
-
     /// Whether the text is an integer literal (no fraction, no exponent).
     var isIntegerLiteral: Bool { !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") } }
 }
@@ -50,9 +44,8 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
 extension JSONNumber: Hashable {
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         if lhs.text.hasSameScalars(as: rhs.text) { return true }
-        // A value too large to compare digit by digit equals only the same text.
-        guard let left = lhs.decimal, let right = rhs.decimal else { return false }
-        return left == right
+        // By exact value, as `JSONValue.numberOrder` orders them: `1e400 == 10e399`, whatever the exponent's size.
+        return _ExactDecimal(text: lhs.text).order(_ExactDecimal(text: rhs.text)) == 0
     }
 
     // The nearest Double: equal values round to the same one (`JSONValue`

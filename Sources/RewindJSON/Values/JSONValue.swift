@@ -137,9 +137,8 @@ extension JSONValue: Equatable {
         switch (lhs, rhs) {
         case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)): integer(a, equals: b)
         case (.number(let a), .number(let b)): a == b
-        case (.number(let a), .integer(let b)), (.integer(let b), .number(let a)): a.decimal == _DecimalValue(b)
-        case (.number(let a), .double(let b)), (.double(let b), .number(let a)):
-            b.isFinite && a.doubleValue == b && a.decimal == _DecimalValue(b)
+        // One definition of a number's value for equality and order (`numberOrder`).
+        case (.number, .integer), (.integer, .number), (.number, .double), (.double, .number): numberOrder(lhs, rhs) == 0
         case (.double(let a), .string(let b)), (.string(let b), .double(let a)): nonFinite(a, isNamed: b)
         default: false
         }

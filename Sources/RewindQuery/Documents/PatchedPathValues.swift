@@ -38,6 +38,8 @@ package struct PatchedPathValues {
     private var values: [JSONValue?] = []
     /// Whole-document rebuilds so far (for tests: proof that both ways are taken).
     package private(set) var rebuilds = 0
+    /// Paths met so far (ancestors included), and the tokens they hold (for tests: how the table grows).
+    package var knownPaths: (count: Int, tokens: Int) { (table.count, table.tokensHeld) }
     /// What the operations since the last whole state may build (nil: anything).
     private var limits: PatchLimits?
 
@@ -51,10 +53,12 @@ package struct PatchedPathValues {
         case value(JSONValue)
         case lazy(LazyJSONDocument)
 
-        subscript(pointer pointer: JSONPointer) -> JSONValue? {
+        subscript(pointer pointer: JSONPointer) -> JSONValue? { self[tokens: pointer.tokens[...]] }
+
+        subscript(tokens tokens: ArraySlice<String>) -> JSONValue? {
             switch self {
-            case .value(let document): document[pointer: pointer]
-            case .lazy(let document): document.value(atTokens: pointer.tokens)
+            case .value(let document): document.value(atTokens: tokens)
+            case .lazy(let document): document.value(atTokens: tokens)
             }
         }
 
@@ -209,7 +213,7 @@ package struct PatchedPathValues {
             for slot in slotPaths.indices {
                 let known = slotPaths[slot]
                 if table.depth(of: known) > depth, table.isAncestorOrSelf(id, of: known) {
-                    values[slot] = value.flatMap { Self.value(in: $0, at: table.pointer(known).tokens[depth...]) }
+                    values[slot] = value.flatMap { Self.value(in: $0, at: table.tokens(of: known)[depth...]) }
                 }
             }
         }
@@ -233,7 +237,7 @@ package struct PatchedPathValues {
             let known = slotPaths[slot]
             guard table.depth(of: known) > depth, table.isAncestorOrSelf(array, of: known) else { continue }
             // An element: one before the change keeps its place; a token that is not an index stays absent.
-            guard let element = JSONPointer.arrayIndex(table.pointer(known).tokens[depth]) else { continue }
+            guard let element = JSONPointer.arrayIndex(table.tokens(of: known)[depth]) else { continue }
             if element >= index { return rebuild(then: operation) }
         }
         for slot in slotPaths.indices where table.isAncestorOrSelf(slotPaths[slot], of: array) {
@@ -278,11 +282,11 @@ package struct PatchedPathValues {
         if known >= 0 { return values[known] }
         let found: JSONValue?
         if let (slot, depth) = knownAncestor(of: id) {
-            found = values[slot].flatMap { Self.value(in: $0, at: table.pointer(id).tokens[depth...]) }
+            found = values[slot].flatMap { Self.value(in: $0, at: table.tokens(of: id)[depth...]) }
         } else {
             // The base's value, unless something changed at, above or under it since.
             guard !table.isChanged(around: id) else { return nil }
-            found = base[pointer: table.pointer(id)]
+            found = base[tokens: table.tokens(of: id)]
         }
         if slotPaths.count >= watchedSlotCount + Self.cachedPathLimit {
             for id in slotPaths[watchedSlotCount...] { table.setSlot(of: id, -1) }
@@ -336,10 +340,17 @@ package struct PatchedPathValues {
 /// parent's number (every ancestor is in the table too), so asking whether one
 /// lies under another, or whether anything changed around one, compares
 /// integers instead of tokens: that is done for every operation of every patch.
+///
+/// Linear in a path's length: a path is found one token at a time, each level
+/// by its parent's number and its own token, and keeps its tokens as a slice of
+/// the pointer that first named it (a path of n tokens costs n entries, not the
+/// n²/2 tokens of a pointer per ancestor).
 private struct PathTable {
     private struct Info {
         var parent: Int
         var depth: Int
+        /// The path's tokens: a slice (from index 0) of the first pointer that named it or a path under it.
+        var tokens: ArraySlice<String>
         /// The slot holding the path's value, or -1.
         var slot = -1
         /// Changed since the base: the value here, or somewhere under it.
@@ -349,8 +360,22 @@ private struct PathTable {
         var slotBelow = false
     }
 
-    private var ids: [JSONPointer: Int] = [:]
-    private var pointers: [JSONPointer] = []
+    /// A level of a path: its parent's number and its token, compared by Unicode scalars as pointers are.
+    private struct Child: Hashable {
+        var parent: Int
+        var token: String
+
+        static func == (left: Child, right: Child) -> Bool {
+            left.parent == right.parent && left.token.utf8.elementsEqual(right.token.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(parent)
+            for byte in token.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    private var children: [Child: Int] = [:]
     private var infos: [Info] = []
     /// Ids whose change marks are set, and ids with a slot or a slot-below mark (cleared by ``forgetMarks()``).
     private var marked: [Int] = []
@@ -363,25 +388,41 @@ private struct PathTable {
 
     /// Paths kept at most across keyframes (then the table starts over).
     static let limit = 4096
+    /// The whole document: the root of every path, number 0.
+    private static let root = 0
 
-    var count: Int { pointers.count }
+    init() {
+        infos.append(Info(parent: -1, depth: 0, tokens: []))
+    }
+
+    var count: Int { infos.count }
+
+    /// The tokens the table holds, each array counted once however many paths share it (for tests: linear in a path's length).
+    var tokensHeld: Int {
+        var buffers: [UInt: Int] = [:]
+        for info in infos where !info.tokens.isEmpty {
+            // Slices from index 0: one array's slices share its first token's address.
+            info.tokens.withUnsafeBufferPointer { buffers[UInt(bitPattern: $0.baseAddress), default: 0] = max(buffers[UInt(bitPattern: $0.baseAddress)] ?? 0, $0.count) }
+        }
+        return buffers.values.reduce(0, +)
+    }
 
     mutating func id(_ pointer: JSONPointer) -> Int {
         let address = Self.address(of: pointer)
         let position = Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (recent.count - 1)
         if let seen = recent[position], Self.address(of: seen.pointer) == address { return seen.id }
-        let id = ids[pointer] ?? insert(pointer)
+        var id = Self.root
+        for (depth, token) in pointer.tokens.enumerated() {
+            let child = Child(parent: id, token: token)
+            if let known = children[child] {
+                id = known
+            } else {
+                infos.append(Info(parent: id, depth: depth + 1, tokens: pointer.tokens[..<(depth + 1)]))
+                id = infos.count - 1
+                children[child] = id
+            }
+        }
         recent[position] = (pointer, id)
-        return id
-    }
-
-    private mutating func insert(_ pointer: JSONPointer) -> Int {
-        let parent = pointer.tokens.isEmpty ? -1 : (ids[JSONPointer(tokens: Array(pointer.tokens.dropLast()))]
-            ?? insert(JSONPointer(tokens: Array(pointer.tokens.dropLast()))))
-        let id = pointers.count
-        pointers.append(pointer)
-        infos.append(Info(parent: parent, depth: pointer.tokens.count))
-        ids[pointer] = id
         return id
     }
 
@@ -389,7 +430,8 @@ private struct PathTable {
         pointer.tokens.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 
-    func pointer(_ id: Int) -> JSONPointer { pointers[id] }
+    /// The path's tokens (indexed from 0, so `tokens(of: id)[depth...]` is the part below `depth`).
+    func tokens(of id: Int) -> ArraySlice<String> { infos[id].tokens }
     func parent(of id: Int) -> Int { infos[id].parent }
     func depth(of id: Int) -> Int { infos[id].depth }
     func slot(of id: Int) -> Int { infos[id].slot }

@@ -110,7 +110,7 @@ package indirect enum QueryNode: Sendable, Equatable {
 package enum QueryOperand: Sendable, Equatable {
     case literal(JSONValue)
     case path(JSONPointer)
-    /// `/items length`: elements of an array, members of an object, characters of a string.
+    /// `/items length`: elements of an array, members of an object, Unicode scalars of a string.
     case length(JSONPointer)
 
     package var paths: [JSONPointer] {

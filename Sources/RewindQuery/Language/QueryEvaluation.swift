@@ -86,58 +86,89 @@ package struct QueryPredicate: Sendable {
     }
 }
 
-// What each condition means (docs/QUERIES.md): a path that does not exist
-// makes every comparison false except `!=`; `<` and friends compare numbers
-// with numbers and strings with strings, anything else is false.
+// What each condition means (docs/QUERIES.md, "What comparisons mean"), from one
+// equality and one order:
+// - Equality is the JSON engine's (`JSONValue ==`): numbers by exact value (`1 == 1.0`,
+//   `9007199254740993 != 9007199254740992.0`, `-0.0 != 0`), strings and keys by their
+//   Unicode scalars (NFC "é" is not NFD "é", as in the recorded bytes), arrays element by
+//   element, objects member by member in any order. A non-finite double is the string it
+//   is written as ("NaN", "Infinity", "-Infinity").
+// - Order is defined between two numbers (by exact value, -0.0 right before 0) and between
+//   two strings (by Unicode scalars, as code points sort), and agrees with equality: two
+//   values of one of those kinds are equal exactly when neither comes first.
+// - Every operator is one of those: `a != b` is `not (a == b)`, `a <= b` is `a < b or a == b`,
+//   `a > b` is `b < a`. A path that is absent has no value: it equals nothing and orders
+//   with nothing, so only `!=` holds for it (two absent paths included).
 extension QueryPredicate {
-    /// `action == name`: the type itself, or one starting with what comes before a final `*`.
+    /// `action == name`: the type itself, or one starting with what comes before a final `*`
+    /// (by Unicode scalars, as strings compare).
     static func action(_ type: String, matches name: String) -> Bool {
-        name.hasSuffix("*") ? type.hasPrefix(name.dropLast()) : type == name
+        name.hasSuffix("*") ? type.utf8.starts(with: name.utf8.dropLast()) : type.utf8.elementsEqual(name.utf8)
     }
 
-    /// `contains`: an array holding the element, a string holding the text, an object with the key.
+    /// `contains`: an array holding an element equal to it, a string holding the text
+    /// (by Unicode scalars; every string holds the empty one), an object with the key.
     static func contains(_ container: JSONValue, _ element: JSONValue) -> Bool {
         switch (container, element) {
         case (.array(let elements), _): return elements.contains(element)
-        case (.string(let text), .string(let part)): return text.contains(part)
+        case (.string(let text), .string(let part)): return contains(text, part)
         case (.object(let object), .string(let key)): return object[key] != nil
         default: return false
         }
     }
 
+    /// Whether the UTF-8 of `part` occurs in that of `text`: a match of whole scalars
+    /// only, since no scalar's bytes start inside another's.
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        let text = Array(text.utf8), part = Array(part.utf8)
+        guard !part.isEmpty else { return true }
+        guard part.count <= text.count else { return false }
+        for start in 0...(text.count - part.count) where text[start] == part[0] && text[start..<(start + part.count)].elementsEqual(part) {
+            return true
+        }
+        return false
+    }
+
     /// A comparison of two operands' values (nil: absent).
     static func compare(_ a: JSONValue?, _ comparison: QueryComparison, _ b: JSONValue?) -> Bool {
+        guard let a, let b else { return comparison == .notEqual }
         switch comparison {
-        case .equal: return a != nil && a == b
+        case .equal: return a == b
         case .notEqual: return a != b
-        default:
-            guard let a, let b, let order = Self.order(a, b) else { return false }
-            switch comparison {
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            default: return order >= 0
-            }
+        case .less: return order(a, b) == -1
+        case .lessOrEqual: return a == b || order(a, b) == -1
+        case .greater: return order(a, b) == 1
+        case .greaterOrEqual: return a == b || order(a, b) == 1
         }
     }
 
     /// -1, 0 or 1 for two numbers or two strings; nil for anything else.
-    private static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
-        switch (a, b) {
-        case (.integer(let x), .integer(let y)): return x < y ? -1 : x == y ? 0 : 1
-        case (.string(let x), .string(let y)): return x < y ? -1 : x == y ? 0 : 1
-        default:
-            guard let x = a.doubleValue, let y = b.doubleValue else { return nil }
-            return x < y ? -1 : x == y ? 0 : 1
+    static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
+        switch (comparable(a), comparable(b)) {
+        case (.string(let x), .string(let y)):
+            // UTF-8 bytes sort as the scalars they encode.
+            if x.utf8.elementsEqual(y.utf8) { return 0 }
+            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
+        case (let x, let y):
+            return JSONValue.numberOrder(x, y)
         }
     }
 
-    /// `length`: elements of an array, members of an object, characters of a string; nil for anything else.
+    /// A non-finite double as the string it is written as, which it equals; anything else as it is.
+    private static func comparable(_ value: JSONValue) -> JSONValue {
+        if case .double(let double) = value, !double.isFinite {
+            return .string(double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity")
+        }
+        return value
+    }
+
+    /// `length`: elements of an array, members of an object, Unicode scalars of a string
+    /// (as strings compare); nil for anything else.
     static func length(of value: JSONValue?) -> JSONValue? {
         switch value {
         case .array(let elements): return .integer(Int64(elements.count))
         case .object(let object): return .integer(Int64(object.count))
-        case .string(let text): return .integer(Int64(text.count))
+        case .string(let text): return .integer(Int64(text.unicodeScalars.count))
         default: return nil
         }
     }

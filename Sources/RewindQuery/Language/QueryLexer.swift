@@ -69,7 +69,7 @@ enum QueryLexer {
                 position += 1
                 let literal = String(characters[start..<position])
                 guard let value = try? JSONParser.parse(literal) else {
-                    throw QueryError(column: start + 1, reason: "\(literal) is not a valid string (JSON escapes only)")
+                    throw QueryError(column: start + 1, reason: "\(Self.shownEscaped(literal)) is not a valid string (JSON escapes only)")
                 }
                 token(.literal(value), from: start)
             case "/":
@@ -100,5 +100,23 @@ enum QueryLexer {
         }
         tokens.append(QueryToken(kind: .end, column: characters.count + 1, text: ""))
         return tokens
+    }
+
+    /// A string literal as the user would have to write it: its control characters
+    /// (a raw newline, which JSON strings may not hold) as JSON escapes, so a reason stays one line.
+    static func shownEscaped(_ literal: String) -> String {
+        var shown = ""
+        for scalar in literal.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 }

@@ -13,12 +13,15 @@ import Recorder
 /// operand := POINTER ["length"] | STRING | NUMBER | true | false | null
 /// ```
 ///
-/// A query is capped in depth and size (docs/QUERIES.md, "Limits"): the parser
-/// recurses once per `(` and `not`, and compiling, evaluating, comparing and
+/// A query is capped in length, depth and size (docs/QUERIES.md, "Limits"): the
+/// parser recurses once per `(` and `not`, and compiling, evaluating, comparing and
 /// freeing the tree recurse once per level of it, where a chain of `or` is a
 /// level per condition. Checking here keeps all of those within the stack of a
-/// worker thread, and keeps any per-entry check out of the scan.
+/// worker thread, keeps the work of reading a query in proportion to what a
+/// search does, and keeps any per-entry check out of the scan.
 struct QueryParser {
+    /// The most characters in one query: room for the most conditions, spelled out.
+    static let maximumLength = 65_536
     /// The most `(` and `not` (or `!`) that may enclose one another.
     static let maximumNesting = 256
     /// The most conditions (`exists`, `changed`, `action ==`, comparisons) in one query.
@@ -32,6 +35,11 @@ struct QueryParser {
     private var conditions = 0
 
     static func parse(_ text: String) throws(QueryError) -> QueryNode {
+        // Counted only up to the limit: a query of megabytes costs no more than one at it.
+        if text.index(text.startIndex, offsetBy: maximumLength, limitedBy: text.endIndex).map({ $0 < text.endIndex }) ?? false {
+            throw QueryError(column: maximumLength + 1,
+                             reason: "the query is longer than \(maximumLength) characters; split it into several queries")
+        }
         var parser = QueryParser(tokens: try QueryLexer.tokens(text))
         guard parser.current.kind != .end else {
             throw QueryError(column: 1, reason: "the query is empty; try /path == value, exists /path or action == name")

@@ -251,10 +251,10 @@ enum KeyframeReading {
 /// What a state scan parses of an entry line: the action type, and the patch
 /// or the keyframe's state (``read(_:keyframes:pointers:)`` says whether the line is a readable entry).
 ///
-/// Readable exactly when ``LogReader/entry(at:)`` reads it: the line is first
-/// skimmed as the batched scans skim it (``ScannedEntry``, which checks what
-/// ``ParsedEntry`` would parse, falling back to it where it cannot judge); only
-/// then are the patch or the state parsed.
+/// Readable exactly when ``LogReader/entry(at:)`` reads it: the line is read as
+/// the batched scans read it (``EntryAsWritten``, which checks what ``ParsedEntry``
+/// would parse, falling back to it where it cannot judge); only then are the patch
+/// or the state parsed.
 struct StateRecord {
     var actionType = ""
     var patch: JSONPatch?
@@ -271,9 +271,8 @@ struct StateRecord {
     /// In place, not a failable init: the state scan's line holds the record, and
     /// returning one as an optional copied it out (retains and releases per entry).
     mutating func read(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) -> Bool {
-        var members = StateMembers()
-        guard let light = ScannedEntry.readLightly(line, fields: [], stateMembers: &members, pointers: &pointers) else {
-            // What the light reading does not judge: the full reading decides, and gives everything.
+        guard let written = EntryAsWritten.read(line, trackingCompactness: false) else {
+            // Not as a recorder writes it: the reference decides, and gives everything.
             guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return false }
             actionType = parsed.entry.action.name
             patch = parsed.patch
@@ -284,24 +283,21 @@ struct StateRecord {
             }
             return true
         }
-        actionType = light.actionType
-        if let stateBytes = members.state, keyframes == .lazy {
+        actionType = pointers.actionType(written.actionType)
+        switch written.body {
+        case .keyframe(_, let stateBytes) where keyframes == .lazy:
             switch LazyJSONDocument.read(stateBytes) {
             case .lazy(let document)?: lazyState = document
             case .parsed(let state)?: self.state = state
             case nil: return false
             }
-        } else if let stateBytes = members.state {
+        case .keyframe(let changed, let stateBytes):
             guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return false }
             self.state = state
-            keyframeChanged = EntryRecord.pointers(in: members.changed.flatMap { try? JSONParser.parse(buffer: $0) })
-        } else if let patch = members.readPatch.take() {
+            keyframeChanged = EntryRecord.pointers(in: try? JSONParser.parse(buffer: changed))
+        case .patch(let bytes):
+            guard let patch = ScannedEntry.patch(bytes, pointers: &pointers) else { return false }
             self.patch = patch
-        } else if let patchBytes = members.patch, let patch = SkimmedPatch.read(patchBytes, pointers: &pointers)
-                    ?? (try? JSONParser.parse(buffer: patchBytes)).flatMap({ try? JSONPatch(jsonValue: $0) }) {
-            self.patch = patch
-        } else {
-            return false
         }
         return true
     }

@@ -85,7 +85,7 @@ import Recorder
         let refused: [(String, String)] = [
             (QueriesAtTheLimits.parenthesized(invariant, levels: 4_000), "column 257: \(QueriesAtTheLimits.tooDeep)"),
             (QueriesAtTheLimits.negated(invariant, times: 5_000), "column 1025: \(QueriesAtTheLimits.tooDeep)"),
-            (QueriesAtTheLimits.orChain(endingWith: invariant, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: invariant, count: 3_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
         ]
         for (text, message) in refused {
             let result = bisect([log, text])
@@ -108,8 +108,8 @@ import Recorder
     @Test func swiftInvariantsInADebugExecutable() throws {
         let log = try LogFixture.todoLog()
         let invariants = [
-            Invariant("at most two todos") { (state: FixtureState) in state.todos.count <= 2 },
-            Invariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) },
+            StateInvariant("at most two todos") { (state: FixtureState) in state.todos.count <= 2 },
+            StateInvariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) },
         ]
         var streams = CapturedStreams()
         let reducer: (inout FixtureState, NoAction) -> Void = { _, _ in }
@@ -123,7 +123,7 @@ import Recorder
         #expect(streams.standardOutput.hasPrefix("/todos length < 2 stops holding at entry 3 "))
 
         // A state that does not decode is reported as the break, with the reason.
-        let wrong = [Invariant("decodes") { (_: [String]) in true }]
+        let wrong = [StateInvariant("decodes") { (_: [String]) in true }]
         streams = CapturedStreams()
         let wrongReducer: (inout [String], NoAction) -> Void = { _, _ in }
         #expect(Inspector.run(["bisect", log], replay: Inspector.link(wrongReducer), invariants: wrong.map(\.erased), streams: &streams) == 1)
@@ -132,7 +132,7 @@ import Recorder
 
     @Test func swiftInvariantsOnADamagedLogNameTheEntriesNotChecked() throws {
         let log = try LogFixture.todoLog(keyframeInterval: 5, damageLine: 3)
-        let invariants = [Invariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) }]
+        let invariants = [StateInvariant("no todo is done") { (state: FixtureState) in !state.todos.contains(where: \.done) }]
         var streams = CapturedStreams()
         let reducer: (inout FixtureState, NoAction) -> Void = { _, _ in }
         let status = Inspector.run(["bisect", log], replay: Inspector.link(reducer), invariants: invariants.map(\.erased), streams: &streams)

@@ -92,7 +92,8 @@ import RewindQuery
         let refused: [(String, String)] = [
             (QueriesAtTheLimits.parenthesized(condition, levels: 4_000), "column 257: \(QueriesAtTheLimits.tooDeep)"),
             (QueriesAtTheLimits.negated(condition, times: 257), "column 1025: \(QueriesAtTheLimits.tooDeep)"),
-            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 3_000), "column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)"),
+            (QueriesAtTheLimits.orChain(endingWith: condition, count: 100_000), "column 65537: \(QueriesAtTheLimits.tooLong)"),
         ]
         for (text, message) in refused {
             let result = find([log, text])
@@ -100,6 +101,25 @@ import RewindQuery
             #expect(result.error == "rewind find: bad query at \(message)\n")
             #expect(result.output.isEmpty)
         }
+    }
+
+    /// A path as long as a query may hold (16,000 tokens, 32 KB) is read in time and
+    /// memory in proportion to its length: it took 44 s and 2 GB when every ancestor
+    /// of a watched path kept a pointer of its own.
+    @Test func aPathOfSixteenThousandTokensIsSearched() throws {
+        let tokens = Array(repeating: "a", count: 16_000)
+        var deep: JSONValue = 7
+        for token in tokens.dropFirst(16_000 - 400).reversed() { deep = .object(JSONObject([(token, deep)])) }
+        let log = try LogFixture.write([LogFixture.Step(type: "set", payload: .null, state: ["a": 1]),
+                                        LogFixture.Step(type: "deep", payload: .null, state: deep)], initialState: ["a": 0])
+        let longest = "/" + tokens.joined(separator: "/")
+        #expect(longest.utf8.count == 32_000)
+        let result = find([log, "exists \(longest) or /a == 1"])
+        #expect(result.status == 0 && result.error.isEmpty, "\(result.error)")
+        #expect(numbers(result.output) == [1])
+        // As deep as a state may nest: found.
+        let reachable = "/" + Array(repeating: "a", count: 400).joined(separator: "/")
+        #expect(numbers(find([log, "\(reachable) == 7"]).output) == [2])
     }
 
     /// Chunks scanned on several threads (each starting from a rebuilt state)

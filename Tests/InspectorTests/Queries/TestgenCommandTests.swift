@@ -38,7 +38,7 @@ import Recorder
 
             @Suite struct TodoRecordingTests {
                 @Test func replaysTheRecording() throws {
-                    var steps = try RecordedSteps(fixture: "TodoRecordingTests.fixture.jsonl", reducer: TodoApp.reduce)
+                    var steps = try FixtureReplay(fixture: "TodoRecordingTests.fixture.jsonl", reducer: TodoApp.reduce)
 
                     // 2. todo/add title: "Buy milk"
                     steps.send(#"{"title":"Buy milk"}"#, expecting: [
@@ -73,7 +73,7 @@ import Recorder
         #expect(source.contains("""
             final class TodoFlow: XCTestCase {
                 func testReplaysTheRecording() throws {
-                    var steps = try RecordedSteps(fixture: "todo-flow.fixture.jsonl", reducer: <#reducer: (inout AppState, AppAction) -> Void#>, framework: .xctest)
+                    var steps = try FixtureReplay(fixture: "todo-flow.fixture.jsonl", reducer: <#reducer: (inout AppState, AppAction) -> Void#>, framework: .xctest)
             """))
         #expect(source.contains("import XCTest\n"))
         #expect(!source.contains("import Testing\n"))
@@ -149,7 +149,7 @@ private struct StampedCounter: Codable { var count = 0; var id = ""; var price =
         let original = try LogReader(path: log)
         #expect(try fixture.entry(at: 0).recordedValues == original.entry(at: 1).recordedValues)
         #expect(try fixture.entry(at: 1).recordedValues.map(\.name) == ["uuid", "price"])
-        #expect(fixture.header.metadata["rewind.slice.firstEntry"] == "2", "RecordedSteps names steps by the recording's numbers")
+        #expect(fixture.header.metadata["rewind.slice.firstEntry"] == "2", "FixtureReplay names steps by the recording's numbers")
     }
 
     @Test func stepsAreNumberedAsRecordedAndRestartAfterAGapOrANewSession() throws {

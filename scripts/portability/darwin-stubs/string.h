@@ -7,6 +7,7 @@ void *memset(void *destination, int value, size_t count);
 int memcmp(const void *a, const void *b, size_t count);
 void *memchr(const void *bytes, int value, size_t count);
 size_t strlen(const char *text);
+char *strchr(const char *text, int character);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t count);
 #endif

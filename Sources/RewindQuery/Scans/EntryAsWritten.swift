@@ -1,0 +1,127 @@
+import Foundation
+internal import CJSONScan
+import Recorder
+
+/// Reading an entry line, the fast path: the record exactly as ``RecordEncoder``
+/// writes it, its members matched in ``RecordField/entryOrder`` (in C,
+/// `rewind_json_read_template`: a template made here from that order, so the
+/// reader follows the encoder wherever a member goes), each value checked as
+/// ``ParsedEntry`` (the reference) parses it, or only delimited where that one
+/// only delimits it. Nil for any other line, which the reference then reads:
+/// other member orders, unknown or repeated members, escapes in the action type,
+/// numbers and nesting the checked skim leaves to the parser.
+///
+/// Where the members' values are, for the scan to read what it needs of them.
+/// `REWIND_REFERENCE_READERS=entry` turns it off. Held to the reference by
+/// `EntryScanReadingTests` and the `fast-readers` fuzz target.
+struct EntryAsWritten {
+    var actionType: UnsafeBufferPointer<UInt8>
+    var payload: UnsafeBufferPointer<UInt8>
+    /// Whether the payload's bytes are what `JSONWriter.compact` writes for it (asked for only when copied).
+    var payloadIsCompact: Bool
+    var body: Body
+
+    enum Body {
+        /// A keyframe: its `changed` list and its state, both as bytes (the state only delimited).
+        case keyframe(changed: UnsafeBufferPointer<UInt8>, state: UnsafeBufferPointer<UInt8>)
+        /// Any other entry: its patch, only delimited (a patch reader checks it).
+        case patch(UnsafeBufferPointer<UInt8>)
+    }
+
+    /// Reads `line` as written; `trackingCompactness` asks whether the payload is compact as written.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, trackingCompactness: Bool) -> EntryAsWritten? {
+        guard let base = line.baseAddress, !ReferenceReaders.current.contains(.entry) else { return nil }
+        // On the stack: this runs once per entry of every scan.
+        return withUnsafeTemporaryAllocation(of: rewind_json_span.self, capacity: Part.count) { parts in
+            var compact = false
+            let matched = template.withUnsafeBufferPointer { members in
+                rewind_json_read_template(base, line.count, members.baseAddress, members.count, parts.baseAddress, parts.count,
+                                          trackingCompactness ? Part.payload.rawValue : 0, &compact) == 1
+            }
+            guard matched else { return nil }
+            func bytes(_ part: Part) -> UnsafeBufferPointer<UInt8>? {
+                let span = parts[Int(part.rawValue)]
+                return span.found ? UnsafeBufferPointer(start: base + span.start, count: span.length) : nil
+            }
+            guard let type = bytes(.actionType), let payload = bytes(.payload) else { return nil }
+            let body: Body
+            switch (bytes(.changed), bytes(.state), bytes(.patch)) {
+            case (let changed?, let state?, nil): body = .keyframe(changed: changed, state: state)
+            case (nil, nil, let patch?): body = .patch(patch)
+            default: return nil   // a keyframe without its list, or both: the reference says what that is
+            }
+            return EntryAsWritten(actionType: UnsafeBufferPointer(rebasing: type.dropFirst().dropLast()), payload: payload,
+                                  payloadIsCompact: trackingCompactness && compact, body: body)
+        }
+    }
+
+    /// The parts of a record the template tells where they are.
+    private enum Part: UInt8, CaseIterable {
+        case none, actionType, payload, changed, state, patch
+        static let count = allCases.count
+    }
+
+    /// What the template matches: ``RecordField/entryOrder``, each member as the
+    /// reference reads it. (A switch over every field: a member added to
+    /// `RecordField` does not compile until it says how it is read here.)
+    // Unchecked: immutable once made, and its prefixes are never written or freed.
+    nonisolated(unsafe) private static let template: [rewind_json_template_member] = {
+        var members: [rewind_json_template_member] = []
+        func member(_ prefix: [UInt8], _ value: Int, depth: UInt8 = 0, optional: Bool = false, part: Part = .none) {
+            // The prefixes live as long as the process (the template is a static).
+            let stored = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, prefix.count))
+            _ = stored.initialize(from: prefix)
+            members.append(rewind_json_template_member(prefix: UnsafePointer(stored.baseAddress), prefix_length: prefix.count,
+                                                       value: UInt8(value), depth: depth, optional: optional, part: part.rawValue))
+        }
+        for field in RecordField.entryOrder {
+            switch field {
+            case .kind:
+                member(Array(LogLine.Kind.entry.description.utf8), REWIND_TEMPLATE_NO_VALUE)
+            case .keyframe:
+                member(field.memberPrefix + Array("true".utf8), REWIND_TEMPLATE_NO_VALUE, optional: true)
+            case .sequence:
+                // `ParsedEntry` needs an integer.
+                member(field.memberPrefix, REWIND_TEMPLATE_INTEGER)
+            case .time, .durationNanoseconds:
+                member(field.memberPrefix, REWIND_TEMPLATE_CHECKED)
+            case .action:
+                // The action object, its members in `ActionField`'s order; the type a string without escapes.
+                for (position, inner) in ActionField.allCases.enumerated() {
+                    let prefix = position == 0 ? field.memberPrefix + Array("{\"\(inner.name)\":".utf8) : inner.memberPrefix
+                    switch inner {
+                    case .type: member(prefix, REWIND_TEMPLATE_PLAIN_STRING, depth: 1, part: .actionType)
+                    case .payload: member(prefix, REWIND_TEMPLATE_CHECKED, depth: 1, part: .payload)
+                    // Written only when false (older recorders wrote it always).
+                    case .replayable: member(prefix, REWIND_TEMPLATE_CHECKED, depth: 1, optional: true)
+                    }
+                }
+                member(Array("}".utf8), REWIND_TEMPLATE_NO_VALUE)
+            case .effectOf:
+                member(field.memberPrefix, REWIND_TEMPLATE_CHECKED, optional: true)
+            case .values, .trace, .payloadDates:
+                // Read only when valid: delimited alone, in the reference too.
+                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true)
+            case .changed:
+                member(field.memberPrefix, REWIND_TEMPLATE_CHECKED, optional: true, part: .changed)
+            case .state:
+                // Only delimited by the reference too (parsed when a state is asked for).
+                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true, part: .state)
+            case .patch:
+                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true, part: .patch)
+            case .skipped, .reducerError:
+                // An import's: its records are read by the reference.
+                break
+            case .number:
+                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true)
+            case .checksum:
+                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED)
+                member(Array("}".utf8), REWIND_TEMPLATE_NO_VALUE)
+            case .firstSequence, .dropped, .reason:
+                // A gap's, never an entry's.
+                break
+            }
+        }
+        return members
+    }()
+}
