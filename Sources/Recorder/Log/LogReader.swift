@@ -651,7 +651,8 @@ extension LogReader {
     private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits) throws(LogReadError) {
         do {
             // In place: `state` is the caller's own copy, so only the containers on each path are touched.
-            try patch.apply(to: &state, limits: &limits)
+            // Nothing to undo on failure: the rebuild throws and its state is dropped.
+            try patch.applyDiscardingOnFailure(to: &state, limits: &limits)
         } catch {
             throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
         }
