@@ -16,7 +16,7 @@ struct ScanBudget: Equatable, Sendable {
     var timePerEvent: Duration?
 
     /// A slice, then the redraw, stays well inside the 50 ms in which a key must be answered
-    /// while any scan runs (≈ 21 ms of CPU per event at most, docs/PERFORMANCE.md), whatever the
+    /// while any scan runs (about 20 ms of CPU per event at most, docs/PERFORMANCE.md), whatever the
     /// record sizes. Shorter slices cost more in all: each event also redraws the screen.
     static let interactive = ScanBudget(entriesPerEvent: 1_000_000, timePerEvent: .milliseconds(20))
 }

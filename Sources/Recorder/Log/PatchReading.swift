@@ -125,7 +125,7 @@ package enum SkimmedPatch {
 
 /// The pointers of the paths a state scan has read (and its last action type), by their bytes: a log's
 /// patches name the same few hundred paths again and again, and splitting
-/// each into tokens (an array and its strings) was a tenth of a scan's time.
+/// each into tokens (an array and its strings) every time would cost a tenth of a scan's time.
 ///
 /// A table of two-way sets indexed by a hash of the bytes (no `Dictionary`:
 /// its seeded hashing cost more than the rest of a hit). It starts small, for
@@ -141,7 +141,7 @@ package struct PathPointerCache {
     /// The object shapes of the keyframes parsed so far: the next one is mostly the same objects.
     package var objectShapes = JSONParser.ShapeMemory()
     /// The last action type read, by its bytes: a scan meets the same few
-    /// types in runs, and making the `String` again was a fiftieth of a scan.
+    /// types in runs, and making the `String` again would cost a fiftieth of a scan.
     private var lastActionType: (bytes: [UInt8], text: String)?
     /// Paths made since the table last grew.
     private var madeSinceGrowth = 0

@@ -196,8 +196,8 @@ struct _IndexKey: CodingKey {
 
 /// Arrays whose elements the encoder reads where they lie in the array's buffer
 /// when it reuses unchanged values: `Array.encode(to:)` copies each element out
-/// (retaining what it holds) before encoding it, which was most of the cost of
-/// finding an element unchanged.
+/// (retaining what it holds) before encoding it, which would be most of the cost
+/// of finding an element unchanged.
 protocol _ElementsInPlace {
     func encodeElementsInPlace(to encoder: _StreamingEncoder) throws
 }

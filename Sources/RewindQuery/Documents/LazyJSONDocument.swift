@@ -6,7 +6,7 @@ import RewindJSON
 /// only when a path asks for them: a keyframe's state in a path scan
 /// (`rewind find '/counter == 7'`), where the patches after it look up a few
 /// paths and the rest of the tree is never needed. Building the whole tree,
-/// then freeing it at the next keyframe, was a sixth of such a scan.
+/// then freeing it at the next keyframe, would be a sixth of such a scan.
 ///
 /// Checking the bytes writes a *tape*: per value, where it starts and ends,
 /// where the value after it (and all it holds) is, and a member's key; so a

@@ -7,7 +7,7 @@ import Recorder
 /// here, from a path scan's values (``LogReader/scanPathValues(_:paths:_:)``) or
 /// from whole states (``Query/matches(_:)``, which reads the values out first).
 /// (Walking the tree at every entry, looking each path up among the scanned
-/// ones, was a twentieth of `rewind find`'s time.)
+/// ones, would cost a twentieth of `rewind find`'s time.)
 ///
 /// ```swift
 /// let query = try Query(parsing: "/n > 2")
