@@ -159,6 +159,7 @@ enum {
     REWIND_TEMPLATE_INTEGER = 2,       // the same, and an integer (no fraction, no exponent)
     REWIND_TEMPLATE_PLAIN_STRING = 3,  // the same, and a string without escapes
     REWIND_TEMPLATE_UNCHECKED = 4,     // only delimited (`rewind_json_skip_unchecked`)
+    REWIND_TEMPLATE_CALLER = 5,        // read by the caller: the match pauses at its value
 };
 
 /// One member of a template: the bytes that come before its value (`,"seq":`),
@@ -181,13 +182,33 @@ typedef struct {
     bool found;
 } rewind_json_span;
 
+/// Where a match stands: the next member to match, and where in the bytes.
+/// `{0, 0}` starts a match; a paused match goes on from where the caller left it.
+typedef struct {
+    size_t member;
+    size_t position;
+} rewind_json_template_cursor;
+
+/// What `rewind_json_read_template` answers.
+enum {
+    REWIND_TEMPLATE_MISMATCH = 0,  // not the template's members
+    REWIND_TEMPLATE_MATCHED = 1,   // every member, and nothing after
+    REWIND_TEMPLATE_PAUSED = 2,    // at a `REWIND_TEMPLATE_CALLER` member's value
+};
+
 /// Whether `bytes[0..<count]` is exactly the template's members, in order (the
 /// optional ones present or not), each value read as its member says, and nothing
-/// after: 1, with `parts[k]` telling where the value of the member whose part is k
-/// is (`part_count` slots); 0 for anything else. `compact_part`, when not 0, names
-/// the part whose value's compactness goes to `*compact` (as `rewind_json_skip_checked`
-/// reports it). Knows nothing of what the members mean: the template is the caller's.
+/// after: `REWIND_TEMPLATE_MATCHED`, with `parts[k]` telling where the value of the
+/// member whose part is k is (`part_count` slots, cleared when `cursor` is at the
+/// start); `REWIND_TEMPLATE_MISMATCH` for anything else. At a member read by the
+/// caller, `REWIND_TEMPLATE_PAUSED` with `cursor->position` at its value: the caller
+/// reads it (and notes where it is), moves `cursor->position` past it and calls
+/// again, so a value the caller reads anyway is not delimited first. `compact_part`,
+/// when not 0, names the part whose value's compactness goes to `*compact` (as
+/// `rewind_json_skip_checked` reports it). Knows nothing of what the members mean:
+/// the template is the caller's.
 int rewind_json_read_template(const uint8_t *bytes, size_t count, const rewind_json_template_member *members, size_t member_count,
-                              rewind_json_span *parts, size_t part_count, uint8_t compact_part, bool *compact);
+                              rewind_json_template_cursor *cursor, rewind_json_span *parts, size_t part_count,
+                              uint8_t compact_part, bool *compact);
 
 #endif
