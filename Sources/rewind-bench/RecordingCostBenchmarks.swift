@@ -31,6 +31,8 @@ struct RecordingCost {
     var fullStateBytes = 0
     var keyframes = 0
     var entries = 0
+    /// The burst's log by record kind and by member.
+    var composition: LogComposition?
     var rebuild = RebuildFigures()
 
     struct PaceFigures {
@@ -132,6 +134,7 @@ private func measureRecordingCost(todos: Int, in directory: String) -> Recording
     }
     cost.logBytes = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     cost.fullStateBytes = cost.stateBytes * actions.count
+    cost.composition = LogComposition(logAt: path)
 
     cost.pace = appPace(todos: todos, initial: initial, samples: quick ? 10 : (huge ? 100 : 300), in: directory)
     cost.rebuild = worstRebuild(logAt: path, stateBytes: cost.stateBytes, initial: initial, rounds: quick ? 1 : (huge ? 3 : 11),
@@ -231,6 +234,7 @@ private func report(_ cost: RecordingCost) {
     row("peak resident memory in the burst", rangeText(burst.peakBytes), "floor " + rangeText(burst.floorPeakBytes))
     row("log, % of the full states", String(format: "%.2f %%", Double(cost.logBytes) / Double(max(1, cost.fullStateBytes)) * 100),
         "\(formatBytes(cost.logBytes)) of \(formatBytes(cost.fullStateBytes)); keyframes: \(cost.keyframes) of \(cost.entries) entries")
+    for (name, figure) in cost.composition?.report(fullStateBytes: cost.fullStateBytes) ?? [] { row(name, figure) }
     row("worst rebuild, CPU (\(cost.rebuild.measured) measured)", f(cost.rebuild.worst),
         "bound \(f(max(2 * cost.rebuild.parse, rebuildBoundFloorSeconds))) (one parse \(f(cost.rebuild.parse))): " + String(format: "%.2f×", cost.rebuild.worstOverBound))
 }

@@ -54,8 +54,8 @@ import RewindJSON
         var batched = InspectorFixtures.model(try LogTimeline(path: path), columns: 100, rows: 30)
         var perEntry = InspectorFixtures.model(PerEntryTimeline(try LogTimeline(path: path)), columns: 100, rows: 30)
         // Small slices: several events per scan, batches cut short by the budget.
-        batched.scanBudget = ScanBudget(entriesPerEvent: 7, timePerEvent: nil)
-        perEntry.scanBudget = batched.scanBudget
+        batched.scans.scanBudget = ScanBudget(entriesPerEvent: 7, timePerEvent: nil)
+        perEntry.scans.scanBudget = batched.scans.scanBudget
         return (batched, perEntry)
     }
 
@@ -71,42 +71,42 @@ import RewindJSON
         finish(&models.batched)
         finish(&models.perEntry)
         #expect(models.batched.screenText == models.perEntry.screenText, "after \(keys) and its scan")
-        #expect(models.batched.selection == models.perEntry.selection)
-        #expect(models.batched.filter == models.perEntry.filter)
-        #expect(models.batched.overlay == models.perEntry.overlay)
+        #expect(models.batched.timeline.selection == models.perEntry.timeline.selection)
+        #expect(models.batched.timeline.filter == models.perEntry.timeline.filter)
+        #expect(models.batched.overlays.overlay == models.perEntry.overlays.overlay)
     }
 
     @Test func pickerFilterHistoryAndSearchFindWhatReadingEachEntryFinds() throws {
         var models = try Self.models()
-        #expect(models.batched.count == 59)   // one line damaged
+        #expect(models.batched.timeline.count == 59)   // one line damaged
         #expect(models.batched.source.entry(at: 39)?.changedPaths.map(\.description) == ["/todos/-", "/note"])
 
         Self.typeIntoBoth("f", &models)
-        guard case .filterPicker(let picker) = models.batched.overlay else { Issue.record("no picker"); return }
+        guard case .filterPicker(let picker) = models.batched.overlays.overlay else { Issue.record("no picker"); return }
         #expect(picker.choices.map(\.actionType) == ["note/edit", "sync/loaded", "todo/add", "todo/clear", "todo/toggle"])
         #expect(picker.choices.map(\.count).reduce(0, +) == 59)
 
         for key in [Key.down, .down] { _ = models.batched.send(key); _ = models.perEntry.send(key) }
         Self.typeIntoBoth("\n", &models)                      // filter: todo/add
-        #expect(models.batched.filter?.entries.count == 15)
+        #expect(models.batched.timeline.filter?.entries.count == 15)
         Self.typeIntoBoth("/item 4\n", &models)               // searched in the filtered rows, in payloads
         Self.typeIntoBoth("n", &models)
         Self.typeIntoBoth("N", &models)
         Self.typeIntoBoth("f", &models)                       // clears the filter
 
         Self.typeIntoBoth("/café \\\"30\\\"\n", &models)      // escapes and wide characters in the payload
-        #expect(models.batched.selection == 29)
+        #expect(models.batched.timeline.selection == 29)
         Self.typeIntoBoth("/\"text\":\"caf\n", &models)
         Self.typeIntoBoth("/no such thing\n", &models)
-        #expect(models.batched.screenText.hasSuffix("No match for \"no such thing\" in the timeline pane"))
+        #expect(models.batched.screenText.hasSuffix("No action matches \"no such thing\" (states: :find, or Tab then /)"))
 
         Self.typeIntoBoth(":42\n\t", &models)                  // the state pane (entry 42: entry 11's record is damaged, the numbers after it are the file's)
         #expect(models.batched.cursorRow?.path.description == "/todos/10/done")
         Self.typeIntoBoth("w", &models)
-        guard case .pathHistory(let history) = models.batched.overlay else { Issue.record("no history"); return }
+        guard case .pathHistory(let history) = models.batched.overlays.overlay else { Issue.record("no history"); return }
         #expect(history.entries == [39, 40])                  // entry 40 appended the item at /todos/-, 41 toggled it
         Self.typeIntoBoth("\u{1b}gw", &models)                // the first node: /note, changed by every note/edit
-        guard case .pathHistory(let noteHistory) = models.batched.overlay else { Issue.record("no history"); return }
+        guard case .pathHistory(let noteHistory) = models.batched.overlays.overlay else { Issue.record("no history"); return }
         #expect(noteHistory.entries.count > 10)
     }
 

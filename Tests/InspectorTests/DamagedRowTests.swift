@@ -15,7 +15,7 @@ import Recorder
         var model = try Self.damagedLog()
         model.type("jj")                                    // onto the damaged record's row
         #expect(model.screenText == """
-             Timeline  6 entries             ▄▅▁▇▇█ │ State after 3
+             Timeline  6 entries             ▄▅╌▇▇█ │ State after 3
                1  +0.000s   app/launch            · │ State unavailable: entry 3's record is
                2  +0.500s   todo/add title: "Bu… ±1 │ damaged (line 4: checksum mismatch or
                3 ⚠ damaged: line 4, checksum mismat…│ not a complete record); the states
@@ -41,7 +41,7 @@ import Recorder
             ? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export
             """)
         model.type("j")                                     // stepping over it: entry 4, a keyframe, reads again
-        #expect(model.selection == 3)
+        #expect(model.timeline.selection == 3)
         #expect(model.screenText.contains("│ State after 4"))
         #expect(model.screenText.contains("│●      done: true"))
         model.type(":6\n")                                  // numbers are the file's: entry 6 is sync/loaded
@@ -65,7 +65,7 @@ import Recorder
         var model = try Self.damagedLog()
         model.type("jjj")                                   // entry 4, a keyframe: its state reads, the one before does not
         #expect(model.screenText == """
-             Timeline  6 entries             ▄▅▁▇▇█ │ State after 4
+             Timeline  6 entries             ▄▅╌▇▇█ │ State after 4
                1  +0.000s   app/launch            · │●▾ todos [2]
                2  +0.500s   todo/add title: "Bu… ±1 │●  ▾ 0 {2}
                3 ⚠ damaged: line 4, checksum mismat…│       title: "Buy milk"
@@ -92,7 +92,7 @@ import Recorder
             """)
         let effects = model.send(.character("e"))           // and `e` writes no invented diff
         #expect(effects.isEmpty)
-        #expect(model.message == "Nothing to export: the diff on screen cannot be shown")
+        #expect(model.overlays.message == "Nothing to export: the diff on screen cannot be shown")
     }
 
     @Test func theDiffOfAnEntryWhoseStateCannotBeRebuiltSaysSoRatherThanShowBarePaths() throws {
@@ -100,7 +100,7 @@ import Recorder
         var model = InspectorFixtures.model(log)
         model.type("jjj")                                   // entry 4: no keyframe after the damage
         #expect(model.screenText == """
-             Timeline  6 entries             ▆█▁▁▁▁ │ State after 4
+             Timeline  6 entries             ▆█╌╌╌╌ │ State after 4
                1  +0.000s   app/launch            · │ State unavailable: it cannot be
                2  +0.500s   todo/add title: "Bu… ±1 │ rebuilt: it depends on line 4, which
                3 ⚠ damaged: line 4, checksum mismat…│ is damaged; states are available again

@@ -16,7 +16,7 @@ import Recorder
             steps.append(.init(type, state: ["count": .integer(Int64(index)), "label": label], at: Double(index)))
         }
         var model = InspectorFixtures.model(InMemoryTimeline(name: "counter.jsonl", steps: steps))
-        model.scanBudget = ScanBudget(entriesPerEvent: 20, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 20, timePerEvent: nil)
         return model
     }
 
@@ -51,7 +51,7 @@ import Recorder
         reduce(&model, .tick)                       // counter/increment, reset
         model.send(.down)                           // on reset
         for _ in 0..<3 { reduce(&model, .tick) }    // label/set sorts in before reset
-        guard case .filterPicker(let picker) = model.overlay else { Issue.record("the picker closed"); return }
+        guard case .filterPicker(let picker) = model.overlays.overlay else { Issue.record("the picker closed"); return }
         #expect(picker.choices.map(\.actionType) == ["counter/increment", "label/set", "reset"])
         #expect(picker.cursor == 2)
     }
@@ -61,10 +61,10 @@ import Recorder
         model.type("f")
         reduce(&model, .tick)
         model.type("\u{1b}")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.hasPendingScan)
         reduce(&model, .tick)
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.screenText.contains("Filter by action type"))
     }
 
@@ -74,11 +74,11 @@ import Recorder
         for _ in 0..<4 { reduce(&model, .tick) }
         model.send(.down); model.send(.down)
         model.type("\n")                            // reset; the Enter press examines entries 1–20
-        #expect(model.filter?.shown == ["reset"])
-        #expect(model.selection == 0)               // no reset found yet
+        #expect(model.timeline.filter?.shown == ["reset"])
+        #expect(model.timeline.selection == 0)               // no reset found yet
         #expect(line(model, containing: "counter.jsonl")?.contains("filter: reset (filtering… 20%)") == true)
         reduce(&model, .tick)                       // entries 21–40: reset at 38
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         #expect(model.screenText.contains("Timeline  1/100 \"reset\""))
         for _ in 0..<3 { reduce(&model, .tick) }
         #expect(!model.hasPendingScan)
@@ -94,7 +94,7 @@ import Recorder
         model.send(.down); model.send(.down)
         model.type("\n")
         model.type("\u{1b}")
-        #expect(model.filter == nil)
+        #expect(model.timeline.filter == nil)
         #expect(model.screenText.hasSuffix("Filter \"reset\" cancelled"))
         #expect(model.screenText.contains("Timeline  100 entries"))
     }
@@ -105,13 +105,13 @@ import Recorder
         #expect(model.cursorRow?.path.description == "/label")
         model.type("w")                             // walks back from entry 72 first: 72…53, the change at 71
         #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 20%"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set  "))   // old → new once the walk is done
+        #expect(model.screenText.contains("│     71 +70.000s  label/set           …  "))   // old → new once the walk is done
         for _ in 0..<3 { reduce(&model, .tick) }    // back to entry 1, then forward from 73
         #expect(model.screenText.contains("History of /label — 1 change so far, scanning… 80%"))
         reduce(&model, .tick)
         #expect(!model.hasPendingScan)
-        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, Enter/Esc close)"))
-        #expect(model.screenText.contains("│     71 +70.000s  label/set  \"\" → \"set\""))
+        #expect(model.screenText.contains("History of /label — 1 change (j/k jump, v view, ←/→, Esc)"))
+        #expect(model.screenText.contains("│     71 +70.000s  label/set           \"\" → \"set\"  "))
     }
 
     @Test func escStopsThePathHistoryScan() {
@@ -120,31 +120,31 @@ import Recorder
         model.type("w")
         reduce(&model, .tick)
         model.type("\u{1b}")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(!model.hasPendingScan)
     }
 
     @Test func timelineSearchJumpsToTheFirstHitAsSoonAsAScanSliceFindsIt() {
         var model = Self.model()
         model.type("/reset\n")                      // rows 2–21: nothing yet
-        #expect(model.selection == 0)
-        #expect(model.timelineSearch != nil)
+        #expect(model.timeline.selection == 0)
+        #expect(model.scans.timelineSearch != nil)
         #expect(line(model, containing: "counter.jsonl")?.contains("searching… 20%") == true)
         reduce(&model, .tick)                       // rows 22–41: reset at 38
-        #expect(model.selection == 37)
-        #expect(model.timelineSearch == nil)
-        #expect(model.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
-        model.timelineMatchCount = nil
+        #expect(model.timeline.selection == 37)
+        #expect(model.scans.timelineSearch == nil)
+        #expect(model.scans.timelineMatchCount != nil)    // what is pending now is counting the matches (match i/N)
+        model.scans.timelineMatchCount = nil
         #expect(!model.hasPendingScan)
         model.type("n")                             // 48 rows on to entry 86: three slices
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         reduce(&model, .tick)
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         reduce(&model, .tick)
-        #expect(model.selection == 85)
+        #expect(model.timeline.selection == 85)
         model.type("n")                             // around the end to 38 again
         for _ in 0..<3 { reduce(&model, .tick) }
-        #expect(model.selection == 37)
+        #expect(model.timeline.selection == 37)
         #expect(model.screenText.hasSuffix("Search wrapped around"))
     }
 
@@ -154,12 +154,12 @@ import Recorder
         reduce(&model, .tick)
         #expect(line(model, containing: "counter.jsonl")?.contains("searching… 40%") == true)
         model.type("\u{1b}")
-        #expect(model.timelineSearch == nil)
+        #expect(model.scans.timelineSearch == nil)
         #expect(model.screenText.hasSuffix("Search for \"nothing\" cancelled"))
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
         model.type("n")
         for _ in 0..<4 { reduce(&model, .tick) }
-        #expect(model.screenText.hasSuffix("No match for \"nothing\" in the timeline pane"))
+        #expect(model.screenText.hasSuffix("No action matches \"nothing\" (states: :find, or Tab then /)"))
         #expect(!model.hasPendingScan)
     }
 
@@ -170,12 +170,12 @@ import Recorder
         for _ in 0..<3 { model.send(.down) }
         model.type("\n")                            // todo/add: entries 2 and 3
         model.type("F")
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         let state: JSONValue = ["todos": [], "filter": "all", "user": ["name": "Ada", "email": "ada@example.com"]]
         timeline.pending = [.init("todo/add", ["title": "New"], state: state, at: 9), .init("clock/tick", state: state, at: 10)]
         reduce(&model, .tick)
-        #expect(model.filter?.entries == [1, 2, 6])
-        #expect(model.selection == 6)
+        #expect(model.timeline.filter?.entries == [1, 2, 6])
+        #expect(model.timeline.selection == 6)
     }
 
     @Test func searchMatchesPayloadsWithoutCaseAndWideCharactersExactly() {
@@ -193,8 +193,8 @@ import Recorder
         var terminal = ScriptedTerminal(events: [.key(.character("f")), nil, nil, nil, nil, nil, .key(.escape), .key(.character("q"))])
         var model = Self.model()
         _ = InspectorSession.run(model: &model, terminal: &terminal)
-        // f's key press and four ticks finish the scan; then the session waits again.
-        #expect(terminal.timeouts == [100, 0, 0, 0, 0, 100, 100, 100])
+        // f's key press and four ticks finish the scan; then, nothing going on, the session sleeps until a key.
+        #expect(terminal.timeouts == [-1, 0, 0, 0, 0, -1, -1, -1])
         #expect(terminal.frames.contains { $0.plainText.contains("│ reset  (2)") })
     }
 }

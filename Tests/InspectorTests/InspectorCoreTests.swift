@@ -20,7 +20,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: log.directory + "/log-branch.jsonl", contents: Data("{}\n".utf8)))
         let ask = model.send(.character("s"))
         #expect(ask == [.chooseBranchFile(suggestedName: "log-branch.jsonl")])
-        #expect(model.confirmation == nil)
+        #expect(model.overlays.confirmation == nil)
         model.run(ask, with: runner)
         let saved = log.directory + "/log-branch-2.jsonl"
         #expect(ReplayKeysTests.lines(model).last == "Save the branch as \(saved)? (y/n)")
@@ -30,7 +30,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: saved), "reduce itself writes nothing")
         #expect(ReplayKeysTests.lines(model).last == "Saving the branch to \(saved)…")
         model.run(save, with: runner)
-        #expect(model.message == "Saved the branch (4 entries) to \(saved)")
+        #expect(model.overlays.message == "Saved the branch (4 entries) to \(saved)")
         #expect(try LogReader(path: saved).entryCount == 4)
     }
 
@@ -40,10 +40,10 @@ import Testing
         _ = model.send(.enter)
         model.type("s", running: runner)
         let path = log.directory + "/log-branch.jsonl"
-        #expect(model.confirmation == .saveBranch(path: path))
+        #expect(model.overlays.confirmation == .saveBranch(path: path))
         #expect(FileManager.default.createFile(atPath: path, contents: Data("mine\n".utf8)))
         model.type("y", running: runner)
-        #expect(model.message == "Cannot save the branch: \(path) already exists")
+        #expect(model.overlays.message == "Cannot save the branch: \(path) already exists")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine\n")
     }
 
@@ -68,24 +68,24 @@ import Testing
         var (model, runner, reached, gate) = try Self.gatedModel()
         let start = model.send(.character("r"))
         #expect(start == [.replay(from: 0, job: 1)])
-        #expect(model.message == "Replaying from entry 1 in the background (Esc cancels)")
+        #expect(model.overlays.message == "Replaying from entry 1 in the background (Esc cancels)")
         for effect in start { #expect(runner.perform(effect).isEmpty) }
         reached.wait()                           // the replay is at entry 10, inside the reducer
 
         // Meanwhile the inspector answers: keys move, progress shows, nothing is marked yet.
         model.type("jj")
-        #expect(model.selection == 2)
+        #expect(model.timeline.selection == 2)
         // (Reduced without waiting for the runner: the replay is held at entry 10 on purpose.)
         for event in runner.takeEvents() { #expect(reduce(&model, event).isEmpty) }
         #expect(Self.statusLine(model).contains("│  replaying from 1… 75%"), "\(Self.statusLine(model))")
-        #expect(model.replayRun == nil)
+        #expect(model.replays.replayRun == nil)
         #expect(!ReplayKeysTests.lines(model)[10].hasPrefix("≠"))
 
         gate.signal()
         runner.waitUntilIdle()
         for event in runner.takeEvents() { model.run(reduce(&model, event), with: runner) }
-        #expect(model.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
-        #expect(model.selection == 9)
+        #expect(model.overlays.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+        #expect(model.timeline.selection == 9)
         #expect(ReplayKeysTests.lines(model)[10].hasPrefix("≠ 10 "))
         #expect(!Self.statusLine(model).contains("replaying"))
     }
@@ -97,12 +97,12 @@ import Testing
         reached.wait()
         let cancel = model.send(.escape)
         #expect(cancel == [.cancelReplay(job: 1)])
-        #expect(model.message == "Replay from entry 1 cancelled")
+        #expect(model.overlays.message == "Replay from entry 1 cancelled")
         for effect in cancel { _ = runner.perform(effect) }
         gate.signal()
         runner.waitUntilIdle()
         #expect(!runner.takeEvents().contains { if case .replayFinished = $0 { true } else { false } })
-        #expect(model.replayRun == nil && model.replaying == nil)
+        #expect(model.replays.replayRun == nil && model.replays.replaying == nil)
         #expect(!Self.statusLine(model).contains("replaying"))
     }
 
@@ -149,35 +149,33 @@ import Testing
         #expect(Self.statusLine(model).contains("│  replay: all 3 action types ok (checking 41%)"), "\(Self.statusLine(model))")
         model.run(effects, with: runner)
         #expect(Self.statusLine(model).hasSuffix("│  replay: all 6 action types ok"), "no indexing, no checking left: \(Self.statusLine(model))")
-        #expect(model.compatibility?.report == (try Replay(log: log.path).compatibility(state: TodoState.self, action: TodoAction.self)))
+        #expect(model.replays.compatibility?.report == (try Replay(log: log.path).compatibility(state: TodoState.self, action: TodoAction.self)))
         #expect(reduce(&model, .tick).isEmpty, "nothing new to check")
     }
 
     // MARK: Unavailable keys
 
-    @Test func withoutAReducerTheReplayKeysAreGreyedInHelpAndHintsAndSayWhyOnce() throws {
+    @Test func withoutAReducerTheReplayKeysAreNotHintedHelpListsThemApartAndTheySayWhyOnce() throws {
         var model = InspectorFixtures.model(columns: 160, rows: 60)
         let hints = ReplayKeysTests.lines(model).last ?? ""
-        let screen = render(model, size: model.size)
-        let column = TerminalWidth.of(String(hints[..<hints.range(of: "r replay")!.lowerBound]))
-        #expect(screen[59, column].style == .unavailable)
-        #expect(screen[59, column + 2].style == .unavailable)
-        #expect(screen[59, 0].style == .bold, "a working key's hint stays bold")
+        #expect(!hints.contains("replay") && !hints.contains("edit") && !hints.contains("save") && !hints.contains("skip"))
 
         model.type("?")
         let lines = ReplayKeysTests.lines(model)
-        let row = try #require(lines.firstIndex { $0.contains("replay from here, mark divergences (needs a linked reducer)") })
+        let heading = try #require(lines.firstIndex { $0.contains("Only in a debug executable linked with your reducer (docs/REPLAY.md), not here:") })
+        let row = try #require(lines.firstIndex { $0.contains("replay from here, mark divergences") })
+        #expect(row > heading, "the replay keys come after the keys that work, under what they need")
         let help = render(model, size: model.size)
         let start = TerminalWidth.of(String(lines[row][..<lines[row].range(of: "replay from here")!.lowerBound]))
         #expect(help[row, start].style == .unavailable)
         let quitRow = try #require(lines.firstIndex { $0.contains("quit") && $0.contains("q ") })
-        #expect(!lines[quitRow].contains("needs a linked reducer"))
+        #expect(quitRow < heading && help[quitRow, start].style != .unavailable)
         model.type("\u{1b}")
 
         model.type("r")
-        #expect(model.message == KeyRequirement.linkedReducer.reason)
+        #expect(model.overlays.message == KeyRequirement.linkedReducer.reason)
         model.type("s")
-        #expect(model.message == "s needs a linked reducer (see ? or docs/REPLAY.md)")
+        #expect(model.overlays.message == "s needs a linked reducer (see ? or docs/REPLAY.md)")
     }
 
     @Test func withAReducerNoKeyIsGreyed() throws {
@@ -189,5 +187,6 @@ import Testing
         let hints = ReplayKeysTests.lines(model).last ?? ""
         let column = TerminalWidth.of(String(hints[..<hints.range(of: "r replay")!.lowerBound]))
         #expect(render(model, size: model.size)[59, column].style == .bold)
+        #expect(!model.helpLines(width: 100).contains { $0.unavailable })
     }
 }

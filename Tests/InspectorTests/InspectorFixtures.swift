@@ -36,7 +36,7 @@ enum InspectorFixtures {
     static func model(_ source: any TimelineSource = todoTimeline(), columns: Int = 80, rows: Int = 24) -> InspectorModel {
         var model = InspectorModel(source: source, size: ScreenSize(columns: columns, rows: rows))
         // Entries, not the clock, end a scan slice: a loaded machine cannot change what a screen shows.
-        model.scanBudget = ScanBudget(entriesPerEvent: 1_000_000, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 1_000_000, timePerEvent: nil)
         return model
     }
 }

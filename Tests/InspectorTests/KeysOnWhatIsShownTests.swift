@@ -42,7 +42,7 @@ import Recorder
                                                     │ -   "title": "Write tests",
                                                     │ -   "done": false
                                                     │ - }
-             todo.jsonl  │  entry 1/6  │  timeline  │  mark 3
+             todo.jsonl  │  initial state (0/6)  │  timeline  │  mark 3
             Diff: entry 3 → the initial state; d again turns it off
             """)
         model.type("d")
@@ -59,7 +59,7 @@ import Recorder
         let screen = model.screenText
         model.type("e", running: runner)
         let path = directory.file("todo-diff-3-0.md")
-        #expect(model.notice == "Exported the diff to \(path)  (Esc dismisses)")
+        #expect(model.overlays.notice == "Exported the diff to \(path)  (Esc dismisses)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         // The diff pane's rows under its title, as the screen shows them.
         let rows = screen.split(separator: "\n").map(String.init)
@@ -78,10 +78,10 @@ import Recorder
         var model = InspectorFixtures.model(Self.timelineWithInitialState())
         model.type(":0\n")
         #expect(model.send(.character("e")).isEmpty)
-        #expect(model.exporting == nil)
+        #expect(model.scans.exporting == nil)
         #expect(model.screenText.hasSuffix("Nothing to export: the initial state has no diff of its own (m an entry, :0, d)"))
         model.type("m")
-        #expect(model.mark == nil)
+        #expect(model.timeline.mark == nil)
         #expect(model.screenText.hasSuffix("The initial state cannot be marked: mark an entry, then :0 and d diff them"))
     }
 
@@ -114,13 +114,13 @@ import Recorder
                                                     │
                                                     │
              todo.jsonl  │  entry 6/6  │  state
-            ? help  q quit  Tab pane  / search  w history  v view  y copy  p action
+            Esc close  j/k line  Space/b page  g/G start/end
             """)
     }
 
     @Test func aLongIndentedLineWrapsUnderItsIndentation() {
-        let viewer = InspectorModel.ValueViewer(path: JSONPointer(), value: ["note": "one two three four five six"])
-        #expect(viewer.lines(width: 16) == ["{", "  \"note\": \"one", "  two three four", "  five six\"", "}"])
+        let viewer = ValueViewer(path: JSONPointer(), value: ["note": "one two three four five six"])
+        #expect(viewer.allRows(width: 16) == ["{", "  \"note\": \"one", "  two three four", "  five six\"", "}"])
     }
 
     // MARK: Sideways scrolling
@@ -157,7 +157,7 @@ import Recorder
             ? help  q quit  Tab pane  / search  d diff  e export  z zoom
             """)
         model.type("h")
-        #expect(model.diffLeft == 0)
+        #expect(model.panes.diffLeft == 0)
         #expect(model.screenText == unscrolled)
     }
 
@@ -166,7 +166,7 @@ import Recorder
         model.type("jjj\t\t")                           // entry 4: `- false` / `+ true`
         let screen = model.screenText
         model.type("lll")
-        #expect(model.diffLeft == 0)
+        #expect(model.panes.diffLeft == 0)
         #expect(model.screenText == screen)
     }
 
@@ -202,7 +202,7 @@ import Recorder
             ? help  q quit  Tab pane  / search  v view  y copy  p action  z zoom
             """)
         model.type("w")
-        #expect(model.overlay == nil)
+        #expect(model.overlays.overlay == nil)
         #expect(model.screenText.hasSuffix("w shows a state value's history; p returns to the state"))
         model.type("p")                                   // the state again: w works
         model.type("w")
@@ -214,9 +214,9 @@ import Recorder
         model.type("jjp\t")                              // the action view of entry 3, cursor on /title
         #expect(model.screenText.contains("│ Action 3  /title"))
         #expect(model.send(.character("y")) == [.copyToClipboard(#""Write tests""#)])
-        #expect(model.screenText.hasSuffix("Copied the action's value at /title (13 bytes) to the clipboard"))
+        #expect(model.screenText.hasSuffix("Sent the action's value at /title (13 bytes) to the terminal's clipboard"))
         #expect(model.send(.character("Y")) == [.copyToClipboard("/title")])
-        #expect(model.screenText.hasSuffix("Copied the action's path /title to the clipboard"))
+        #expect(model.screenText.hasSuffix("Sent the action's path /title (6 bytes) to the terminal's clipboard"))
         model.type("p")                                   // the state again: the state node's value
         #expect(model.send(.character("Y")) != [.copyToClipboard("/title")])
     }
@@ -226,11 +226,11 @@ import Recorder
     @Test func aJumpPastAnyIntIsPastTheEndAndAnEmptyJumpCancelsQuietly() {
         var model = InspectorFixtures.model()
         model.type(":99999999999999999999999\n")
-        #expect(model.selection == 5)
+        #expect(model.timeline.selection == 5)
         #expect(model.screenText.hasSuffix("Entry 99999999999999999999999 is past the end: showing the last, 6"))
         model.type("gg:\n")
-        #expect(model.selection == 0)
-        #expect(model.message == nil)
+        #expect(model.timeline.selection == 0)
+        #expect(model.overlays.message == nil)
         #expect(model.screenText.hasSuffix("? help  q quit  : jump  Tab pane  / search  f filter  m mark  d diff  e export"))
     }
 }

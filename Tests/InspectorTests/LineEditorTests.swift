@@ -31,15 +31,15 @@ import Testing
         var model = InspectorFixtures.model()
         model.type("/todo\n/filter\n/")
         model.send(.up)
-        #expect(model.prompt?.text == "filter")
+        #expect(model.overlays.prompt?.text == "filter")
         model.send(.up)
-        #expect(model.prompt?.text == "todo")
+        #expect(model.overlays.prompt?.text == "todo")
         model.send(.up)
-        #expect(model.prompt?.text == "todo")               // the oldest stays
+        #expect(model.overlays.prompt?.text == "todo")               // the oldest stays
         model.send(.down)
-        #expect(model.prompt?.text == "filter")
+        #expect(model.overlays.prompt?.text == "filter")
         model.send(.down)
-        #expect(model.prompt?.text == "")                   // back to the line being typed
+        #expect(model.overlays.prompt?.text == "")                   // back to the line being typed
         #expect(model.screenText.hasSuffix("/█"))
         model.type("ab")
         model.send(.left)

@@ -126,7 +126,7 @@ import Testing
         _ = model.send(.enter)
         model.type("sy", running: runner)                // save, and answer yes
         let saved = replayLog.directory + "/log-branch-2.jsonl"
-        #expect(model.message == "Saved the branch (4 entries) to \(saved)")
+        #expect(model.overlays.message == "Saved the branch (4 entries) to \(saved)")
         #expect(!FileManager.default.fileExists(atPath: target), "nothing created through the link")
         #expect(try LogReader(path: saved).entryCount == 4)
     }

@@ -31,7 +31,7 @@ import Testing
         var (model, _, _) = try Self.model()
         model.type("jj")                                    // onto the damaged record's row
         #expect(model.screenText == """
-             Timeline  12 entries                ▄▅▁▁▁▇██▇▇▄▄ │ State after 3
+             Timeline  12 entries                ▄▅╌╌╌▇██▇▇▄▄ │ State after 3
                1  +0.000s   add title: "Buy milk"          ±3 │ State unavailable: entry 3's record is damaged
                2  +0.250s   add title: "Write replay docs" ±3 │ (line 4: checksum mismatch or not a complete
                3 ⚠ damaged: line 4, checksum mismatch or not …│ record); the states after it are back from the
@@ -69,7 +69,7 @@ import Testing
         model.type(":7\n")                                  // add "Fix the bike", the reader's 6th entry
         #expect(model.view.entry?.payload == ["add": ["title": "Fix the bike"]])
         model.type("x")
-        #expect(model.message == "Skipped entry 7: states after it are recomputed without it (x again unskips)")
+        #expect(model.overlays.message == "Skipped entry 7: states after it are recomputed without it (x again unskips)")
         #expect(Self.lines(model)[7].hasPrefix("-  7 "), "\(Self.lines(model)[7])")
         model.type("G")
         // Everything but "Fix the bike": the recomputation starts from the recorded state of entry 6.
@@ -79,10 +79,10 @@ import Testing
     @Test func aAfterTheDamageBranchesFromTheSelectedEntrysState() throws {
         var (model, _, _) = try Self.model()
         model.type(":7\na")
-        #expect(model.prompt == .editAction(#"{"add":{"title":"Fix the bike"}}"#))
+        #expect(model.overlays.prompt == .editAction(#"{"add":{"title":"Fix the bike"}}"#))
         _ = model.send(.enter)                              // dispatched again, as is
-        #expect(model.message == "Dispatched as branch entry 13; the log's entries are kept (s saves the branch as a new log)")
-        #expect(model.count == 13 && model.selection == 12)
+        #expect(model.overlays.message == "Dispatched as branch entry 13; the log's entries are kept (s saves the branch as a new log)")
+        #expect(model.timeline.count == 13 && model.timeline.selection == 12)
         #expect(Self.lines(model)[13].hasPrefix("⎇ 13 "), "\(Self.lines(model)[13])")
         #expect(Self.lines(model)[7].hasPrefix("┬  7 "), "\(Self.lines(model)[7])")
         #expect(model.screenText.contains("│ Diff  7 → 13  (the branch forks after entry 7)"), "\(model.screenText)")
@@ -96,29 +96,29 @@ import Testing
             if case .setFilter(.done) = action { state.filter = .active }
         }
         model.type("r", running: runner)
-        #expect(model.message == "Replayed 11 entries from 1: 1 diverge (first at 10)")
-        #expect(model.selection == 9)
+        #expect(model.overlays.message == "Replayed 11 entries from 1: 1 diverge (first at 10)")
+        #expect(model.timeline.selection == 9)
         #expect(Self.lines(model)[10].hasPrefix("≠ 10 "), "\(Self.lines(model)[10])")
         #expect(Self.lines(model)[9].hasPrefix("   9 "), "\(Self.lines(model)[9])")
         #expect(model.screenText.contains("Diff  entry 10: recorded (-) → recomputed (+)"))
 
         model.type("j")
         model.type("r", running: runner)                    // from entry 11: all match again
-        #expect(model.message == "Replayed 2 entries from 11: all match the recording")
+        #expect(model.overlays.message == "Replayed 2 entries from 11: all match the recording")
     }
 
     @Test func theReplayKeysOnTheDamagedRowSayWhyTheyCannot() throws {
         var (model, _, runner) = try Self.model()
         model.type(":3\n")
         model.type("r", running: runner)
-        #expect(model.message == "Cannot replay from entry 3: its record (line 4) is damaged")
-        #expect(model.replaying == nil && model.replayRun == nil)
+        #expect(model.overlays.message == "Cannot replay from entry 3: its record (line 4) is damaged")
+        #expect(model.replays.replaying == nil && model.replays.replayRun == nil)
         model.type("x")
-        #expect(model.message == "Cannot skip entry 3: its record (line 4) is damaged")
+        #expect(model.overlays.message == "Cannot skip entry 3: its record (line 4) is damaged")
         #expect(model.replay?.engine.skipped == [])
         model.type("a")
-        #expect(model.message == "Cannot edit entry 3: its record (line 4) is damaged")
-        #expect(model.prompt == nil)
+        #expect(model.overlays.message == "Cannot edit entry 3: its record (line 4) is damaged")
+        #expect(model.overlays.prompt == nil)
         #expect(Self.lines(model).last?.hasPrefix("Cannot edit entry 3: its record (line 4) is damaged") == true)
     }
 }

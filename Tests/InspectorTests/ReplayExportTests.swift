@@ -14,7 +14,7 @@ import Testing
         model.type("jjjj")
         model.type("e", running: runner)
         let written = log.directory + "/log-diff-4-5.md"
-        #expect(model.notice == "Exported the diff to \(written)  (Esc dismisses)")
+        #expect(model.overlays.notice == "Exported the diff to \(written)  (Esc dismisses)")
 
         var request = ExportRequest(format: .markdown)
         request.firstEntry = 5

@@ -29,9 +29,10 @@ import Testing
         for key in ["r", "a", "s", "x"] {
             var model = InspectorFixtures.model()
             model.type(key)
-            #expect(model.message == InspectorModel.replayNeedsReducer)
-            #expect(Self.lines(model).last?.hasPrefix("Replay needs your reducer: link Inspector in a debug executable") == true)
-            #expect(model.prompt == nil && model.count == 6)
+            #expect(model.overlays.message == InspectorModel.replayNeedsReducer)
+            // Longer than a row: it takes the status bar's row too, rather than be cut.
+            #expect(Self.lines(model).suffix(2).joined(separator: " ").hasPrefix("Replay needs your reducer: link Inspector in a debug executable"))
+            #expect(model.overlays.prompt == nil && model.timeline.count == 6)
         }
     }
 
@@ -47,8 +48,8 @@ import Testing
             if case .setFilter(.done) = action { state.filter = .active }
         }
         model.type("r", running: runner)
-        #expect(model.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
-        #expect(model.selection == 9)
+        #expect(model.overlays.message == "Replayed 12 entries from 1: 1 diverge (first at 10)")
+        #expect(model.timeline.selection == 9)
         let lines = Self.lines(model)
         #expect(lines[10].hasPrefix("≠ 10 "), "\(lines[10])")
         #expect(lines[9].hasPrefix("   9 "))
@@ -60,14 +61,14 @@ import Testing
         // From entry 11 on everything matches again.
         model.type("j")
         model.type("r", running: runner)
-        #expect(model.message == "Replayed 2 entries from 11: all match the recording")
+        #expect(model.overlays.message == "Replayed 2 entries from 11: all match the recording")
         #expect(!Self.lines(model)[10].hasPrefix("≠"))
     }
 
     @Test func xSkipsAnEntryDimsItAndRecomputesEverythingAfterIt() throws {
         var (model, _, _) = try Self.model()
         model.type("x")
-        #expect(model.message == "Skipped entry 1: states after it are recomputed without it (x again unskips)")
+        #expect(model.overlays.message == "Skipped entry 1: states after it are recomputed without it (x again unskips)")
         #expect(Self.lines(model)[1].hasPrefix("-  1 "))
 
         model.type("G")
@@ -77,7 +78,7 @@ import Testing
         #expect(model.view.state == (try JSONEncoding.value(of: expected)))
 
         model.type("gx")
-        #expect(model.message == "Entry 1 is no longer skipped")
+        #expect(model.overlays.message == "Entry 1 is no longer skipped")
         model.type("G")
         var recorded = SampleDomains.TodoState()
         for action in TodoDomain.script { TodoDomain.reduce(&recorded, action) }
@@ -87,28 +88,28 @@ import Testing
     @Test func aDispatchesAnEditedActionAsABranchAndSSavesIt() throws {
         var (model, log, runner) = try Self.model()
         model.type("s", running: runner)
-        #expect(model.message == "No branch yet: press a on an entry to dispatch an edited action")
+        #expect(model.overlays.message == "No branch yet: press a on an entry to dispatch an edited action")
 
         model.type("jj")
         model.type("a")
         let prefilled = #"{"add":{"title":"Call the bank"}}"#
-        #expect(model.prompt == .editAction(prefilled))
+        #expect(model.overlays.prompt == .editAction(prefilled))
         #expect(Self.lines(model).last?.hasPrefix("action> " + prefilled + "█") == true)
 
         // A mistyped field: the error names it and the editor stays open.
         for _ in prefilled { _ = model.send(.backspace) }
         model.type(#"{"add":{"titel":"Edited"}}"#)
         _ = model.send(.enter)
-        #expect(model.prompt == .editAction(#"{"add":{"titel":"Edited"}}"#))
-        #expect(model.editError == #"add.title: missing (the object has no member "title")"#)
+        #expect(model.overlays.prompt == .editAction(#"{"add":{"titel":"Edited"}}"#))
+        #expect(model.overlays.editError == #"add.title: missing (the object has no member "title")"#)
         #expect(Self.lines(model)[22].hasPrefix(#" ✗ add.title: missing (the object has no member "title")  (fix it and press Enter; Esc cancels)"#))
-        #expect(model.count == 12)
+        #expect(model.timeline.count == 12)
 
         for _ in #"titel":"Edited"}}"# { _ = model.send(.backspace) }
         model.type(#"title":"Edited"}}"#)
         _ = model.send(.enter)
-        #expect(model.prompt == nil)
-        #expect(model.count == 13 && model.selection == 12)
+        #expect(model.overlays.prompt == nil)
+        #expect(model.timeline.count == 13 && model.timeline.selection == 12)
         #expect(Self.lines(model)[13].hasPrefix("⎇ 13 "), "\(Self.lines(model)[13])")
         var expected = SampleDomains.TodoState()
         for action in TodoDomain.script.prefix(3) + [.add(title: "Edited")] { TodoDomain.reduce(&expected, action) }
@@ -120,10 +121,10 @@ import Testing
         let saved = log.directory + "/log-branch.jsonl"
         #expect(Self.lines(model).last == "Save the branch as \(saved)? (y/n)")
         model.type("n")                                  // anything but y: not saved, and not a command
-        #expect(model.message == "Not saved")
+        #expect(model.overlays.message == "Not saved")
         #expect(!FileManager.default.fileExists(atPath: saved))
         model.type("sy", running: runner)
-        #expect(model.message == "Saved the branch (4 entries) to \(saved)")
+        #expect(model.overlays.message == "Saved the branch (4 entries) to \(saved)")
         let reader = try LogReader(path: saved)
         #expect(reader.entryCount == 4)
         #expect(try reader.state(at: 3) == JSONEncoding.value(of: expected))
@@ -140,7 +141,7 @@ import Testing
         var (model, _, _) = try Self.model()
         model.type("jja")                    // entry 3: dispatch its action again, as is
         _ = model.send(.enter)
-        #expect(model.selection == 12)
+        #expect(model.timeline.selection == 12)
         // The base is the fork (entry 3), not the log's last entry (12).
         #expect(model.screenText.contains("│ Diff  3 → 13  (the branch forks after entry 3)"), "\(model.screenText)")
         #expect(Self.lines(model)[3].hasPrefix("┬  3 "), "\(Self.lines(model)[3])")
@@ -155,20 +156,20 @@ import Testing
         let prefilled = #"{"add":{"title":"Call the bank"}}"#
         // One Backspace too many leaves the editor open and empty; what is typed next is text, not commands.
         for _ in 0..<(prefilled.count + 3) { _ = model.send(.backspace) }
-        #expect(model.prompt?.kind == .editAction && model.prompt?.text == "")
+        #expect(model.overlays.prompt?.kind == .editAction && model.overlays.prompt?.text == "")
         model.type("qs")
-        #expect(model.prompt?.text == "qs")
-        #expect(model.confirmation == nil && model.count == 12)
+        #expect(model.overlays.prompt?.text == "qs")
+        #expect(model.overlays.confirmation == nil && model.timeline.count == 12)
         _ = model.send(.control("u"))
         model.type(#"{"add":{"title":"X"}}"#)
         for _ in 0..<3 { _ = model.send(.left) }       // before "}}: insert in the middle
         model.type("YZ")
-        #expect(model.prompt?.text == #"{"add":{"title":"XYZ"}}"#)
+        #expect(model.overlays.prompt?.text == #"{"add":{"title":"XYZ"}}"#)
         #expect(Self.lines(model).last == #"action> {"add":{"title":"XYZ"}}"#)
         #expect(render(model, size: model.size)[23, 8 + 20].style.reverse)   // the cursor, on the `"` after XYZ
         _ = model.send(.escape)
-        #expect(model.prompt == nil)
-        #expect(model.message == "Edit cancelled: nothing was dispatched")
-        #expect(model.count == 12)
+        #expect(model.overlays.prompt == nil)
+        #expect(model.overlays.message == "Edit cancelled: nothing was dispatched")
+        #expect(model.timeline.count == 12)
     }
 }

@@ -31,6 +31,22 @@ struct ScriptedTerminal: TerminalDevice {
         #expect(terminal.frames.last?.plainText.contains("entry 2/6") == true)
     }
 
+    @Test func anIdleSessionSleepsUntilAKeyAndTicksOnlyWhileSomethingGoesOn() {
+        // Nothing going on: no tick wakes it (a tick every 100 ms cost 0.5–0.8 % of a core).
+        var idle = ScriptedTerminal(events: [.key(.character("j")), .key(.character("q"))])
+        _ = InspectorSession.run(source: InspectorFixtures.todoTimeline(), terminal: &idle)
+        #expect(idle.timeouts == [-1, -1])
+        // Following a log, or while it is indexed, the ticks pick up what changed.
+        var following = ScriptedTerminal(events: [.key(.character("F")), nil, .key(.character("F")), .key(.character("q"))])
+        _ = InspectorSession.run(source: InspectorFixtures.todoTimeline(), terminal: &following)
+        #expect(following.timeouts == [-1, 100, 100, -1])
+        let indexing = InspectorFixtures.todoTimeline()
+        indexing.indexing = .scanning(fraction: 0.5)
+        var scanning = ScriptedTerminal(events: [.key(.character("q"))])
+        _ = InspectorSession.run(source: indexing, terminal: &scanning)
+        #expect(scanning.timeouts == [100])
+    }
+
     @Test func exportWritesTheMarkdownFileAndShowsItsPath() throws {
         let folder = TemporaryDirectory()
         let directory = folder.path
@@ -79,6 +95,6 @@ struct ScriptedTerminal: TerminalDevice {
         // After the export: the notice (cut at 80 columns), still there after another key.
         let last = terminal.frames.last?.plainText.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("Exported the diff to \(directory)/"), "\(last)")
-        #expect(model.notice == "Exported the diff to \(path)  (Esc dismisses)")
+        #expect(model.overlays.notice == "Exported the diff to \(path)  (Esc dismisses)")
     }
 }

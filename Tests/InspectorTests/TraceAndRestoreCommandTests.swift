@@ -136,14 +136,14 @@ private func fixedClock() -> ActionRecorder.Options {
         var model = InspectorFixtures.model(replay, columns: 100, rows: 24)
         model.type("jjja")
         let prefilled = #"{"amount":3}"#
-        #expect(model.prompt == .editAction(prefilled))
+        #expect(model.overlays.prompt == .editAction(prefilled))
         for _ in prefilled { _ = model.send(.backspace) }
         model.type(#"{"amount":7}"#)
         _ = model.send(.enter)
-        #expect(model.prompt == nil)
+        #expect(model.overlays.prompt == nil)
         model.type("sy", running: runner)                // save, and answer yes
         // Entry 1 is ReSwiftInit, which cannot be decoded: it is copied as recorded.
-        #expect(model.message == "Saved the branch (5 entries) to \(directory)/reswift-branch.jsonl")
+        #expect(model.overlays.message == "Saved the branch (5 entries) to \(directory)/reswift-branch.jsonl")
         #expect(try LogReader(path: directory + "/reswift-branch.jsonl").entry(at: 0).action.name == "ReSwiftInit")
     }
 }

@@ -24,13 +24,13 @@ import Recorder
         #expect(model.cursorRow?.path == tag)
         model.type("w")
         while model.hasPendingScan { reduce(&model, .tick) }
-        guard case .pathHistory(let history) = model.overlay else { Issue.record("no history: \(model.message ?? "")"); return }
+        guard case .pathHistory(let history) = model.overlays.overlay else { Issue.record("no history: \(model.overlays.message ?? "")"); return }
         // Created by entry 4's append to /todos/1/tags/-; entry 11 (clearCompleted) moves the todo to index 0.
         #expect(history.entries == [3, 10])
         let screen = model.screenText
-        #expect(screen.contains("History of /todos/1/tags/0 — 2 changes (j/k jump, Enter/Esc close)"))
-        #expect(screen.contains("│      4  +2.250s  tag id: 2, tag: \"work\"  (absent) → \"work\""))
-        #expect(screen.contains("│     11  +7.500s  clearCompleted  \"work\" → \"work\"  (moved /todos/1/tags/0 → /todos/0/tags/0)"))
+        #expect(screen.contains("History of /todos/1/tags/0 — 2 changes (j/k jump, v view, ←/→, Esc)"))
+        #expect(screen.contains("│      4  +2.250s  tag                 (absent) → \"work\"  "))
+        #expect(screen.contains("│     11  +7.500s  clearCompleted      \"work\" → \"work\"  (moved /todos/1/tags/0 → /todos/0/tags/0)  "))
         // blame asks about the last state, where the tag is at /todos/0/tags/0: the same two entries.
         #expect(blame(Self.sampleTodos, "/todos/0/tags/0") == """
               4   +2.250s  tag id: 2, tag: "work"  (absent) → "work"
@@ -73,14 +73,14 @@ import Recorder
         model.reveal(moved)
         model.type("w")
         while model.hasPendingScan { reduce(&model, .tick) }
-        guard case .pathHistory(let history) = model.overlay else { Issue.record("no history: \(model.message ?? "")"); return }
+        guard case .pathHistory(let history) = model.overlays.overlay else { Issue.record("no history: \(model.overlays.message ?? "")"); return }
         // Created by entry 2, edited at /items/4 by entry 3, moved by entry 4, edited at /items/3 by entry 6.
         #expect(history.entries == [1, 2, 3, 5])
         let screen = model.screenText
         #expect(screen.contains("History of /items/3 — 4 changes"))
-        #expect(screen.contains("│      2  +1.000s  append  (absent) → \"e\""))
-        #expect(screen.contains("│      3  +2.000s  edit  \"e\" → \"E\""))
-        #expect(screen.contains("│      4  +3.000s  removeB  \"E\" → \"E\"  (moved /items/4 → /items/3)"))
+        #expect(screen.contains("│      2  +1.000s  append              (absent) → \"e\"  "))
+        #expect(screen.contains("│      3  +2.000s  edit                \"e\" → \"E\"  "))
+        #expect(screen.contains("│      4  +3.000s  removeB             \"E\" → \"E\"  (moved /items/4 → /items/3)  "))
         #expect(!screen.contains("editOther"))   // another item's change at index 0
     }
 

@@ -96,8 +96,9 @@ import Testing
             state.withUnsafeBufferPointer { state in
                 payload.withUnsafeBufferPointer { payload in
                     patch.withUnsafeBufferPointer { patch in
+                        // Not replayable: `replayable` is written only then, and every member is wanted here.
                         var content = EntryRecordContent(
-                            sequence: 1, time: 2, durationNanoseconds: 3, actionType: "a", payload: payload, isReplayable: true,
+                            sequence: 1, time: 2, durationNanoseconds: 3, actionType: "a", payload: payload, isReplayable: false,
                             effectOf: 0, values: [:], trace: [], body: keyframe ? .keyframe(state: state, changed: []) : .patch(patch))
                         content.payloadDatePaths = ["/x"]
                         content.extra = [(.reducerError, "boom"), (.skipped, true)]

@@ -76,6 +76,27 @@ struct GatedState: Encodable {
         #expect(try reader.entry(at: 2).action.name == "completion")
     }
 
+    @Test func writesReplayableOnlyForAnActionThatIsNotAndReadsItBackEitherWay() throws {
+        let codablePath = directory.file("codable.jsonl"), uncodablePath = directory.file("uncodable.jsonl")
+        _ = try recordTodos([.add(title: "milk"), .toggle(id: 0)], to: codablePath)
+        let recorder = try ActionRecorder(file: uncodablePath, options: testOptions())
+        var state = UncodableState()
+        recorder.recording(uncodableReducer)(&state, .retry)
+        try recorder.close()
+
+        // The usual case costs no bytes: a Codable action's record leaves `replayable` out.
+        let codableEntries = readLines(codablePath).dropFirst().filter { !$0.isEmpty }
+        #expect(codableEntries.count == 2 && codableEntries.allSatisfy { !$0.contains(#""replayable""#) })
+        #expect(readLines(uncodablePath)[1].contains(#""payload":"retry","replayable":false}"#))
+        let codable = try LogReader(path: codablePath)
+        #expect(try (0..<2).allSatisfy { try codable.entry(at: $0).action.isReplayable })
+        #expect(try !LogReader(path: uncodablePath).entry(at: 0).action.isReplayable)
+        // Older recorders wrote `"replayable":true` on every action: their logs read the same.
+        let older = SampleLogsTests.directory + "/todos.jsonl"
+        #expect(readLines(older)[1].contains(#""replayable":true"#))
+        #expect(try LogReader(path: older).entry(at: 0).action.isReplayable)
+    }
+
     @Test func createsTheLogOwnerOnly() throws {
         let path = directory.file("private.jsonl")
         try recordTodos([.add(title: "secret")], to: path)

@@ -394,7 +394,7 @@ private struct DeepCounter: Codable, Equatable {
         // Entry 9 (line 9, the fifth in the file) sealed again without its action: its checksum holds, it cannot be read.
         var lines = readLines(log)
         let withoutAction = String(decoding: unsealed(Array(lines[8].utf8)), as: UTF8.self)
-            .replacingOccurrences(of: #""action":{"type":"inc","payload":{"inc":{}},"replayable":true},"#, with: "")
+            .replacingOccurrences(of: #""action":{"type":"inc","payload":{"inc":{}}},"#, with: "")
         lines[8] = String(decoding: sealAsRecord(Array(withoutAction.utf8), number: 1, ofLastSessionIn: log).dropLast(), as: UTF8.self)
         writeBytes(Array(lines.joined(separator: "\n").utf8), to: log)
         let reader = try LogReader(path: log)

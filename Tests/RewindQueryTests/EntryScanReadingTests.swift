@@ -149,6 +149,12 @@ import RewindJSON
         }
         #expect(keyframes > 5)
         #expect(keyframes + patchesAsWritten == lines.count)
+        // `replayable`, written only when false; older recorders wrote `true` on every action.
+        for member in [#","replayable":false"#, #","replayable":true"#] {
+            let line = lines.first { $0.contains(#"}},"patch""#) }!.replacingOccurrences(of: #"}},"patch""#, with: "}\(member)},\"patch\"")
+            #expect(line.contains(member))
+            #expect(Array(line.utf8).withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false, pointers: &pointers) } != nil, "\(line)")
+        }
         // Every member an entry may have, as the encoder writes them.
         for line in Self.linesWithEveryMember() {
             let written = line.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false, pointers: &pointers) }
@@ -221,6 +227,15 @@ import RewindJSON
             line.insert(contentsOf: Array(extra.utf8), at: actionEnd + 1)
             lines.append(line)
         }
+        // `replayable` as recorders write it for a reflection dump (false) and as older ones wrote it always (true).
+        var withReplayable: [[UInt8]] = []
+        for (number, member) in [#","replayable":false"#, #","replayable":true"#].enumerated() {
+            var line = lines[number * 5 % lines.count]
+            let actionEnd = line.indices.first { line[$0...].starts(with: Array(#"},"patch""#.utf8)) || line[$0...].starts(with: Array(#"},"changed""#.utf8)) }!
+            line.insert(contentsOf: Array(member.utf8), at: actionEnd)
+            withReplayable.append(line)
+        }
+        lines += withReplayable
         // Values replaced where the member order still matches: each must be judged as the parser judges it.
         let replacements: [(member: String, values: [String])] = [
             (#""seq":"#, ["1.5", #""1""#, "1e2", "-0", "-3", "123456789012345678901", "0123", "-01"]),
@@ -230,7 +245,7 @@ import RewindJSON
                                  "\"\u{1}\"", "\"\\x\""]),
             (#""type":"#, ["1", #""a\u0041""#, #""\u00""#, #""é""#]),
         ]
-        for original in lines.prefix(12) {
+        for original in lines.prefix(12) + withReplayable {
             let text = String(decoding: original, as: UTF8.self)
             for (member, values) in replacements {
                 guard let range = text.range(of: member) else { continue }

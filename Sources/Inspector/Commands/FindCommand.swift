@@ -44,7 +44,7 @@ enum FindCommand: CommandRunner {
         if options.countOnly {
             streams.output(String(listed))
         } else if listed == 0 {
-            streams.output("No entry of \(timeline.name.escapingControlCharacters) matches \(query.description.escapingControlCharacters)")
+            streams.output("No entry of \(timeline.name.escapingControlCharacters) matches \(query.description.escapingControlCharacters.truncated(toWidth: PathSuggestion.shownWidth))")
             for note in PathSuggestion.notes(for: query.paths, in: timeline) { streams.output(note) }
         }
         if let skipped = GapDescription.skipNote(timeline, doing: "searched", program: invocation.program.name) {

@@ -13,12 +13,17 @@ final class EffectRunner {
     let exports: ExportWorker
     let replays = ReplayWorker()
     let queries = QueryWorker()
+    /// Reads states that take long on another thread; nil for a source read on the session's thread only.
+    let views: ViewBuilder?
+    /// How long the session waits for a view being built before drawing without it (tests: zero).
+    var viewPatience: Duration = .milliseconds(40)
     private let source: any TimelineSource
 
     init(source: any TimelineSource, directory: String = FileManager.default.currentDirectoryPath) {
         self.source = source
         self.directory = directory
         exports = ExportWorker(directory: directory)
+        views = source.concurrentReader.map(ViewBuilder.init)
     }
 
     /// The replay work of a debug executable linked with a reducer.
@@ -29,22 +34,30 @@ final class EffectRunner {
     func perform(_ effect: InspectorEffect) -> [InspectorEvent] {
         switch effect {
         case .exportDiff(let export, let suggestedName):
+            // Built on the export queue when the source can be read from there (a report of a 30 MB
+            // diff takes seconds); a source read on this thread only holds its states in memory.
+            if let reader = source.concurrentReader {
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { try export.markdown(from: reader) })]
+            }
             do {
-                exports.start(try export.markdown(from: source), suggestedName: suggestedName)
+                let text = try export.markdown(from: source)
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { text })]
             } catch {
                 return [.exportFailed(reason: "\(error)")]
             }
+        case .cancelExport:
+            exports.cancel()
         case .saveHiddenActionTypes(let types):
             do {
                 try HiddenActionTypes.save(types, directory: directory)
             } catch {
-                return [.exportFailed(reason: "\(error)")]
+                return [.hideListSaveFailed(reason: "\(error)")]
             }
         case .saveLogHiddenActionTypes(let log, let types):
             do {
                 try HiddenActionTypes.save(types, forLog: log, directory: directory)
             } catch {
-                return [.exportFailed(reason: "\(error)")]
+                return [.hideListSaveFailed(reason: "\(error)")]
             }
         case .chooseBranchFile(let suggestedName):
             return [.branchFileChosen(path: FreeFileName.path(for: suggestedName, in: directory))]
@@ -64,6 +77,16 @@ final class EffectRunner {
         case .checkCompatibility(let check, let end):
             guard let engine else { return [] }
             replays.checkCompatibility(engine.makeVerifier(), continuing: check, through: end)
+        case .buildView(let request, let job):
+            // A source read on this thread only has its states at hand: built here.
+            guard let views else { return [.viewBuilt(job: job, view: SelectionView.build(request, source: source))] }
+            views.build(request, job: job)
+            return viewPatience > .zero ? views.waitBriefly(viewPatience) : []
+        case .stopBuildingView:
+            views?.stop()
+        case .describeChanges(let changes):
+            guard let views else { return [.changesDescribed(Dictionary(changes.map { ($0.entry, ValueChangeText.values(of: $0, source: source)) }) { $1 })] }
+            views.describe(changes)
         case .runQuery(let job, let kind, let query):
             // A timeline without a queryable log never asks (it is searched in slices).
             guard let reader = source.queryableLog else { return [.queryFinished(job: job, firstBreak: nil)] }
@@ -76,13 +99,20 @@ final class EffectRunner {
         return []
     }
 
+    /// True when no background work is running or has news to hand over: the session may
+    /// then wait for a key without ticking.
+    var isIdle: Bool { exports.isIdle && replays.isIdle && queries.isIdle && (views?.isIdle ?? true) }
+
     /// What the background work reported since the last call, in order.
-    func takeEvents() -> [InspectorEvent] { exports.takeEvents() + replays.takeEvents() + queries.takeEvents() }
+    func takeEvents() -> [InspectorEvent] {
+        exports.takeEvents() + replays.takeEvents() + queries.takeEvents() + (views?.takeEvents() ?? [])
+    }
 
     /// Blocks until every piece of background work started so far is done (tests).
     func waitUntilIdle() {
         exports.waitUntilIdle()
         replays.waitUntilIdle()
         queries.waitUntilIdle()
+        views?.waitUntilIdle()
     }
 }

@@ -17,7 +17,9 @@ final class QueryWorker: Sendable {
     func start(job: Int, kind: QueryScanProgress.Kind, query: Query, reader: LogReader) {
         current.start(job)
         let stopRequested: @Sendable () -> Bool = { [current] in !current.isCurrent(job) }
+        inbox.begin()
         queue.async { [self] in
+            defer { inbox.end() }
             guard current.isCurrent(job) else { return }
             switch kind {
             case .find:
@@ -42,6 +44,9 @@ final class QueryWorker: Sendable {
     func cancel(job: Int) { current.cancel(job) }
 
     private func post(_ event: InspectorEvent) { inbox.post(event) }
+
+    /// True when nothing is queued, running, or waiting to be taken.
+    var isIdle: Bool { inbox.isIdle }
 
     /// Events since the last call, in order.
     func takeEvents() -> [InspectorEvent] { inbox.take() }

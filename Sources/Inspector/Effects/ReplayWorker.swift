@@ -17,7 +17,9 @@ final class ReplayWorker: Sendable {
     func replay(_ verifier: any ReplayVerifier, from start: Int, job: Int) {
         current.start(job)
         let handed = HandedOver(verifier)
+        inbox.begin()
         replayQueue.async { [self] in
+            defer { inbox.end() }
             let verifier = handed.value
             let total = max(1, verifier.entryCount - start)
             let step = max(1, total / 100)
@@ -38,7 +40,9 @@ final class ReplayWorker: Sendable {
     /// Extends `check` over the entries up to `end`; progress about every 1%.
     func checkCompatibility(_ verifier: any ReplayVerifier, continuing check: CompatibilityCheck, through end: Int) {
         let handed = HandedOver(verifier)
+        inbox.begin()
         checkQueue.async { [self] in
+            defer { inbox.end() }
             let step = max(1, (end - check.checkedEntries) / 100)
             let result = handed.value.checkCompatibility(continuing: check, through: end) { index in
                 if index > check.checkedEntries && (index - check.checkedEntries) % step == 0 { post(.compatibilityProgress(checked: index)) }
@@ -51,6 +55,9 @@ final class ReplayWorker: Sendable {
     private func isCurrent(_ job: Int) -> Bool { current.isCurrent(job) }
 
     private func post(_ event: InspectorEvent) { inbox.post(event) }
+
+    /// True when nothing is queued, running, or waiting to be taken.
+    var isIdle: Bool { inbox.isIdle }
 
     /// Events since the last call, in order.
     func takeEvents() -> [InspectorEvent] { inbox.take() }

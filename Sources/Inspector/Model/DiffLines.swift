@@ -30,6 +30,9 @@ struct DiffLine: Equatable, Sendable {
 enum DiffLines {
     /// Lines per added or removed value before the rest is folded into one line.
     static let valueLineLimit = 40
+    /// Lines of one tree diff (a changed path's, or a whole mark diff) before it is cut:
+    /// a list of 100,000 items added whole is shown by its start, not written out.
+    static let treeLineLimit = 10_000
 
     static func lines(from old: JSONValue?, to new: JSONValue?, changedPaths: [JSONPointer]) -> [DiffLine] {
         var lines: [DiffLine] = []
@@ -52,7 +55,7 @@ enum DiffLines {
 
     /// The whole-document tree diff (mark → selection).
     static func treeLines(from old: JSONValue, to new: JSONValue) -> [DiffLine] {
-        JSONDiff.treeLines(from: old, to: new).map { line in
+        JSONDiff.treeLines(from: old, to: new, lineLimit: treeLineLimit).map { line in
             let kind: DiffLine.Kind = switch line.kind {
             case .unchanged: .unchanged
             case .removed: .removed
@@ -62,6 +65,12 @@ enum DiffLines {
             }
             return DiffLine(kind: kind, depth: line.depth, text: line.text)
         }
+    }
+
+    /// True for the line that stands for the rest of a cut value or diff (`… N more lines`,
+    /// `… (the diff goes on: …)`): what it stands for is not in the pane, nor searched there.
+    static func isCut(_ line: DiffLine) -> Bool {
+        line.kind == .collapsed && (line.text.hasSuffix(" more lines") || line.text.hasPrefix("… (the diff goes on"))
     }
 
     /// Drops paths inside another listed path (the parent's diff covers them) and duplicates.
@@ -76,19 +85,15 @@ enum DiffLines {
         return result
     }
 
+    /// The value's pretty JSON, its first `valueLineLimit` lines written (only those: a
+    /// value added whole can be a 30 MB list), the rest counted in one line.
     private static func appendPretty(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {
-        let text = JSONWriter.prettyString(value)
-        var count = 0
-        var remaining = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if count < valueLineLimit {
-                let indent = line.prefix(while: { $0 == " " }).count
-                lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
-                count += 1
-            } else {
-                remaining += 1
-            }
+        var pretty = PrettyJSONLines(value)
+        for index in 0..<min(pretty.count, valueLineLimit) {
+            let line = pretty.line(index)
+            let indent = line.prefix(while: { $0 == " " }).count
+            lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
         }
-        if remaining > 0 { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(remaining) more lines")) }
+        if pretty.count > valueLineLimit { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(pretty.count - valueLineLimit) more lines")) }
     }
 }

@@ -9,9 +9,9 @@ extension InspectorModel {
 
     /// The highest entry number: the last entry's, or the last of a gap at the end.
     var lastNumber: Int {
-        guard count > 0 else { return 0 }
-        let last = number(count - 1)
-        return source.gap(at: count - 1).map { last + max(1, $0.droppedCount) - 1 } ?? last
+        guard timeline.count > 0 else { return 0 }
+        let last = number(timeline.count - 1)
+        return source.gap(at: timeline.count - 1).map { last + max(1, $0.droppedCount) - 1 } ?? last
     }
 
     /// `6`; `3–5` for a gap's row.
@@ -22,14 +22,16 @@ extension InspectorModel {
 
     /// The status bar's `entry 6/9`; `entries 3–5/9 (not recorded)` on a gap's row.
     var selectionStatus: String {
-        guard count > 0 else { return "no entries" }
-        if source.session(at: selection) != nil {
-            return selection + 1 < count ? "new session (before entry \(number(selection + 1))/\(lastNumber))" : "new session"
+        guard timeline.count > 0 else { return "no entries" }
+        // `:0` shows the state before the first entry: no entry is selected.
+        if timeline.showingInitialState { return "initial state (0/\(lastNumber))" }
+        if source.session(at: timeline.selection) != nil {
+            return timeline.selection + 1 < timeline.count ? "new session (before entry \(number(timeline.selection + 1))/\(lastNumber))" : "new session"
         }
-        if let gap = source.gap(at: selection), gap.droppedCount > 1 {
-            return "entries \(label(ofRow: selection))/\(lastNumber) (not recorded)"
+        if let gap = source.gap(at: timeline.selection), gap.droppedCount > 1 {
+            return "entries \(label(ofRow: timeline.selection))/\(lastNumber) (not recorded)"
         }
-        return "entry \(label(ofRow: selection))/\(lastNumber)" + (source.gap(at: selection) != nil ? " (not recorded)" : "")
+        return "entry \(label(ofRow: timeline.selection))/\(lastNumber)" + (source.gap(at: timeline.selection) != nil ? " (not recorded)" : "")
     }
 
     /// The gaps between the entry at `index` and the state its diff starts from

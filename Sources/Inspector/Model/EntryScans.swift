@@ -79,75 +79,82 @@ struct TimelineSearch: Equatable, Sendable {
 extension InspectorModel {
     /// True while a background search (`:find`, `:bisect` on a log file) runs: the session
     /// then looks for its reports more often than it ticks, so the answer shows at once.
-    var awaitsBackgroundQuery: Bool { queryScan?.job != nil }
+    var awaitsBackgroundQuery: Bool { scans.queryScan?.job != nil }
 
     /// True while a scan has entries left to examine here, a slice per event.
     var hasPendingScan: Bool {
-        if timelineSearch != nil || (queryScan != nil && queryScan?.job == nil) { return true }
-        if let counting = timelineMatchCount, !counting.isDone { return true }
-        if let filter, filter.scanned < count { return true }
-        switch overlay {
-        case .filterPicker(let picker): return picker.scanned < count
-        case .pathHistory(let history): return !history.history.isDone(count: count)
+        if scans.timelineSearch != nil || scans.stateSearch != nil || (scans.queryScan != nil && scans.queryScan?.job == nil) { return true }
+        if let counting = scans.timelineMatchCount, !counting.isDone { return true }
+        if let filter = timeline.filter, filter.scanned < timeline.count { return true }
+        switch overlays.overlay {
+        case .filterPicker(let picker): return picker.scanned < timeline.count
+        case .pathHistory(let history): return !history.history.isDone(count: timeline.count)
         default: return false
         }
     }
 
     /// Runs the next slice of every scan in progress, within one budget.
     mutating func advanceScans() {
-        var allowance = ScanAllowance(scanBudget)
+        var allowance = ScanAllowance(scans.scanBudget)
         // The history may hold a million changes: moved out of the overlay (not matched in a
         // `switch`, which can keep a second reference alive) so its arrays are appended to in
         // place — a second reference would make every slice copy them all.
-        if var history = overlay?.takePathHistory() {
-            overlay = nil
+        if var history = overlays.overlay?.takePathHistory() {
+            overlays.overlay = nil
             collectChanges(into: &history, allowance: &allowance)
-            if history.history.isDone(count: count) && history.history.count == 0 {
-                message = "No entry changed \(history.path)"
+            if history.history.isDone(count: timeline.count) && history.history.count == 0 {
+                overlays.message = "No entry changed \(history.path)"
             } else {
-                overlay = .pathHistory(history)
+                overlays.overlay = .pathHistory(history)
             }
         }
-        switch overlay {
+        switch overlays.overlay {
         case .filterPicker(var picker):
-            overlay = nil   // the only reference left: the scan appends in place
+            overlays.overlay = nil   // the only reference left: the scan appends in place
             collectActionTypes(into: &picker, allowance: &allowance)
-            if picker.scanned >= count && picker.choices.isEmpty {
-                overlay = nil
-                message = "Nothing to filter: the log has no readable entries"
+            if picker.scanned >= timeline.count && picker.choices.isEmpty {
+                overlays.overlay = nil
+                overlays.message = "Nothing to filter: the log has no readable entries"
             } else {
-                overlay = .filterPicker(picker)
+                overlays.overlay = .filterPicker(picker)
             }
         default:
             break
         }
-        if timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
-        if queryScan != nil { continueQueryScan(allowance: &allowance) }
-        if let counting = timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
-        if filter != nil { extendFilter(allowance: &allowance) }
+        if scans.timelineSearch != nil { continueTimelineSearch(allowance: &allowance) }
+        if scans.stateSearch != nil { continueStateSearch(allowance: &allowance) }
+        if scans.queryScan != nil { continueQueryScan(allowance: &allowance) }
+        if let counting = scans.timelineMatchCount, !counting.isDone { countTimelineMatches(allowance: &allowance) }
+        if timeline.filter != nil { extendFilter(allowance: &allowance) }
     }
 
     /// `43%` while a scan that has examined `scanned` entries is not done, else nil.
     func scanProgress(_ scanned: Int) -> String? {
-        scanned < count ? "\(scanned * 100 / max(1, count))%" : nil
+        scanned < timeline.count ? "\(scanned * 100 / max(1, timeline.count))%" : nil
     }
 
     /// Esc while a search or a filter is still scanning: stop it. False when none was.
     mutating func cancelScan() -> Bool {
-        if let scan = queryScan {
+        if let scan = scans.queryScan {
             stopBackgroundQuery()
-            queryScan = nil
-            message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
+            scans.queryScan = nil
+            overlays.message = ":\(scan.kind.rawValue) \(scan.query) cancelled"
             return true
         }
-        if let search = timelineSearch {
-            timelineSearch = nil
-            message = "Search for \"\(search.query)\" cancelled"
+        if let search = scans.timelineSearch {
+            scans.timelineSearch = nil
+            overlays.message = "Search for \"\(search.query)\" cancelled"
             return true
         }
-        if let filter, filter.scanned < count {
-            self.filter = nil
-            message = "Filter \"\(filter.label)\" cancelled"
+        if let search = scans.stateSearch {
+            scans.stateSearch = nil
+            if search.landed != nil { scans.searchMatch = nil }
+            overlays.message = search.landed == nil ? "Search for \"\(search.query)\" cancelled" : "Stopped counting the matches of \"\(search.query)\""
+            return true
+        }
+        if let filter = timeline.filter, filter.scanned < timeline.count {
+            self.timeline.filter = nil
+            overlays.message = "Filter \"\(filter.label)\" cancelled"
             return true
         }
         return false
@@ -165,8 +172,8 @@ extension InspectorModel {
         let source = self.source
         var next = start
         var sliceOver = false
-        while !sliceOver, next < count {
-            source.scanEntries(Array(next..<min(count, next + Self.scanBatch)), fields: fields) { index, entry in
+        while !sliceOver, next < timeline.count {
+            source.scanEntries(Array(next..<min(timeline.count, next + Self.scanBatch)), fields: fields) { index, entry in
                 guard allowance.take() else { sliceOver = true; return false }
                 examine(index, entry)
                 next += 1
@@ -216,7 +223,7 @@ extension InspectorModel {
     // MARK: Timeline search
 
     private mutating func continueTimelineSearch(allowance: inout ScanAllowance) {
-        guard var search = timelineSearch else { return }
+        guard var search = scans.timelineSearch else { return }
         let needle = SearchNeedle(search.query.lowercased())
         let source = self.source
         var scratch: [UInt8] = []
@@ -240,21 +247,22 @@ extension InspectorModel {
             }
         }
         if let match {
-            timelineSearch = nil
-            selection = match.index
-            timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
-            if search.forward ? match.row <= search.startRow : match.row >= search.startRow { message = "Search wrapped around" }
+            scans.timelineSearch = nil
+            timeline.selection = match.index
+            scans.timelineMatchCount = TimelineMatchCount(query: search.query, matchRow: match.row, rows: search.rows)
+            if search.forward ? match.row <= search.startRow : match.row >= search.startRow { overlays.message = "Search wrapped around" }
         } else if search.examined >= search.rows {
-            timelineSearch = nil
-            message = "No match for \"\(search.query)\" in the timeline pane"
+            scans.timelineSearch = nil
+            // The timeline holds actions only: say where the states are searched.
+            overlays.message = "No action matches \"\(search.query)\" (states: :find, or Tab then /)"
         } else {
-            timelineSearch = search
+            scans.timelineSearch = search
         }
     }
 
     /// Counts the matches of the last timeline search over every row (for `match i/N`).
     private mutating func countTimelineMatches(allowance: inout ScanAllowance) {
-        guard var counting = timelineMatchCount else { return }
+        guard var counting = scans.timelineMatchCount else { return }
         let needle = SearchNeedle(counting.query.lowercased())
         let source = self.source
         var scratch: [UInt8] = []
@@ -274,7 +282,7 @@ extension InspectorModel {
                 return true
             }
         }
-        timelineMatchCount = counting
+        scans.timelineMatchCount = counting
     }
 
     // MARK: Filter
@@ -282,8 +290,8 @@ extension InspectorModel {
     /// Checks entries the filter has not seen yet: after `f` picks a type, and
     /// when follow mode or indexing adds entries.
     private mutating func extendFilter(allowance: inout ScanAllowance) {
-        guard var filter else { return }
-        self.filter = nil   // the only reference left: the scan appends in place (put back below)
+        guard var filter = timeline.filter else { return }
+        self.timeline.filter = nil   // the only reference left: the scan appends in place (put back below)
         let found = filter.entries.count
         let matching = filter
         var entries: [Int] = []
@@ -293,24 +301,24 @@ extension InspectorModel {
         }
         filter.entries = entries
         // Follow mode keeps the newest match selected.
-        if follow, !followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { selection = newest }
+        if timeline.follow, !timeline.followPaused, !filter.isBuilding, filter.entries.count > found, let newest = filter.entries.last { timeline.selection = newest }
         // Select the first match at or after the entry selected when the type was picked, once found.
         if let wanted = filter.selectFrom, let last = filter.entries.last, last >= wanted {
-            selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
+            timeline.selection = filter.entries[filter.entries.partitioningIndex { $0 >= wanted }]
             filter.selectFrom = nil
         }
-        if filter.isBuilding, filter.scanned >= count {
+        if filter.isBuilding, filter.scanned >= timeline.count {
             filter.isBuilding = false
             guard let first = filter.entries.first else {
-                self.filter = nil
-                message = "No \"\(filter.label)\" entries"
+                self.timeline.filter = nil
+                overlays.message = "No \"\(filter.label)\" entries"
                 return
             }
-            if filter.selectFrom != nil { selection = first }
+            if filter.selectFrom != nil { timeline.selection = first }
             filter.selectFrom = nil
-            message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
+            overlays.message = "Showing \(filter.entries.count.counted("entry", "entries")) (\(filter.label)); f clears the filter"
         }
-        self.filter = filter
+        self.timeline.filter = filter
     }
 }
 

@@ -5,50 +5,50 @@ extension InspectorModel {
     // MARK: Follow mode and background indexing
 
     mutating func toggleFollow() {
-        if follow && followPaused { resumeFollowing(); return }
-        follow.toggle()
-        followPaused = false
-        if follow {
+        if timeline.follow && timeline.followPaused { resumeFollowing(); return }
+        timeline.follow.toggle()
+        timeline.followPaused = false
+        if timeline.follow {
             pickUpNewEntries()
             selectRow(visibleEntryCount - 1)
-            message = "Following \(source.name): new entries appear as they are written; scroll up to look back"
+            overlays.message = "Following \(source.name): new entries show as written (k looks back, F stops)"
         } else {
-            message = "Follow mode off"
+            overlays.message = "Follow mode off"
         }
     }
 
     /// F or G while paused: back to the newest entry, following again.
     mutating func resumeFollowing() {
-        followPaused = false
+        timeline.followPaused = false
         pickUpNewEntries()
         selectRow(visibleEntryCount - 1)
-        message = "Following again"
+        overlays.message = "Following again"
     }
 
     /// Following and the selection left the newest entry (k, PgUp, g, a search, a click, the wheel): pause.
     mutating func pauseFollowWhenLookingBack() {
-        guard follow, !followPaused, visibleEntryCount > 0, selectedRow < visibleEntryCount - 1 else { return }
-        followPaused = true
-        message = "Follow paused: new entries are counted, the selection stays (F or G resumes)"
+        guard timeline.follow, !timeline.followPaused, visibleEntryCount > 0, selectedRow < visibleEntryCount - 1 else { return }
+        timeline.followPaused = true
+        overlays.message = "Follow paused: new entries are counted, the selection stays (F or G resumes)"
     }
 
     /// Reads how far indexing got and, in follow mode, what was appended.
     mutating func pickUpNewEntries() {
-        let notice = follow ? source.refresh() : nil
-        let previous = count
-        count = source.count
+        let notice = timeline.follow ? source.refresh() : nil
+        let previous = timeline.count
+        timeline.count = source.count
         if let notice {
-            message = notice.message
+            overlays.message = notice.message
             if notice.startedOver { startOverAfterReopen() }
         }
-        guard count != previous else { return }
-        if count < previous {
+        guard timeline.count != previous else { return }
+        if timeline.count < previous {
             // The file was cut and re-read: start the filter over and keep the selection in range.
-            if let filter { applyFilter(shown: filter.shown) }
-            if selection >= count { select(entry: count - 1) }
-            if let mark, mark >= count { self.mark = nil }
+            if let filter = timeline.filter { applyFilter(shown: filter.shown) }
+            if timeline.selection >= timeline.count { select(entry: timeline.count - 1) }
+            if let mark = timeline.mark, mark >= timeline.count { self.timeline.mark = nil }
         }
-        if follow && !followPaused { selectRow(visibleEntryCount - 1) }
-        if count > 0 && previous == 0 && !(follow && !followPaused) { selection = 0 }
+        if timeline.follow && !timeline.followPaused { selectRow(visibleEntryCount - 1) }
+        if timeline.count > 0 && previous == 0 && !(timeline.follow && !timeline.followPaused) { timeline.selection = 0 }
     }
 }

@@ -7,43 +7,71 @@ extension InspectorModel {
 
     /// Says once per key that it does nothing, so a mistyped key is noticed but not nagged about.
     mutating func reportUnknownKey(_ key: Key) {
-        guard !reportedUnknownKeys.contains(key) else { return }
-        reportedUnknownKeys.insert(key)
-        message = "\(key.label) does nothing here; ? lists the keys"
+        guard !overlays.reportedUnknownKeys.contains(key) else { return }
+        overlays.reportedUnknownKeys.insert(key)
+        overlays.message = "\(key.label) does nothing here; ? lists the keys"
     }
 
     // MARK: Copying (OSC 52)
 
+    /// What OSC 52 carries at most: terminals drop (or choke on) more (xterm and tmux take
+    /// about 100 KB); a bigger value is exported or printed instead.
+    static let clipboardLimit = 100 << 10
+
     /// `y`: the node's value as compact JSON (state pane: the state's, or in the action
-    /// view the payload's, whichever the cursor is on), else the selected action.
-    mutating func copySelection(effects: inout [InspectorEffect]) {
-        if actionPaneHasKeys, let row = payloadTree.cursorRow {
-            let text = JSONWriter.compactString(row.value)
-            effects.append(.copyToClipboard(text))
-            message = "Copied the action's value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
-        } else if focus == .state, !actionPaneHasKeys, let row = cursorRow {
-            let text = JSONWriter.compactString(row.value)
-            effects.append(.copyToClipboard(text))
-            message = "Copied the value at \(row.path.isRoot ? "/" : row.path.description) (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+    /// view the payload's, whichever the cursor is on), in the diff pane the diff on
+    /// screen as text, in the timeline the selected action. OSC 52 gets no answer, so the
+    /// message says it was sent to the terminal, not that the clipboard has it.
+    mutating func copySelection() {
+        if actionPaneHasKeys, let row = panes.payloadTree.cursorRow {
+            send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)")
+        } else if panes.focus == .state, !actionPaneHasKeys, let row = cursorRow {
+            guard !Self.exceedsClipboard(row.value) else {
+                overlays.message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(number(timeline.selection)) --path \(row.path) prints it"
+                return
+            }
+            send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)")
+        } else if panes.focus == .diff {
+            guard !view.diffLines.isEmpty else { overlays.message = "No diff on screen to copy"; return }
+            let text = view.diffLines.map { DiffFormatting.plainText($0) }.joined(separator: "\n") + "\n"
+            send(text, "the diff's \(view.diffLines.count.counted("line", "lines"))")
         } else if let entry = view.entry {
-            let text = JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload])
-            effects.append(.copyToClipboard(text))
-            message = "Copied entry \(number(entry.index))'s action (\(text.utf8.count.counted("byte", "bytes"))) to the clipboard"
+            send(JSONWriter.compactString(["type": .string(entry.actionType), "payload": entry.payload]), "entry \(number(entry.index))'s action")
         }
     }
 
-    /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).
-    mutating func copyPath(effects: inout [InspectorEffect]) {
-        if actionPaneHasKeys {
-            guard let row = payloadTree.cursorRow else { message = "The action has no payload node to copy the path of"; return }
-            effects.append(.copyToClipboard(row.path.isRoot ? "" : row.path.description))
-            message = "Copied the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description) to the clipboard"
+    private mutating func send(_ text: String, _ what: String) {
+        guard text.utf8.count <= Self.clipboardLimit else {
+            overlays.message = "\(what.prefix(1).uppercased() + what.dropFirst()) is \(text.utf8.count.counted("byte", "bytes")): too big for the terminal's clipboard (at most \(Self.clipboardLimit / 1024) KB); e exports the diff"
             return
         }
-        guard focus == .state, let row = cursorRow else { message = "Select a state node first (Tab to the state pane)"; return }
-        let text = row.path.isRoot ? "" : row.path.description
-        effects.append(.copyToClipboard(text))
-        message = "Copied the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : text) to the clipboard"
+        request(.copyToClipboard(text))
+        overlays.message = "Sent \(what) (\(text.utf8.count.counted("byte", "bytes"))) to the terminal's clipboard"
+    }
+
+    /// True when `value` takes more than the clipboard's limit as JSON, found without writing it
+    /// (a 30 MB node would take a while): scalars' lengths add up until past the limit.
+    static func exceedsClipboard(_ value: JSONValue) -> Bool {
+        var budget = clipboardLimit
+        var walk = NodeWalk(value)
+        while let node = walk.next() {
+            budget -= 4 + (node.key?.utf8.count ?? 0)
+            if case .string(let text) = node.value { budget -= text.utf8.count } else { budget -= 4 }
+            if budget < 0 { return true }
+        }
+        return false
+    }
+
+    /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).
+    mutating func copyPath() {
+        if actionPaneHasKeys {
+            guard let row = panes.payloadTree.cursorRow else { overlays.message = "The action has no payload node to copy the path of"; return }
+            send(row.path.isRoot ? "" : row.path.description,
+                 "the action's path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)")
+            return
+        }
+        guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
+        send(row.path.isRoot ? "" : row.path.description, "the path \(row.path.isRoot ? "/ (the root, an empty pointer)" : row.path.description)")
     }
 
     // MARK: Cause and effect
@@ -51,30 +79,30 @@ extension InspectorModel {
     /// `c`: the entry whose effect sent the selected action (found by sequence number, looking back).
     mutating func jumpToCause() {
         guard let entry = view.entry, let cause = entry.causeSequence else {
-            message = "Entry \(label(ofRow: selection))'s action was not sent by an effect"
+            overlays.message = "Entry \(label(ofRow: timeline.selection))'s action was not sent by an effect"
             return
         }
-        var index = selection - 1
+        var index = timeline.selection - 1
         // Sequence numbers restart with each recording session: the cause is the nearest one before.
-        while index >= 0, selection - index <= Self.causeSearchLimit {
+        while index >= 0, timeline.selection - index <= Self.causeSearchLimit {
             if source.entry(at: index)?.sequence == cause {
-                causeTrail.append(selection)
-                if let filter, !filter.entries.contains(index) { self.filter = nil }
+                timeline.causeTrail.append(timeline.selection)
+                if let filter = timeline.filter, !filter.entries.contains(index) { self.timeline.filter = nil }
                 select(entry: index)
-                message = "Entry \(number(index)) sent entry \(number(entry.index))'s action; b goes back"
+                overlays.message = "Entry \(number(index)) sent entry \(number(entry.index))'s action; b goes back"
                 return
             }
             index -= 1
         }
-        message = "The entry that sent it (sequence \(cause)) is not in the \(Self.causeSearchLimit) entries before"
+        overlays.message = "The entry that sent it (sequence \(cause)) is not in the \(Self.causeSearchLimit) entries before"
     }
 
     static let causeSearchLimit = 100_000
 
     /// `b`: back to where `c` jumped from.
     mutating func jumpBack() {
-        guard let back = causeTrail.popLast() else { message = "Nothing to go back to (c jumps to an action's cause)"; return }
-        if let filter, !filter.entries.contains(back) { self.filter = nil }
+        guard let back = timeline.causeTrail.popLast() else { overlays.message = "Nothing to go back to (c jumps to an action's cause)"; return }
+        if let filter = timeline.filter, !filter.entries.contains(back) { self.timeline.filter = nil }
         select(entry: back)
     }
 
@@ -88,6 +116,6 @@ extension InspectorModel {
     }
 
     mutating func resizeSplit(by delta: Int) {
-        timelineWidthShare = min(80, max(20, timelineWidthShare + delta))
+        panes.timelineWidthShare = min(80, max(20, panes.timelineWidthShare + delta))
     }
 }

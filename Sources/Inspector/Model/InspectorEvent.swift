@@ -51,11 +51,17 @@ enum InspectorEvent: Equatable, Sendable {
     case tick
     /// Ctrl-C: leave at once, whatever is open.
     case interrupt
+    /// The export the model asked for goes to `path` (chosen before it is built and written).
+    case exportStarted(path: String)
     /// The session's background export wrote `fraction` of the file.
     case exportProgress(fraction: Double)
+    /// Esc stopped the export: nothing was left on disk.
+    case exportCancelled
     /// The terminal layer finished an export the model asked for.
     case exportFinished(path: String)
     case exportFailed(reason: String)
+    /// A hide-list could not be saved (`.rewind/hidden-actions…`): why, in words.
+    case hideListSaveFailed(reason: String)
     /// The session found a free name for the branch `s` saves: ask before writing it.
     case branchFileChosen(path: String)
     /// The session wrote the branch (`entries` of them) to `path`, or could not.
@@ -69,6 +75,10 @@ enum InspectorEvent: Equatable, Sendable {
     case compatibilityProgress(checked: Int)
     /// The background compatibility check finished a pass.
     case compatibilityChecked(CompatibilityCheck)
+    /// The view builder read the states of view `job` (``InspectorEffect/buildView(_:job:)``).
+    case viewBuilt(job: Int, view: SelectionView)
+    /// Old and new values of history rows, by entry (``InspectorEffect/describeChanges(_:)``).
+    case changesDescribed([Int: ValueChangeText.Values])
     /// The background search `job` (`:find`, `:bisect`) examined `fraction` of the log and found
     /// `newMatches` (`:find`; entries of the log file, in order) since it last said.
     case queryProgress(job: Int, newMatches: [Int], fraction: Double)
@@ -80,7 +90,10 @@ enum InspectorEvent: Equatable, Sendable {
 enum InspectorEffect: Equatable, Sendable {
     case quit
     /// Write the Markdown of `export` to a new file, in the background; `suggestedName` is a file name without directory.
+    /// Answered by `exportStarted` at once, then `exportProgress` and `exportFinished`, `exportFailed` or `exportCancelled`.
     case exportDiff(DiffExport, suggestedName: String)
+    /// Esc while exporting: stop and remove what was written.
+    case cancelExport
     /// Put `text` on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Remember the hide-list for the project (`.rewind/hidden-actions` in the current directory).
@@ -102,6 +115,14 @@ enum InspectorEffect: Equatable, Sendable {
     /// Extend the compatibility report over entries up to `through`, in the background;
     /// answered by `compatibilityProgress` and `compatibilityChecked`.
     case checkCompatibility(continuing: CompatibilityCheck, through: Int)
+    /// Read the states of `request` and build its view in the background (they take long to
+    /// read); answered by `viewBuilt` with the same `job`. A newer job replaces it.
+    case buildView(ViewRequest, job: Int)
+    /// Esc while a view is being built: its result is no longer wanted.
+    case stopBuildingView
+    /// Work out old and new of these history rows in the background (their states are big);
+    /// answered by `changesDescribed`.
+    case describeChanges([ValueChange])
     /// Search the log file with `rewind find`'s engine for `:find` or `:bisect`, in the
     /// background; answered by `queryProgress` and `queryFinished` with the same `job`.
     case runQuery(job: Int, kind: QueryScanProgress.Kind, query: Query)

@@ -2,9 +2,11 @@ import Recorder
 import RewindQuery
 import RewindJSON
 
-/// Everything the inspector shows, as a value: the log cursor, selection,
-/// focus, tree expansion, search, marks, filter, overlays and follow mode.
-/// Only `reduce` changes it and only `render` draws it.
+/// Everything the inspector shows, as a value, in scoped states: `timeline` (selection,
+/// mark, filter, follow), `panes` (focus, cursors, open nodes), `overlays` (the window,
+/// the prompt, the message), `scans` (searches, `:find`, an export) and `replays`; the
+/// view of the selection is derived from them. Only `reduce` changes it, effects leave
+/// by one route (``request(_:)``, returned by `reduce`), and only `render` draws it.
 ///
 /// The log itself stays behind `source`, which is read (never written) and
 /// caches what it rebuilds; the model keeps the few things on screen.
@@ -53,43 +55,6 @@ struct InspectorModel {
         case value(ValueViewer)
     }
 
-    /// One value shown whole: a long string wrapped (its own line breaks kept), anything else as pretty JSON.
-    struct ValueViewer: Equatable, Sendable {
-        var path: JSONPointer
-        var text: String
-        var scroll = 0
-
-        init(path: JSONPointer, value: JSONValue) {
-            self.path = path
-            text = value.stringValue ?? JSONWriter.prettyString(value)
-        }
-
-        /// The text broken into rows of at most `width` columns, at spaces where it can be.
-        /// A line's leading spaces (pretty JSON's indentation) start each of its rows.
-        func lines(width: Int) -> [String] {
-            var lines: [String] = []
-            let width = max(1, width)
-            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                let leading = paragraph.prefix { $0 == " " }
-                // At most a row less one column, so every row has room for text.
-                let indent = String(leading.prefix(width - 1))
-                var line = indent
-                for word in paragraph.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
-                    let candidate = line == indent ? indent + word : line + " " + word
-                    if TerminalWidth.of(candidate) <= width { line = candidate; continue }
-                    if line != indent { lines.append(line); line = indent }
-                    // A word longer than a row is cut where the row ends.
-                    for character in word {
-                        if line != indent, TerminalWidth.of(line) + TerminalWidth.of(character) > width { lines.append(line); line = indent }
-                        line.append(character)
-                    }
-                }
-                lines.append(line)
-            }
-            return lines
-        }
-    }
-
     struct ActionTypeCount: Equatable, Sendable {
         var actionType: String
         var count: Int
@@ -121,10 +86,22 @@ struct InspectorModel {
         var top = 0
         /// True once the user moved the cursor: changes found earlier then keep it on its change.
         var cursorMoved = false
-        /// `old → new` of the changes on screen, by entry (worked out in `reduce`, not `render`).
-        var details: [Int: String] = [:]
+        /// Old and new values of the changes on screen, by entry (worked out in `reduce`, not `render`).
+        var details: [Int: ValueChangeText.Values] = [:]
+        /// Columns the rows are scrolled sideways (→ / ←), after their entry number and time.
+        var left = 0
+        /// Changes whose values the background reader is working out (big states).
+        var describing: [ValueChange] = []
 
         var path: JSONPointer { history.path }
+
+        /// Width of the action column of a row: the change after it must fit too.
+        static let actionWidth = 18
+
+        /// A row after its entry number and time: the action, then `old → new` (or `…` until worked out).
+        static func rowText(actionType: String?, detail: String?) -> String {
+            (actionType ?? "(unreadable)").truncated(toWidth: actionWidth).padded(toWidth: actionWidth) + "  " + (detail ?? "…")
+        }
         /// Every entry found (tests; the screen reads only the rows it shows).
         var entries: [Int] { history.entries }
     }
@@ -157,132 +134,38 @@ struct InspectorModel {
         }
     }
 
-    /// What the panes show for the current selection, rebuilt by `reduce`
-    /// only when the selection or comparison changes.
-    struct SelectionView {
-        var selection: Int = -1
-        var initial = false
-        var comparedWith: Int?
-        var entry: TimelineEntry?
-        var state: JSONValue?
-        /// Why `state` is missing (a damaged record it depends on).
-        var stateError: String?
-        var changedPaths: [JSONPointer] = []
-        var diffLines: [DiffLine] = []
-        /// Why there is no diff to show (a damaged record on the way), instead of "(no changes)".
-        var diffError: String?
-
-        /// The state after `mark` (`-`) against this view's state (`+`), in the style of an
-        /// action's diff: a `@ path` per changed path, then its old and new value.
-        mutating func compare(withMark mark: Int, in source: any TimelineSource) {
-            var base: JSONValue?
-            do { base = try source.state(at: mark) } catch { diffError = "The diff cannot be rebuilt: \(error)" }
-            var paths = [JSONPointer()]
-            if let base, let state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
-            changedPaths = ChangedPaths.resolvingAppends(paths, in: state)
-            if let base, let state { diffLines = DiffLines.lines(from: base, to: state, changedPaths: changedPaths) }
-            if let stateError { diffError = "The diff cannot be rebuilt: " + stateError }
-        }
-    }
-
     let source: any TimelineSource
     var size: ScreenSize
-    /// Entries known (a snapshot of `source.count`, updated on ticks).
-    var count: Int
-    /// Index of the selected entry; 0 when the log is empty.
-    var selection = 0
-    /// First timeline row on screen (a position in `visibleEntryCount`).
-    var timelineTop = 0
-    var focus: Pane = .timeline
-    var filter: ActionFilter?
-    var mark: Int?
-    /// True while the diff pane compares the mark with the selection (`d`).
-    var comparingWithMark = false
-    /// Nodes the user opened or closed; changed nodes' ancestors open by themselves.
-    var folds = FoldChoices()
-    var stateCursor = 0
-    var stateTop = 0
-    var diffTop = 0
-    /// Columns scrolled off the diff pane's left edge (→ / ← in the diff pane).
-    var diffLeft = 0
-    /// The diff line the last diff-pane search landed on (marked with `▶`).
-    var diffMatchLine: Int?
-    var lastSearch: String?
-    /// True while the last search's matches are underlined on screen (Esc turns it off).
-    var highlightsSearch = false
-    /// Which match the cursor is on, of how many, after a search in the state or diff pane.
-    var searchMatch: (index: Int, total: Int)?
-    /// Counting the last timeline search's matches for `match i/N` (in slices).
-    var timelineMatchCount: TimelineMatchCount?
-    /// A timeline search still looking (it runs in slices, see EntryScans).
-    var timelineSearch: TimelineSearch?
-    /// `:find` or `:bisect` still reading states (Model/QueryCommands.swift).
-    var queryScan: QueryScanProgress?
-    /// Background searches started so far: the last one's number, so reports of an older one are told apart.
-    var queryJobs = 0
-    /// What the last `:find` matched; n and N step through it until the next `/` search.
-    var queryMatches: QueryMatches?
-    /// How many entries one event may examine in scans.
-    var scanBudget = ScanBudget.interactive
-    var prompt: Prompt?
-    /// Lines entered in each kind of prompt, newest last (Up/Down in the prompt).
-    var promptHistory: [Prompt.Kind: [String]] = [:]
-    var overlay: Overlay?
-    var follow = false
-    /// Following, but the user moved off the newest entry to look back (as `less +F`
-    /// and lnav do): new entries are still read, the selection stays; F or G resumes.
-    var followPaused = false
-    /// A one-off message shown instead of the key hints until the next key.
-    var message: String?
-    /// A message that stays until Esc dismisses it (where an export was written, or why it failed).
-    var notice: String?
-    /// How much of an export the session has written, 0...1, while it writes one.
-    var exporting: Double?
-    /// The last replay (`r`, with a linked reducer): which entries diverge.
-    var replayRun: ReplayRun?
-    /// The replay running in the background, if one is.
-    var replaying: ReplayProgress?
-    /// The number of the last `r` started (each gets the next; a stale result is dropped).
-    var lastReplayJob = 0
-    /// Which recorded action types and states decode with the linked reducer's types,
-    /// over the entries checked so far (extended in the background as indexing proceeds).
-    var compatibility: CompatibilityCheck?
-    /// The compatibility pass running in the background, if one is.
-    var compatibilityChecking: CompatibilityProgress?
-    /// Unavailable keys already explained in full (later presses get a short reminder).
-    var explainedRequirements: Set<KeyRequirement> = []
-    /// The state pane shows the selected action instead (`p`): payload, duration, cause.
-    var showsAction = false
-    /// The action view's payload tree: open nodes, cursor, the window on screen.
-    var payloadTree = PayloadTree()
-    /// Where `c` jumped from, so `b` can go back.
-    var causeTrail: [Int] = []
-    /// The timeline title's picture of state sizes and slow reducers.
-    var sparkline = Sparkline()
-    /// Effects asked for where no effect list is at hand (overlay keys); `reduce` returns them.
-    var pendingEffects: [InspectorEffect] = []
-    /// Action types hidden everywhere (the persisted hide-list, `.rewind/hidden-actions`).
-    var hiddenActionTypes: Set<String> = []
-    /// Action types hidden in this log only (`.rewind/hidden-actions-by-log`, Shift-Tab in the picker).
-    var logHiddenActionTypes: Set<String> = []
-    /// What this log's own hide-list is saved under (its absolute path); nil: a log without a file, no list.
-    var hideListLog: String?
-    /// `:0`: the panes show the state before the first entry (the header's initial state).
-    var showingInitialState = false
+    /// Where the user is in the log: the selection, the mark, the filter, follow mode, a jump waiting for indexing.
+    var timeline: TimelineState
+    /// Which pane has the keys, where each pane is scrolled, which nodes are open, the layout.
+    var panes = PaneState()
+    /// Searches, scans and `:find` on their way through the log, and what the last search found.
+    var scans = ScanState()
+    /// What is drawn over the panes and on the bottom lines: the window open, the line being typed,
+    /// the message, the notice, the question waiting for `y`.
+    var overlays = OverlayState()
+    /// The replay keys' work: the last replay's result, the one running, the compatibility report.
+    var replays = ReplayState()
+    /// What the model asks the outside world to do, in order, until `reduce` hands it over
+    /// (``request(_:)``, ``takeEffects()``): the one way effects leave the model.
+    private(set) var effects: [InspectorEffect] = []
+    /// Ticks so far: what the spinners of background work turn with.
+    var ticks = 0
     /// Digits typed before a motion (`5j`, `10G`).
     var pendingCount: Int?
-    /// Keys already reported as doing nothing (each is reported once).
-    var reportedUnknownKeys: Set<Key> = []
-    /// The timeline's share of the width in percent (`<` / `>`).
-    var timelineWidthShare = 50
-    /// The pane shown alone (`z`), if any.
-    var zoomed: Pane?
-    /// A question on the hint line (saving a branch) waiting for `y`.
-    var confirmation: Confirmation?
-    /// Why the edited action did not decode, shown while the editor stays open.
-    var editError: String?
 
     private(set) var view = SelectionView()
+    /// The number of the last view asked of the background builder (a stale result is dropped).
+    private(set) var viewBuildJob = 0
+    /// A new selection's first changed node is still to be brought into view (its state was not there yet).
+    private var revealsChange = false
+    /// Where the state pane's cursor goes once the selected state is shown: a node the user
+    /// asked to keep (`reveals`: its parents open), or the one it was on before the selection moved.
+    private var cursorTarget: (path: JSONPointer, reveals: Bool)?
+    /// A view whose states take more bytes than this (to read, or as JSON) is built in the
+    /// background (about 8 ms of parsing; tests set 0 to build every view there).
+    var quickStateBytes = 2 << 20
     /// The open nodes in effect (user choices plus revealed changes).
     private(set) var expansion = TreeExpansion(open: [])
     /// Rows of the whole state tree, and the ones on screen (from `stateTop`).
@@ -296,24 +179,34 @@ struct InspectorModel {
         self.source = source
         datePaths = DatePaths(source.datePaths)
         self.size = size
-        self.count = source.count
+        timeline = TimelineState(count: source.count)
         refreshView()
     }
 
-    var layout: PaneLayout { PaneLayout(size: size, timelineShare: timelineWidthShare, zoomed: zoomed) }
+    /// Asks the outside world for `effect` (a file written, a state read in the background);
+    /// `reduce` returns it with the others this event asked for.
+    mutating func request(_ effect: InspectorEffect) { effects.append(effect) }
+
+    /// The effects asked for since the last call, in order (what `reduce` returns).
+    mutating func takeEffects() -> [InspectorEffect] {
+        defer { effects = [] }
+        return effects
+    }
+
+    var layout: PaneLayout { PaneLayout(size: size, timelineShare: panes.timelineWidthShare, zoomed: panes.zoomed) }
 
     // MARK: Timeline rows (the filter maps rows to entries)
 
-    var visibleEntryCount: Int { filter?.entries.count ?? count }
+    var visibleEntryCount: Int { timeline.filter?.entries.count ?? timeline.count }
 
     func entryIndex(atRow row: Int) -> Int? {
         guard row >= 0, row < visibleEntryCount else { return nil }
-        return filter.map { $0.entries[row] } ?? row
+        return timeline.filter.map { $0.entries[row] } ?? row
     }
 
     /// The timeline row of `entry`, or of the nearest visible entry before it.
     func row(ofEntry entry: Int) -> Int {
-        guard let filter else { return entry }
+        guard let filter = timeline.filter else { return entry }
         var low = 0, high = filter.entries.count
         while low < high {
             let middle = (low + high) / 2
@@ -322,7 +215,7 @@ struct InspectorModel {
         return max(0, low - 1)
     }
 
-    var selectedRow: Int { row(ofEntry: selection) }
+    var selectedRow: Int { row(ofEntry: timeline.selection) }
 
     // MARK: Derived view
 
@@ -338,7 +231,7 @@ struct InspectorModel {
                 ancestor = path.parent
             }
         }
-        return folds.expansion(over: open)
+        return panes.folds.expansion(over: open)
     }
 
     /// True when the selected action changed `path`, something inside it, or something containing it.
@@ -346,100 +239,103 @@ struct InspectorModel {
         view.changedPaths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
     }
 
-    /// Reloads the selected entry, its state and its diff when the selection
-    /// or comparison changed, then the visible tree rows.
     /// Forgets the selection view so the next refresh reloads it (replay changed what the source returns).
     mutating func invalidateView() { view = SelectionView() }
 
+    /// What the panes should show now: the selection, against what.
+    var viewRequest: ViewRequest {
+        ViewRequest(selection: timeline.selection, initial: timeline.showingInitialState, comparedWith: timeline.comparingWithMark ? timeline.mark : nil,
+                    divergence: timeline.comparingWithMark ? nil : replayDivergence(at: timeline.selection), diffBase: diffBase(of: timeline.selection),
+                    hasEntries: timeline.count > 0)
+    }
+
+    /// Reloads the selected entry, its state and its diff when the selection or
+    /// comparison changed, then the visible tree rows. States that take long to
+    /// read are read in the background: the panes say so meanwhile, and the keys
+    /// keep working (``viewBuilt(job:view:)`` puts the result on screen).
     mutating func refreshView() {
-        let compared = comparingWithMark ? mark : nil
-        if view.selection != selection || view.comparedWith != compared || view.entry == nil || view.initial != showingInitialState {
-            var next = SelectionView(selection: selection, initial: showingInitialState, comparedWith: compared)
-            if showingInitialState {
-                next.entry = source.entry(at: 0)
-                next.state = source.initialState
-                if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
-                // `d` at `:0`: the mark against the initial state, as against any entry.
-                if let compared { next.compare(withMark: compared, in: source) }
-            } else if count > 0, let entry = source.entry(at: selection) {
-                next.entry = entry
-                var stateUnavailable: (any Error)?
-                do {
-                    next.state = try source.state(at: selection)
-                } catch {
-                    next.stateError = "\(error)"
-                    stateUnavailable = error
-                }
-                if let compared, compared == selection {
-                    // The mark against itself: nothing differs (not the action's own diff).
-                    next.changedPaths = []
-                } else if let compared {
-                    next.compare(withMark: compared, in: source)
-                } else {
-                    next.changedPaths = ChangedPaths.resolvingAppends(entry.changedPaths, in: next.state)
-                    if let divergence = replayDivergence(at: selection) {
-                        // After `r`: the recorded state against the recomputed one.
-                        next.diffLines = DiffLines.treeLines(from: divergence.recorded, to: divergence.recomputed)
-                    } else if let stateUnavailable {
-                        next.diffError = "The diff cannot be shown: the state after entry \(number(selection)) cannot be rebuilt: "
-                            + StateUnavailable.reason(of: stateUnavailable)
-                    } else {
-                        let before = source.stateBefore(selection)
-                        let base = diffBase(of: selection)
-                        if before == nil, base >= 0, let session = source.session(at: base) {
-                            next.diffError = "The diff cannot be shown: entry \(number(selection)) starts a new recording session whose header holds no state before it (\(session.description))"
-                        } else if before == nil, base >= 0 {
-                            // An unknown state is not an empty one: a diff against nothing would invent additions.
-                            next.diffError = "The diff cannot be shown: " + diffStartUnavailable(for: selection)
-                        } else {
-                            next.diffLines = DiffLines.lines(from: before, to: next.state, changedPaths: next.changedPaths)
-                        }
-                    }
-                }
-                if let stateError = next.stateError, next.diffError == nil { next.diffError = "The diff cannot be rebuilt: " + stateError }
-            } else if count > 0, let record = source.damagedRecord(at: selection) {
-                // A damaged record keeps its row: say what is wrong with it rather than skip it.
-                next.stateError = "entry \(number(selection))'s record is damaged (line \(record.line): \(record.reason)); "
-                    + "the states after it are back from the next keyframe"
-                next.diffError = "Entry \(number(selection)) cannot be read: its record (line \(record.line)) is damaged"
-            } else if count > 0, let gap = source.gap(at: selection) {
-                // A gap keeps a row where its entries would be, saying why they are missing.
-                next.stateError = GapDescription.sentence(numbered: number(selection), gap: gap)
-                next.diffError = "Nothing to diff: " + GapDescription.notRecorded(numbered: number(selection), gap: gap)
-                    + "; the next entry's diff starts from the last state recorded before"
-            } else if count > 0, let session = source.session(at: selection) {
-                // A new session's row: the state it started from, when its header holds one.
-                next.state = session.initialState
-                if next.state == nil { next.stateError = "the new session's header holds no state before its first entry" }
-                next.diffError = "A " + session.description + " starts here: the log was opened again"
+        let wanted = viewRequest
+        if view.request != wanted || view.entry == nil {
+            // Big states take long to read, and their diffs to work out even when cached: off this thread.
+            let bytes = wanted.stateIndexes.reduce(0) { bytes, index in
+                bytes + max(source.stateRebuildBytes(at: index), source.stateBytesEstimate(at: index) ?? 0)
             }
-            let selectionMoved = view.selection != selection
-            view = next
-            if selectionMoved {
-                diffTop = 0
-                diffLeft = 0
-                payloadTree.cursor = 0
-                payloadTree.top = 0
-                diffMatchLine = nil
-                expansion = effectiveExpansion()
-                // Bring the first changed node into view unless the user is working in the tree.
-                if focus != .state, let state = view.state, let changed = view.changedPaths.first {
-                    var target: JSONPointer? = changed
-                    while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
-                    if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { stateCursor = row }
-                }
+            if bytes > quickStateBytes {
+                viewBuildJob += 1
+                show(SelectionView.loading(wanted, bytes: bytes, source: source))
+                request(.buildView(wanted, job: viewBuildJob))
+            } else {
+                show(SelectionView.build(wanted, source: source))
             }
         }
         refreshRows()
         refreshPayloadTree()
     }
 
-    /// Why the state entry `index`'s diff starts from cannot be rebuilt, worded to follow "The diff cannot be shown: ".
-    private func diffStartUnavailable(for index: Int) -> String {
-        let base = diffBase(of: index)
-        var reason = "it cannot be read"
-        do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
-        return "the state before it, after entry \(label(ofRow: base)), cannot be rebuilt: " + reason
+    /// The background builder finished job `job`: shown when it is still the one wanted.
+    mutating func viewBuilt(job: Int, view built: SelectionView) {
+        guard job == viewBuildJob, view.loading?.stopped == false, built.request == view.request else { return }
+        show(built)
+        refreshRows()
+    }
+
+    /// Esc while the states are read in the background: stop waiting. False when none are.
+    mutating func stopBuildingView() -> Bool {
+        guard let loading = view.loading, !loading.stopped else { return false }
+        view.loading?.stopped = true
+        request(.stopBuildingView)
+        overlays.message = "Stopped reading the state after entry \(label(ofRow: timeline.selection)); Enter reads it"
+        return true
+    }
+
+    /// Puts the state pane's cursor on `path` (its parents opened) as soon as the selected state is shown.
+    mutating func keepCursor(on path: JSONPointer) {
+        cursorTarget = (path, reveals: true)
+        // The entry on screen already: nothing new will be shown, so now.
+        if view.request == viewRequest, view.state != nil { show(view) }
+    }
+
+    /// Enter after Esc stopped reading the states: read them again.
+    mutating func resumeBuildingView() -> Bool {
+        guard view.loading?.stopped == true else { return false }
+        invalidateView()
+        return true
+    }
+
+    /// Puts `next` on screen; a new selection starts with its diff at the top and,
+    /// once its state is there, the first changed node in view.
+    private mutating func show(_ next: SelectionView) {
+        let selectionMoved = view.selection != next.selection
+        // Working in the tree, the cursor stays on its node from entry to entry (by path, not by row).
+        if selectionMoved, panes.focus == .state, cursorTarget == nil, let path = cursorRow?.path { cursorTarget = (path, reveals: false) }
+        view = next
+        if selectionMoved {
+            panes.diffTop = 0
+            panes.diffLeft = 0
+            panes.payloadTree.cursor = 0
+            panes.payloadTree.top = 0
+            panes.diffMatchLine = nil
+            revealsChange = true
+        }
+        guard view.state != nil || view.loading == nil else { return }
+        expansion = effectiveExpansion()
+        if let target = cursorTarget, let state = view.state {
+            cursorTarget = nil
+            revealsChange = false
+            if target.reveals, state[pointer: target.path] != nil { reveal(target.path); return }
+            // The node, or the nearest of its parents on screen.
+            var path: JSONPointer? = target.path
+            while let candidate = path, !candidate.isRoot, StateTree.rowIndex(of: candidate, in: state, expansion: expansion) == nil { path = candidate.parent }
+            if let path, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { panes.stateCursor = row }
+            return
+        }
+        // Bring the first changed node into view unless the user is working in the tree.
+        if revealsChange, panes.focus != .state, let state = view.state, let changed = view.changedPaths.first {
+            var target: JSONPointer? = changed
+            while let path = target, !path.isRoot, StateTree.rowIndex(of: path, in: state, expansion: expansion) == nil { target = path.parent }
+            if let path = target, let row = StateTree.rowIndex(of: path, in: state, expansion: expansion) { panes.stateCursor = row }
+        }
+        revealsChange = false
     }
 
     /// Recomputes the open nodes and the visible window of the state tree.
@@ -447,10 +343,10 @@ struct InspectorModel {
         expansion = effectiveExpansion()
         guard let state = view.state else { stateRows = []; stateRowCount = 0; return }
         stateRowCount = StateTree.rowCount(of: state, expansion: expansion)
-        stateCursor = min(max(0, stateCursor), max(0, stateRowCount - 1))
+        panes.stateCursor = min(max(0, panes.stateCursor), max(0, stateRowCount - 1))
         let height = max(1, layout.state.height)
-        Self.keepVisible(&stateTop, cursor: stateCursor, height: height, total: stateRowCount)
-        stateRows = StateTree.rows(of: state, expansion: expansion, in: stateTop..<(stateTop + height))
+        Self.keepVisible(&panes.stateTop, cursor: panes.stateCursor, height: height, total: stateRowCount)
+        stateRows = StateTree.rows(of: state, expansion: expansion, in: panes.stateTop..<(panes.stateTop + height))
     }
 
     /// The row position of `path` in the state tree, when it is visible (its parents open).
@@ -468,6 +364,16 @@ struct InspectorModel {
     }
 }
 
+/// How far the background export (`e`) got.
+struct ExportProgress: Equatable, Sendable {
+    /// Where it goes, once the runner chose the name.
+    var path: String?
+    /// How much of the file is written, 0...1; nil while the report is still being built.
+    var written: Double?
+    /// Esc was pressed: it stops at the next chunk.
+    var cancelling = false
+}
+
 extension InspectorModel.Overlay {
     /// Moves the path history out, leaving a placeholder, so the caller holds the only
     /// reference to its arrays (a `switch` over the overlay can keep a second one alive).
@@ -475,5 +381,12 @@ extension InspectorModel.Overlay {
         guard case .pathHistory(let history) = self else { return nil }
         self = .help(scroll: 0)
         return history
+    }
+
+    /// Moves the value viewer out, as ``takePathHistory()`` does: its line caches then grow in place.
+    mutating func takeValueViewer() -> ValueViewer? {
+        guard case .value(let viewer) = self else { return nil }
+        self = .help(scroll: 0)
+        return viewer
     }
 }

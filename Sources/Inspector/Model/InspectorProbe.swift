@@ -7,12 +7,32 @@ import RewindQuery
 package final class InspectorProbe {
     private let timeline: LogTimeline
     private var model: InspectorModel
+    /// Reads states that take long in the background, as the session's runner does.
+    private let runner: EffectRunner
 
     /// Opens a log and builds the first screen's model (no drawing yet).
     package init(path: String, columns: Int, rows: Int, indexInBackground: Bool) throws {
         // As `rewind` opens a log for the inspector (CommandSupport): damaged records keep rows.
         timeline = try LogTimeline(path: path, indexInBackground: indexInBackground, keepsDamagedRows: true)
         model = InspectorModel(source: timeline, size: ScreenSize(columns: columns, rows: rows))
+        runner = EffectRunner(source: timeline, directory: FileManager.default.temporaryDirectory.path)
+        for effect in reduce(&model, .tick) { start(effect) }
+    }
+
+    /// Reduces `event`, starting the background reading it asks for (not waiting for it); returns the other effects.
+    @discardableResult
+    private func send(_ event: InspectorEvent) -> [InspectorEffect] {
+        reduce(&model, event).filter { effect in
+            switch effect {
+            case .buildView, .stopBuildingView: start(effect); return false
+            default: return true
+            }
+        }
+    }
+
+    private func start(_ effect: InspectorEffect) {
+        if case .buildView = effect { _ = runner.perform(effect) }
+        if case .stopBuildingView = effect { _ = runner.perform(effect) }
     }
 
     /// Renders the current screen and returns it as text.
@@ -22,14 +42,14 @@ package final class InspectorProbe {
     package var entryCount: Int { timeline.count }
 
     /// Entries the model knows of (it learns of newly indexed ones on a tick).
-    package var modelEntryCount: Int { model.count }
+    package var modelEntryCount: Int { model.timeline.count }
 
     /// One tick of the run loop, without drawing.
-    package func tick() { reduce(&model, .tick) }
+    package func tick() { send(.tick) }
 
     /// One `j` press and the redraw that follows.
     package func stepDown() {
-        reduce(&model, .key(.down))
+        send(.key(.down))
         _ = render(model, size: model.size)
     }
 
@@ -38,8 +58,8 @@ package final class InspectorProbe {
 
     /// Selects entry `number` (from 1) as `:number` Enter would.
     package func jump(to number: Int) {
-        for key in ":\(number)" { reduce(&model, .key(.character(key))) }
-        reduce(&model, .key(.enter))
+        for key in ":\(number)" { send(.key(.character(key))) }
+        send(.key(.enter))
     }
 
     /// Types `text` as keys (`\n` is Enter, `\u{1b}` Esc), then ticks until no scan
@@ -51,7 +71,7 @@ package final class InspectorProbe {
         func timed(_ event: InspectorEvent) {
             let start = ContinuousClock.now
             let cpuStart = Self.threadCPUSeconds()
-            reduce(&model, event)
+            send(event)
             _ = render(model, size: model.size)
             eventCPUSeconds.append(Self.threadCPUSeconds() - cpuStart)
             let elapsed = ContinuousClock.now - start
@@ -67,6 +87,28 @@ package final class InspectorProbe {
         }
         while model.hasPendingScan { timed(.tick) }
         return seconds
+    }
+
+    /// Blocks until the state pane shows the selected entry's state (or says why it cannot).
+    package func waitUntilStateShown() {
+        while model.view.loading != nil {
+            runner.waitUntilIdle()
+            let events = runner.takeEvents()
+            if events.isEmpty { return }
+            for event in events { send(event) }
+        }
+    }
+
+    /// Presses `keys` (named as ``PacedSession`` names them: `j`, `<PgDn>`, `<Esc>`…) one
+    /// after another; returns the seconds each took (`reduce` + `render`), what blocks the next key.
+    package func pressTimed(_ keys: [String]) -> [Double] {
+        keys.map { token in
+            guard let key = PacedSession.key(named: token) else { return 0 }
+            let start = ContinuousClock.now
+            send(.key(key))
+            _ = render(model, size: model.size)
+            return PacedTerminalClock.seconds(ContinuousClock.now - start)
+        }
     }
 
     /// The CPU time each event of the last ``typeAndFinishScans(_:afterEvent:)`` took on
@@ -111,14 +153,14 @@ package final class InspectorProbe {
     /// moving there with the keys would; false when the node is not in the selected state.
     package func selectStateNode(_ pointer: String) -> Bool {
         guard let path = try? JSONPointer(parsing: pointer) else { return false }
-        model.focus = .state
+        model.panes.focus = .state
         model.reveal(path)
         return model.cursorRow?.path == path
     }
 
     /// How many changes the open `w` history lists, nil when none is open.
     package var historyChangeCount: Int? {
-        if case .pathHistory(let history) = model.overlay { return history.history.count }
+        if case .pathHistory(let history) = model.overlays.overlay { return history.history.count }
         return nil
     }
 
@@ -127,9 +169,9 @@ package final class InspectorProbe {
     /// Markdown the effect runner hands the background writer.
     package func exportMarkDiff(from: Int, to: Int) -> (seconds: Double, markdown: String)? {
         jump(to: from)
-        reduce(&model, .key(.character("m")))
+        send(.key(.character("m")))
         jump(to: to)
-        reduce(&model, .key(.character("d")))
+        send(.key(.character("d")))
         return pressExport()
     }
 
@@ -144,12 +186,12 @@ package final class InspectorProbe {
     /// effect runner then builds (its work, done after the key is answered).
     private func pressExport() -> (seconds: Double, markdown: String)? {
         let start = ContinuousClock.now
-        let effects = reduce(&model, .key(.character("e")))
+        let effects = send(.key(.character("e")))
         _ = render(model, size: model.size)
         let elapsed = ContinuousClock.now - start
         guard case .exportDiff(let export, _)? = effects.first, let markdown = try? export.markdown(from: model.source) else { return nil }
-        reduce(&model, .exportFinished(path: "-"))
-        reduce(&model, .key(.escape))
+        send(.exportFinished(path: "-"))
+        send(.key(.escape))
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, markdown)
     }
 
@@ -175,7 +217,7 @@ package final class InspectorProbe {
     /// Ticks until the model knows of an entry (the background index found one), then
     /// draws the first screen, as a user sees it before typing anything.
     package func showFirstScreen() {
-        while model.count == 0 && timeline.indexing != .complete {
+        while model.timeline.count == 0 && timeline.indexing != .complete {
             usleep(UInt32(InspectorSession.tickMilliseconds * 1000))
             reduce(&model, .tick)
         }
@@ -210,7 +252,7 @@ package final class InspectorProbe {
             }
         }
         return SearchRun(seconds: Self.seconds(since: start), longestEventSeconds: longest,
-                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.message ?? "")
+                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.overlays.message ?? "")
     }
 
     /// User and system time of every thread of this process so far.
@@ -226,7 +268,7 @@ package final class InspectorProbe {
     }
 
     /// What the status bar's last line and the overlay show (for checks in the benchmark).
-    package var message: String? { model.message }
+    package var message: String? { model.overlays.message }
 
     /// The compact JSON of the state after entry `index`.
     package func stateJSON(at index: Int) throws -> [UInt8] { JSONWriter.compact(try timeline.state(at: index)) }

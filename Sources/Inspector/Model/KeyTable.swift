@@ -2,12 +2,23 @@
 enum InspectorCommand: Equatable, Sendable {
     case moveDown, moveUp, moveFirst, moveLast, pageDown, pageUp, halfPageDown, halfPageUp, jumpToEntry
     case focusNext, focusPrevious
-    case toggleNode, expandNode, collapseNode
+    case toggleNode, expandNode, collapseNode, spaceBar, expandAll, collapseAll
     case search, nextMatch, previousMatch
     case filterByAction, markEntry, diffAgainstMark, pathHistory, viewValue, copyValue, copyPath, exportDiff, toggleFollow
     case narrowerTimeline, widerTimeline, zoomPane, toggleActionView, jumpToCause, jumpBack
     case showDamage, showHelp, closeOverlay, redraw, quit
     case replayFromSelection, editAction, saveBranch, toggleSkip
+}
+
+extension InspectorCommand {
+    /// True for the keys that move the timeline's selection (when the timeline has focus).
+    var movesSelection: Bool {
+        switch self {
+        case .moveDown, .moveUp, .moveFirst, .moveLast, .pageDown, .pageUp, .halfPageDown, .halfPageUp, .spaceBar,
+             .nextMatch, .previousMatch, .jumpToCause, .jumpBack: true
+        default: false
+        }
+    }
 }
 
 /// One row of the key table.
@@ -44,9 +55,14 @@ enum KeyTable {
                    hintPanes: [.timeline]),
         KeyBinding(keys: [.tab], description: "focus next pane", command: .focusNext, hint: "pane"),
         KeyBinding(keys: [.backTab], description: "focus previous pane", command: .focusPrevious, hint: nil),
-        KeyBinding(keys: [.enter, .character(" ")], description: "collapse / expand node (state, payload); on a leaf, view it", command: .toggleNode, hint: nil),
+        KeyBinding(keys: [.enter], description: "collapse / expand node (state, payload); on a leaf, view it", command: .toggleNode, hint: nil),
+        KeyBinding(keys: [.character(" ")], description: "page down (timeline, diff); collapse / expand node (state, payload)", command: .spaceBar,
+                   hint: nil),
         KeyBinding(keys: [.right, .character("l")], description: "expand node (diff pane: scroll right)", command: .expandNode, hint: nil),
-        KeyBinding(keys: [.left, .character("h")], description: "collapse node (diff pane: scroll left)", command: .collapseNode, hint: nil),
+        KeyBinding(keys: [.left, .character("h")], description: "collapse node, go to its parent; at the top, back to the timeline (diff: scroll left)",
+                   command: .collapseNode, hint: nil),
+        KeyBinding(keys: [.character("E")], description: "expand the node under the cursor and everything in it", command: .expandAll, hint: nil),
+        KeyBinding(keys: [.character("C")], description: "collapse every node of the tree", command: .collapseAll, hint: nil),
         KeyBinding(keys: [.character("/")], description: "search the focused pane (empty: again)", command: .search, hint: "search"),
         KeyBinding(keys: [.character("n")], description: "next match", command: .nextMatch, hint: nil),
         KeyBinding(keys: [.character("N")], description: "previous match", command: .previousMatch, hint: nil),
@@ -100,23 +116,23 @@ enum KeyTable {
     static func binding(for command: InspectorCommand) -> KeyBinding? { bindings.first { $0.command == command } }
 
     /// The hints for `pane`, e.g. `? help  q quit  / search`: help and quit
-    /// first so they survive a narrow terminal, then table order, then the keys
-    /// that are unavailable here (greyed by the status bar), so they never push out one that works.
+    /// first so they survive a narrow terminal, then table order. Keys that do
+    /// nothing here (the replay keys without a linked reducer) are not hinted:
+    /// `?` lists them apart, with what they need.
     /// `actionView`: the state pane shows the action (`p`), so keys on the state tree are left out.
     static func hints(for pane: InspectorModel.Pane, actionView: Bool = false, unavailable: (KeyBinding) -> KeyRequirement?)
-        -> [(key: String, label: String, unavailable: Bool)] {
+        -> [(key: String, label: String)] {
         let first: [InspectorCommand] = [.showHelp, .quit]
         let ordered = bindings.filter { first.contains($0.command) } + bindings.filter { !first.contains($0.command) }
-        let hinted = ordered.filter { $0.hint != nil && ($0.hintPanes?.contains(pane) ?? true) && !(actionView && $0.needsStateTree) }
-        let available = hinted.filter { unavailable($0) == nil }
-        let greyed = hinted.filter { unavailable($0) != nil }
-        return available.map { ($0.keys[0].label, $0.hint!, false) } + greyed.map { ($0.keys[0].label, $0.hint!, true) }
+        return ordered.filter { $0.hint != nil && ($0.hintPanes?.contains(pane) ?? true) && !(actionView && $0.needsStateTree) }
+            .filter { unavailable($0) == nil }
+            .map { ($0.keys[0].label, $0.hint!) }
     }
 }
 
 /// Something a key needs before it does anything; the key table greys such keys
 /// in the help overlay and the hints, and the key says why when pressed.
-enum KeyRequirement: Equatable, Sendable {
+enum KeyRequirement: Hashable, Sendable {
     /// The replay keys: the inspector must run in a debug executable linked with the app's reducer.
     case linkedReducer
 
@@ -134,6 +150,13 @@ enum KeyRequirement: Equatable, Sendable {
         case .linkedReducer: "needs a linked reducer"
         }
     }
+
+    /// Where the key works, for the help overlay's heading over such keys.
+    var place: String {
+        switch self {
+        case .linkedReducer: "a debug executable linked with your reducer (docs/REPLAY.md)"
+        }
+    }
 }
 
 extension InspectorModel {
@@ -149,10 +172,10 @@ extension InspectorModel {
     /// reminder after that (the greyed hint and `?` say it too).
     mutating func explainUnavailable(_ command: InspectorCommand) {
         guard let binding = KeyTable.binding(for: command), let requirement = unavailability(of: binding) else { return }
-        if explainedRequirements.insert(requirement).inserted {
-            message = requirement.reason
+        if overlays.explainedRequirements.insert(requirement).inserted {
+            overlays.message = requirement.reason
         } else {
-            message = "\(binding.keys[0].label) \(requirement.note) (see ? or docs/REPLAY.md)"
+            overlays.message = "\(binding.keys[0].label) \(requirement.note) (see ? or docs/REPLAY.md)"
         }
     }
 }

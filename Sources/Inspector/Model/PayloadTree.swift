@@ -97,49 +97,49 @@ enum PayloadLineStyle: Sendable {
 
 extension InspectorModel {
     /// The action pane has the keys: the state pane shows the action (`p`) and has focus.
-    var actionPaneHasKeys: Bool { showsAction && focus == .state }
+    var actionPaneHasKeys: Bool { panes.showsAction && panes.focus == .state }
 
     mutating func refreshPayloadTree() {
-        guard showsAction else { return }
-        payloadTree.refresh(entry: view.entry, causeTrail: causeTrail, height: layout.state.height)
+        guard panes.showsAction else { return }
+        panes.payloadTree.refresh(entry: view.entry, causeTrail: timeline.causeTrail, height: layout.state.height)
     }
 
     /// j/k and pages in the action pane: the cursor over the payload's rows.
     mutating func movePayloadCursor(by delta: Int) {
-        payloadTree.cursor = min(max(0, payloadTree.cursor.addingClamped(delta)), max(0, payloadTree.rowCount - 1))
+        panes.payloadTree.cursor = min(max(0, panes.payloadTree.cursor.addingClamped(delta)), max(0, panes.payloadTree.rowCount - 1))
     }
 
     /// Enter / Space: fold a node; on a leaf, the value viewer.
     mutating func togglePayloadNode() {
-        guard let row = payloadTree.cursorRow else { return }
+        guard let row = panes.payloadTree.cursorRow else { return }
         guard row.isContainer else { openPayloadValueViewer(); return }
-        payloadTree.setExpanded(row.path, !row.isExpanded)
+        panes.payloadTree.setExpanded(row.path, !row.isExpanded)
     }
 
     /// →: open a node, or step into an open one.
     mutating func expandPayloadNode() {
-        guard let row = payloadTree.cursorRow, row.isContainer else { return }
-        if row.isExpanded { movePayloadCursor(by: 1) } else { payloadTree.setExpanded(row.path, true) }
+        guard let row = panes.payloadTree.cursorRow, row.isContainer else { return }
+        if row.isExpanded { movePayloadCursor(by: 1) } else { panes.payloadTree.setExpanded(row.path, true) }
     }
 
     /// ←: close an open node; on a closed node or a leaf, go to its parent.
     mutating func collapsePayloadNode() {
-        guard let row = payloadTree.cursorRow, let payload = view.entry?.payload else { return }
+        guard let row = panes.payloadTree.cursorRow, let payload = view.entry?.payload else { return }
         if row.isExpanded {
-            payloadTree.setExpanded(row.path, false)
+            panes.payloadTree.setExpanded(row.path, false)
         } else if let parent = row.path.parent, !parent.isRoot,
-                  let parentRow = StateTree.rowIndex(of: parent, in: payload, expansion: payloadTree.expansion) {
-            payloadTree.cursor = parentRow
+                  let parentRow = StateTree.rowIndex(of: parent, in: payload, expansion: panes.payloadTree.expansion) {
+            panes.payloadTree.cursor = parentRow
         }
     }
 
     /// `v`, or Enter on a leaf: the whole value under the cursor (the whole payload when it is a scalar).
     mutating func openPayloadValueViewer() {
         guard let entry = view.entry else { return }
-        if let row = payloadTree.cursorRow {
-            overlay = .value(ValueViewer(path: row.path, value: row.value))
+        if let row = panes.payloadTree.cursorRow {
+            overlays.overlay = .value(ValueViewer(path: row.path, value: row.value))
         } else {
-            overlay = .value(ValueViewer(path: JSONPointer(), value: entry.payload))
+            overlays.overlay = .value(ValueViewer(path: JSONPointer(), value: entry.payload))
         }
     }
 }

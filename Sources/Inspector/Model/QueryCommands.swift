@@ -52,53 +52,53 @@ extension InspectorModel {
         do {
             query = try Query(parsing: queryText)
         } catch {
-            message = "Bad query: \(error.description)"
+            overlays.message = "Bad query: \(error.description)"
             return true
         }
         // A log still being indexed may have entries the model has not heard of yet: the engine waits for them.
-        guard count > 0 || (source.queryableLog != nil && source.indexing != .complete) else {
-            message = "Nothing to \(kind.rawValue): the log has no entries"
+        guard timeline.count > 0 || (source.queryableLog != nil && source.indexing != .complete) else {
+            overlays.message = "Nothing to \(kind.rawValue): the log has no entries"
             return true
         }
         stopBackgroundQuery()
-        timelineSearch = nil
-        queryMatches = nil
-        var scan = QueryScanProgress(kind: kind, query: query, startSelection: selection)
+        scans.timelineSearch = nil
+        scans.queryMatches = nil
+        var scan = QueryScanProgress(kind: kind, query: query, startSelection: timeline.selection)
         if source.queryableLog != nil {
-            queryJobs += 1
-            scan.job = queryJobs
-            pendingEffects.append(.runQuery(job: queryJobs, kind: kind, query: query))
+            scans.queryJobs += 1
+            scan.job = scans.queryJobs
+            request(.runQuery(job: scans.queryJobs, kind: kind, query: query))
         }
-        queryScan = scan
-        message = ":\(kind.rawValue) \(query) …"
+        scans.queryScan = scan
+        overlays.message = ":\(kind.rawValue) \(query) …"
         return true
     }
 
     /// Asks the background search in progress, if any, to stop (a new search, Esc, the log read again).
     mutating func stopBackgroundQuery() {
-        if let job = queryScan?.job { pendingEffects.append(.cancelQuery(job: job)) }
+        if let job = scans.queryScan?.job { request(.cancelQuery(job: job)) }
     }
 
     /// The background search `job` examined `fraction` of the log and found `newMatches`
     /// (entries of the log file, in order) since it last said.
     mutating func noteQueryProgress(job: Int, newMatches: [Int], fraction: Double) {
-        guard var scan = queryScan, scan.job == job else { return }
+        guard var scan = scans.queryScan, scan.job == job else { return }
         // The search may have found entries the background index added since the last tick.
-        if source.count != count { pickUpNewEntries() }
+        if source.count != timeline.count { pickUpNewEntries() }
         scan.matches += newMatches.map(source.entryIndex(ofRecordedLogIndex:))
         scan.examinedFraction = fraction
         selectFirstMatchFromTheStart(&scan)
-        queryScan = scan
-        message = ":\(scan.kind.rawValue) \(scan.query): " + (scan.kind == .find ? "\(scan.matches.count) so far, " : "")
+        scans.queryScan = scan
+        overlays.message = ":\(scan.kind.rawValue) \(scan.query): " + (scan.kind == .find ? "\(scan.matches.count) so far, " : "")
             + "\(Int(fraction * 100))%"
     }
 
     /// The background search `job` is done: `find` with what it reported, `bisect` with `firstBreak`
     /// (entries of the log file; nil for a `find`).
     mutating func finishQuery(job: Int, firstBreak: QueryScan.FirstBreak?) {
-        guard var scan = queryScan, scan.job == job else { return }
-        queryScan = nil
-        if source.count != count { pickUpNewEntries() }
+        guard var scan = scans.queryScan, scan.job == job else { return }
+        scans.queryScan = nil
+        if source.count != timeline.count { pickUpNewEntries() }
         switch scan.kind {
         case .find:
             finishFind(scan)
@@ -107,7 +107,7 @@ extension InspectorModel {
             let broken = firstBreak.entry.map(source.entryIndex(ofRecordedLogIndex:))
             // Rows the log file has no entry for (a damaged record, a gap) have no state to check either;
             // a new session's row stands for no entry.
-            let rowsWithoutEntry = source.positionsWithoutRecordedEntry(before: broken ?? count).filter { source.session(at: $0) == nil }
+            let rowsWithoutEntry = source.positionsWithoutRecordedEntry(before: broken ?? timeline.count).filter { source.session(at: $0) == nil }
             for row in (firstBreak.unchecked.map(source.entryIndex(ofRecordedLogIndex:)) + rowsWithoutEntry).sorted() {
                 scan.unchecked.add(row)
             }
@@ -117,10 +117,10 @@ extension InspectorModel {
 
     /// Reads the next slice of states for `:find` or `:bisect` on a timeline without a queryable log.
     mutating func continueQueryScan(allowance: inout ScanAllowance) {
-        guard var scan = queryScan, scan.job == nil else { return }
+        guard var scan = scans.queryScan, scan.job == nil else { return }
         let query = scan.query
         var broken: Int?
-        source.scanStates(scan.scanned..<count, keepingPrevious: query.readsPreviousState) { step in
+        source.scanStates(scan.scanned..<timeline.count, keepingPrevious: query.readsPreviousState) { step in
             guard allowance.take() else { return false }
             // Rows not handed over: a damaged record's or a gap's has no state to check either;
             // a new session's stands for no entry.
@@ -145,20 +145,20 @@ extension InspectorModel {
         switch scan.kind {
         case .find:
             selectFirstMatchFromTheStart(&scan)
-            guard scan.scanned >= count else {
-                queryScan = scan
-                message = ":find \(query): \(scan.matches.count) so far, \(scanProgress(scan.scanned) ?? "")"
+            guard scan.scanned >= timeline.count else {
+                scans.queryScan = scan
+                overlays.message = ":find \(query): \(scan.matches.count) so far, \(scanProgress(scan.scanned) ?? "")"
                 return
             }
-            queryScan = nil
+            scans.queryScan = nil
             finishFind(scan)
         case .bisect:
-            if broken != nil || scan.scanned >= count {
-                queryScan = nil
+            if broken != nil || scan.scanned >= timeline.count {
+                scans.queryScan = nil
                 finishBisect(scan, broken: broken)
             } else {
-                queryScan = scan
-                message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"
+                scans.queryScan = scan
+                overlays.message = ":bisect \(query): \(scanProgress(scan.scanned) ?? "")"
             }
         }
     }
@@ -173,19 +173,19 @@ extension InspectorModel {
     /// `find` has looked at every entry: n and N step through what it found.
     private mutating func finishFind(_ scan: QueryScanProgress) {
         guard let first = scan.matches.first else {
-            message = "No entry matches \(scan.query)"
+            overlays.message = "No entry matches \(scan.query)"
             return
         }
-        queryMatches = QueryMatches(query: scan.query, entries: scan.matches)
+        scans.queryMatches = QueryMatches(query: scan.query, entries: scan.matches)
         if !scan.selectedMatch { selectShowing(first) }
         let matched = scan.matches.count == 1 ? "1 entry matches" : "\(scan.matches.count) entries match"
-        message = "\(matched) \(scan.query); n/N next/previous"
+        overlays.message = "\(matched) \(scan.query); n/N next/previous"
     }
 
     /// `bisect` found where the condition stops holding (`broken`), or that it never does.
     private mutating func finishBisect(_ scan: QueryScanProgress, broken: Int?) {
         guard let broken else {
-            message = scan.unchecked.isEmpty ? "\(scan.query) holds at every entry"
+            overlays.message = scan.unchecked.isEmpty ? "\(scan.query) holds at every entry"
                 : "\(scan.query) holds at every entry that could be checked; \(scan.unchecked.numbers(in: source)) could not be (no state)"
             return
         }
@@ -193,32 +193,32 @@ extension InspectorModel {
         let action = source.entry(at: broken)?.actionType ?? "an unreadable entry"
         let unsure = scan.unchecked.isEmpty ? ""
             : "; \(scan.unchecked.numbers(in: source)) could not be checked (no state), so it may stop holding earlier"
-        message = "\(scan.query) stops holding at entry \(label(ofRow: broken)) (\(action))" + unsure
+        overlays.message = "\(scan.query) stops holding at entry \(label(ofRow: broken)) (\(action))" + unsure
     }
 
     /// n / N after `:find`: the next or previous match, around the ends.
     mutating func stepThroughQueryMatches(forward: Bool) {
-        guard let matches = queryMatches, !matches.entries.isEmpty else { return }
+        guard let matches = scans.queryMatches, !matches.entries.isEmpty else { return }
         let entries = matches.entries
         let position: Int
         var wrapped = false
         if forward {
-            let next = entries.partitioningIndex { $0 > selection }
+            let next = entries.partitioningIndex { $0 > timeline.selection }
             wrapped = next == entries.count
             position = wrapped ? 0 : next
         } else {
-            let next = entries.partitioningIndex { $0 >= selection } - 1
+            let next = entries.partitioningIndex { $0 >= timeline.selection } - 1
             wrapped = next < 0
             position = wrapped ? entries.count - 1 : next
         }
         selectShowing(entries[position])
-        message = "Match \(position + 1) of \(entries.count) for \(matches.query)" + (wrapped ? " (wrapped around)" : "")
+        overlays.message = "Match \(position + 1) of \(entries.count) for \(matches.query)" + (wrapped ? " (wrapped around)" : "")
     }
 
     /// Selects `index` in the timeline, clearing a filter that hides it.
     private mutating func selectShowing(_ index: Int) {
-        if let filter, !filter.entries.contains(index) { self.filter = nil }
+        if let filter = timeline.filter, !filter.entries.contains(index) { self.timeline.filter = nil }
         select(entry: index)
-        focus = .timeline
+        panes.focus = .timeline
     }
 }

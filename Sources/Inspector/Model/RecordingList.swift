@@ -46,8 +46,9 @@ struct RecordingListModel: Equatable {
             move(to: cursor)
         case .interrupt:
             return [.quit]
-        case .tick, .exportFinished, .exportFailed, .exportProgress, .branchFileChosen, .branchSaved, .branchSaveFailed,
-             .replayProgress, .replayFinished, .compatibilityProgress, .compatibilityChecked, .queryProgress, .queryFinished:
+        case .tick, .exportStarted, .exportFinished, .exportFailed, .exportProgress, .exportCancelled, .hideListSaveFailed,
+             .branchFileChosen, .branchSaved, .branchSaveFailed, .replayProgress, .replayFinished, .compatibilityProgress,
+             .compatibilityChecked, .viewBuilt, .changesDescribed, .queryProgress, .queryFinished:
             // The list starts none of the work these report.
             break
         }

@@ -3,29 +3,30 @@ import Recorder
 import RewindQuery
 
 /// The inspector's only way to change: applies one event to the model and
-/// returns the work the outside world must do (quit, write a file).
+/// returns the work the outside world must do (quit, write a file): every
+/// effect the model asks for on the way (``InspectorModel/request(_:)``),
+/// in order — the one route effects leave by.
 ///
 /// ```swift
 /// var effects = reduce(&model, .key(.character("j")))   // selects the next entry
 /// ```
 @discardableResult
 func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [InspectorEffect] {
-    var effects: [InspectorEffect] = []
     switch event {
     case .key(let key):
-        model.message = nil
-        if model.confirmation != nil {
+        model.overlays.message = nil
+        if model.overlays.confirmation != nil {
             model.answerConfirmation(key)
-        } else if model.prompt != nil {
+        } else if model.overlays.prompt != nil {
             model.handlePromptKey(key)
-        } else if model.overlay != nil {
+        } else if model.overlays.overlay != nil {
             model.handleOverlayKey(key)
         } else if case .character(let digit) = key, let value = digit.wholeNumberValue, digit.isASCII,
                   value > 0 || model.pendingCount != nil {
             // A count before a motion, as in less and vim: 5j, 10G.
             model.pendingCount = min(99_999_999, (model.pendingCount ?? 0) * 10 + value)
         } else if let command = KeyTable.command(for: key) {
-            model.perform(command, effects: &effects)
+            model.perform(command)
             model.pendingCount = nil
         } else {
             model.pendingCount = nil
@@ -38,23 +39,36 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
     case .resize(let size):
         model.size = size
     case .tick:
+        model.ticks &+= 1
         model.pickUpNewEntries()
+        model.continuePendingJump()
     case .interrupt:
-        effects.append(.quit)
+        model.request(.quit)
+    case .exportStarted(let path):
+        model.scans.exporting?.path = path
+        model.overlays.message = "Exporting the diff to \(path)… (Esc cancels)"
     case .exportProgress(let fraction):
-        model.exporting = fraction
+        model.scans.exporting?.written = fraction
     case .exportFinished(let path):
-        model.exporting = nil
-        model.notice = "Exported the diff to \(path)  (Esc dismisses)"
+        model.scans.exporting = nil
+        model.overlays.message = nil   // "Exporting… (Esc cancels)" no longer holds
+        model.overlays.notice = "Exported the diff to \(path)  (Esc dismisses)"
     case .exportFailed(let reason):
-        model.exporting = nil
-        model.notice = "Export failed: \(reason)  (Esc dismisses)"
+        model.scans.exporting = nil
+        model.overlays.message = nil
+        model.overlays.notice = "Export failed: \(reason)  (Esc dismisses)"
+    case .exportCancelled:
+        model.scans.exporting = nil
+        model.overlays.message = "Export cancelled: nothing was written"
+    case .hideListSaveFailed(let reason):
+        // A notice: the filter's own message comes with the same key and must not hide it for good.
+        model.overlays.notice = "Cannot save the hide-list: \(reason)  (Esc dismisses)"
     case .branchFileChosen(let path):
         model.branchFileChosen(path: path)
     case .branchSaved(let path, let entries):
-        model.message = "Saved the branch (\(entries.counted("entry", "entries"))) to \(path)"
+        model.overlays.message = "Saved the branch (\(entries.counted("entry", "entries"))) to \(path)"
     case .branchSaveFailed(let reason):
-        model.message = "Cannot save the branch: \(reason)"
+        model.overlays.message = "Cannot save the branch: \(reason)"
     case .replayProgress(let job, let fraction):
         model.noteReplayProgress(job: job, fraction: fraction)
     case .replayFinished(let job, let run):
@@ -63,26 +77,31 @@ func reduce(_ model: inout InspectorModel, _ event: InspectorEvent) -> [Inspecto
         model.noteCompatibilityProgress(checked: checked)
     case .compatibilityChecked(let check):
         model.finishCompatibilityCheck(check)
+    case .viewBuilt(let job, let view):
+        model.viewBuilt(job: job, view: view)
+    case .changesDescribed(let described):
+        model.changesDescribed(described)
     case .queryProgress(let job, let newMatches, let fraction):
         model.noteQueryProgress(job: job, newMatches: newMatches, fraction: fraction)
     case .queryFinished(let job, let firstBreak):
         model.finishQuery(job: job, firstBreak: firstBreak)
     }
-    effects += model.pendingEffects
-    model.pendingEffects = []
-    model.scheduleCompatibilityCheck(effects: &effects)
+    model.scheduleCompatibilityCheck()
     model.advanceScans()
     model.refreshHistoryDetails()
+    model.layOutValueViewer()
     model.refreshView()
     model.keepTimelineSelectionVisible()
-    model.sparkline.update(count: model.count, columns: model.sparklineColumns, source: model.source)
-    return effects
+    model.timeline.sparkline.update(count: model.timeline.count, columns: model.sparklineColumns, source: model.source, quickStateBytes: model.quickStateBytes)
+    return model.takeEffects()
 }
 
 extension InspectorModel {
-    mutating func perform(_ command: InspectorCommand, effects: inout [InspectorEffect]) {
+    mutating func perform(_ command: InspectorCommand) {
         let times = pendingCount ?? 1
-        let page = max(1, layout.content(of: focus).height - 1)
+        // A key that moves the selection itself leaves a jump waiting for indexing behind.
+        if command.movesSelection && panes.focus == .timeline { timeline.pendingJump = nil }
+        let page = max(1, layout.content(of: panes.focus).height - 1)
         switch command {
         case .moveDown: move(by: times)
         case .moveUp: move(by: -times)
@@ -90,27 +109,38 @@ extension InspectorModel {
         case .pageUp: move(by: -page * times)
         case .halfPageDown: move(by: max(1, page / 2) * times)
         case .halfPageUp: move(by: -max(1, page / 2) * times)
-        case .moveFirst where pendingCount != nil && focus == .timeline, .moveLast where pendingCount != nil && focus == .timeline:
+        case .moveFirst where pendingCount != nil && panes.focus == .timeline, .moveLast where pendingCount != nil && panes.focus == .timeline:
             jump(to: String(times))
         case .moveFirst: move(by: Int.min / 2)
         case .moveLast:
-            if follow && followPaused && focus == .timeline { resumeFollowing() } else { move(by: Int.max / 2) }
-        case .copyValue: copySelection(effects: &effects)
-        case .copyPath: copyPath(effects: &effects)
+            if timeline.follow && timeline.followPaused && panes.focus == .timeline {
+                resumeFollowing()
+            } else if panes.focus == .timeline && isIndexing && timeline.filter == nil && !timeline.follow {
+                jumpToLastWhileIndexing()
+            } else {
+                move(by: Int.max / 2)
+            }
+        case .copyValue: copySelection()
+        case .copyPath: copyPath()
         case .narrowerTimeline: resizeSplit(by: -4)
         case .widerTimeline: resizeSplit(by: 4)
-        case .zoomPane: zoomed = zoomed == nil ? focus : nil
-        case .toggleActionView: showsAction.toggle(); payloadTree.top = 0; payloadTree.cursor = 0
+        case .zoomPane: panes.zoomed = panes.zoomed == nil ? panes.focus : nil
+        case .toggleActionView: panes.showsAction.toggle(); panes.payloadTree.top = 0; panes.payloadTree.cursor = 0
         case .jumpToCause: jumpToCause()
         case .jumpBack: jumpBack()
-        case .redraw: effects.append(.redraw)
-        case .jumpToEntry: prompt = .jump("")
-        case .focusNext: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
-        case .focusPrevious: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
+        case .redraw: request(.redraw)
+        case .jumpToEntry: overlays.prompt = .jump("")
+        case .focusNext: panes.focus = Pane.allCases[(Pane.allCases.firstIndex(of: panes.focus)! + 1) % Pane.allCases.count]
+        case .focusPrevious: panes.focus = Pane.allCases[(Pane.allCases.firstIndex(of: panes.focus)! + Pane.allCases.count - 1) % Pane.allCases.count]
         case .toggleNode: toggleNode()
+        case .spaceBar:
+            // Space pages, as in less, where there is a page to turn; in the trees it folds, as Enter does.
+            if panes.focus == .state { toggleNode() } else { move(by: page * times) }
         case .expandNode: expandNode()
         case .collapseNode: collapseNode()
-        case .search: prompt = .search("")
+        case .expandAll: expandAllUnderCursor()
+        case .collapseAll: collapseAllNodes()
+        case .search: overlays.prompt = .search("")
         case .nextMatch: repeatSearch(forward: true)
         case .previousMatch: repeatSearch(forward: false)
         case .filterByAction: toggleFilter()
@@ -118,21 +148,29 @@ extension InspectorModel {
         case .diffAgainstMark: toggleMarkComparison()
         case .pathHistory: openPathHistory()
         case .viewValue: openValueViewer()
-        case .exportDiff: exportDiff(effects: &effects)
+        case .exportDiff: exportDiff()
         case .toggleFollow: toggleFollow()
         case .showDamage: openDamageList()
-        case .replayFromSelection: replayFromSelection(effects: &effects)
+        case .replayFromSelection: replayFromSelection()
         case .editAction: openActionEditor()
-        case .saveBranch: saveBranch(effects: &effects)
+        case .saveBranch: saveBranch()
         case .toggleSkip: toggleSkipAtSelection()
-        case .showHelp: overlay = .help(scroll: 0)
+        case .showHelp: overlays.overlay = .help(scroll: 0)
         case .closeOverlay:
-            if notice != nil { notice = nil; return }
-            if cancelReplay(effects: &effects) { return }
+            if overlays.notice != nil { overlays.notice = nil; return }
+            if let export = scans.exporting, !export.cancelling {
+                scans.exporting?.cancelling = true
+                request(.cancelExport)
+                overlays.message = "Cancelling the export" + (export.path.map { " to \($0)" } ?? "") + "…"
+                return
+            }
+            if stopBuildingView() { return }
+            if cancelPendingJump() { return }
+            if cancelReplay() { return }
             if cancelScan() { return }
-            if highlightsSearch { highlightsSearch = false; searchMatch = nil; diffMatchLine = nil; timelineMatchCount = nil; return }
-            if comparingWithMark { comparingWithMark = false; message = leavingMarkDiff }
-        case .quit: effects.append(.quit)
+            if scans.highlightsSearch { scans.highlightsSearch = false; scans.searchMatch = nil; panes.diffMatchLine = nil; scans.timelineMatchCount = nil; return }
+            if timeline.comparingWithMark { timeline.comparingWithMark = false; overlays.message = leavingMarkDiff }
+        case .quit: request(.quit)
         }
     }
 
@@ -143,18 +181,18 @@ extension InspectorModel {
 
     /// Moves the cursor of the focused pane.
     mutating func move(by delta: Int) {
-        switch focus {
-        case .timeline where showingInitialState && delta > 0:
+        switch panes.focus {
+        case .timeline where timeline.showingInitialState && delta > 0:
             // From the initial state, the first step down is entry 1.
             selectRow(selectedRow.addingClamped(delta - 1))
         case .timeline: selectRow(selectedRow.addingClamped(delta))
-        case .state where showsAction:
+        case .state where panes.showsAction:
             movePayloadCursor(by: delta)
         case .state:
-            stateCursor = min(max(0, stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
+            panes.stateCursor = min(max(0, panes.stateCursor.addingClamped(delta)), max(0, stateRowCount - 1))
         case .diff:
             let height = layout.diff.height
-            diffTop = min(max(0, diffTop.addingClamped(delta)), max(0, view.diffLines.count - height))
+            panes.diffTop = min(max(0, panes.diffTop.addingClamped(delta)), max(0, view.diffLines.count - height))
         }
     }
 
@@ -162,31 +200,32 @@ extension InspectorModel {
     mutating func selectRow(_ row: Int) {
         let rows = visibleEntryCount
         guard rows > 0 else { return }
-        selection = entryIndex(atRow: min(max(0, row), rows - 1)) ?? 0
-        showingInitialState = false
+        timeline.selection = entryIndex(atRow: min(max(0, row), rows - 1)) ?? 0
+        timeline.showingInitialState = false
     }
 
     mutating func select(entry index: Int) {
-        showingInitialState = false
-        guard count > 0 else { selection = 0; return }
-        selection = min(max(0, index), count - 1)
+        timeline.showingInitialState = false
+        guard timeline.count > 0 else { timeline.selection = 0; return }
+        timeline.selection = min(max(0, index), timeline.count - 1)
     }
 
     mutating func keepTimelineSelectionVisible() {
-        Self.keepVisible(&timelineTop, cursor: selectedRow, height: layout.timeline.height, total: visibleEntryCount)
+        Self.keepVisible(&timeline.timelineTop, cursor: selectedRow, height: layout.timeline.height, total: visibleEntryCount)
     }
 
     // MARK: Tree nodes
 
     /// The state row under the cursor (always on screen, so in the window).
     var cursorRow: TreeRow? {
-        let offset = stateCursor - stateTop
+        let offset = panes.stateCursor - panes.stateTop
         return stateRows.indices.contains(offset) ? stateRows[offset] : nil
     }
 
     mutating func toggleNode() {
+        if panes.focus == .timeline, resumeBuildingView() { return }
         if actionPaneHasKeys { togglePayloadNode(); return }
-        guard focus == .state else { if focus == .timeline { focus = .state }; return }
+        guard panes.focus == .state else { if panes.focus == .timeline { panes.focus = .state }; return }
         guard let row = cursorRow else { return }
         // A leaf has nothing to open: Enter shows its whole value instead.
         guard row.isContainer else { openValueViewer(); return }
@@ -195,23 +234,56 @@ extension InspectorModel {
 
     mutating func expandNode() {
         // In the diff pane → and ← scroll long lines sideways, until the longest one's end shows.
-        if focus == .diff { diffLeft = min(diffLeft + Self.sidewaysStep, diffLeftLimit); return }
+        if panes.focus == .diff { panes.diffLeft = min(panes.diffLeft + Self.sidewaysStep, diffLeftLimit); return }
         if actionPaneHasKeys { expandPayloadNode(); return }
-        guard focus == .state else { if focus == .timeline { focus = .state }; return }
+        guard panes.focus == .state else { if panes.focus == .timeline { panes.focus = .state }; return }
         guard let row = cursorRow, row.isContainer else { return }
-        if row.isExpanded { stateCursor += 1 } else { setExpanded(row.path, true) }
+        if row.isExpanded { panes.stateCursor += 1 } else { setExpanded(row.path, true) }
     }
 
-    /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do).
+    /// Closes an open node; on a closed node or a leaf, moves to its parent (as file trees do);
+    /// on a closed top-level node, back to the timeline (`l` came from there).
     mutating func collapseNode() {
-        if focus == .diff { diffLeft = max(0, min(diffLeft, diffLeftLimit) - Self.sidewaysStep); return }
+        if panes.focus == .diff { panes.diffLeft = max(0, min(panes.diffLeft, diffLeftLimit) - Self.sidewaysStep); return }
         if actionPaneHasKeys { collapsePayloadNode(); return }
-        guard focus == .state, let row = cursorRow else { return }
+        guard panes.focus == .state, let row = cursorRow else { if panes.focus == .state { panes.focus = .timeline }; return }
         if row.isExpanded {
             setExpanded(row.path, false)
         } else if let parent = row.path.parent, !parent.isRoot, let parentRow = stateRowIndex(of: parent) {
-            stateCursor = parentRow
+            panes.stateCursor = parentRow
+        } else {
+            panes.focus = .timeline
         }
+    }
+
+    /// Containers `E` opens at most: a 30 MB list has a hundred thousand, and every one
+    /// open is a row to count on each key.
+    static let expandAllLimit = 10_000
+
+    /// `E`: the node under the cursor open, and every container inside it (up to ``expandAllLimit``).
+    mutating func expandAllUnderCursor() {
+        guard panes.focus == .state, !actionPaneHasKeys, let row = cursorRow else { overlays.message = "E opens a state node and all inside it: Tab to the state pane"; return }
+        guard row.isContainer else { overlays.message = "\(row.path) has nothing inside to open"; return }
+        var opened = 0
+        setExpanded(row.path, true)
+        var walk = NodeWalk(row.value)
+        while let node = walk.next(), opened < Self.expandAllLimit {
+            guard StateTree.opens(node.value) else { continue }
+            setExpanded(JSONPointer(tokens: row.path.tokens + node.tokens), true)
+            opened += 1
+        }
+        overlays.message = opened < Self.expandAllLimit ? "Opened \(row.path.isRoot ? "/" : row.path.description) and everything in it"
+            : "Opened the first \(Self.expandAllLimit) nodes in \(row.path) (the rest stay closed: Enter opens one)"
+    }
+
+    /// `C`: every node closed, the ones the action's change opened too; the cursor on its top-level node.
+    mutating func collapseAllNodes() {
+        guard panes.focus == .state, !actionPaneHasKeys else { overlays.message = "C closes every state node: Tab to the state pane"; return }
+        let top = cursorRow.flatMap { $0.path.tokens.first }.map { JSONPointer(tokens: [$0]) }
+        for path in panes.folds.opened.union(expansion.openPaths) { setExpanded(path, false) }
+        refreshRows()
+        if let top, let row = stateRowIndex(of: top) { panes.stateCursor = row }
+        overlays.message = "Closed every node (E opens one and all in it)"
     }
 
     /// The most columns the diff pane scrolls sideways: where the longest line's end
@@ -219,12 +291,12 @@ extension InspectorModel {
     var diffLeftLimit: Int {
         // The pane's first column holds the match marker `▶`.
         let room = layout.diff.width - 1
-        let longest = view.diffLines.lazy.map { TerminalWidth.of(DiffFormatting.plainText($0)) }.max() ?? 0
+        let longest = view.widestDiffLine
         return longest <= room ? 0 : longest - room + 1
     }
 
     mutating func setExpanded(_ path: JSONPointer, _ expanded: Bool) {
-        folds.set(path, open: expanded)
+        panes.folds.set(path, open: expanded)
     }
 
     // MARK: Prompt
@@ -233,23 +305,23 @@ extension InspectorModel {
     /// submits, Esc cancels, Up/Down walk the history; nothing else happens, so
     /// keys typed into a prompt never run as commands.
     mutating func handlePromptKey(_ key: Key) {
-        guard var current = prompt else { return }
+        guard var current = overlays.prompt else { return }
         switch key {
         case .escape:
-            prompt = nil
-            if current.kind == .editAction { editError = nil; message = "Edit cancelled: nothing was dispatched" }
+            overlays.prompt = nil
+            if current.kind == .editAction { overlays.editError = nil; overlays.message = "Edit cancelled: nothing was dispatched" }
             return
         case .enter:
-            prompt = nil
+            overlays.prompt = nil
             if !current.text.isEmpty {
-                var history = promptHistory[current.kind, default: []]
+                var history = overlays.promptHistory[current.kind, default: []]
                 if history.last != current.text { history.append(current.text) }
-                promptHistory[current.kind] = Array(history.suffix(100))
+                overlays.promptHistory[current.kind] = Array(history.suffix(100))
             }
             submit(current)
             return
         case .up, .down:
-            let history = promptHistory[current.kind, default: []]
+            let history = overlays.promptHistory[current.kind, default: []]
             guard !history.isEmpty else { return }
             let position: Int? = key == .up
                 ? min(history.count - 1, (current.historyPosition ?? -1) + 1)
@@ -260,19 +332,20 @@ extension InspectorModel {
         default:
             _ = current.editor.handle(key)
         }
-        prompt = current
+        overlays.prompt = current
     }
 
     private mutating func submit(_ prompt: Prompt) {
         switch prompt.kind {
         case .search:
             // An empty search repeats the last one (as in less and vim).
-            guard let query = prompt.text.isEmpty ? lastSearch : prompt.text else { message = "No search yet: type what to look for"; return }
-            lastSearch = query
-            queryMatches = nil
+            guard let query = prompt.text.isEmpty ? scans.lastSearch : prompt.text else { overlays.message = "No search yet: type what to look for"; return }
+            scans.lastSearch = query
+            scans.queryMatches = nil
             search(query, forward: true)
         case .jump:
             if startQueryCommand(prompt.text) { return }
+            timeline.pendingJump = nil
             jump(to: prompt.text)
         case .editAction:
             submitEditedAction(prompt.text)
@@ -288,10 +361,12 @@ extension InspectorModel {
         // More digits than an Int holds is past any end, as 999 is.
         let tooLong = digits.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : nil
         guard let number = Int(digits) ?? tooLong, number >= 0 else {
-            message = "No entry \(text) (entries are 1–\(lastNumber))"
+            overlays.message = "No entry \(text) (entries are 1–\(lastNumber))"
             return
         }
-        guard count > 0 else { message = "No entries yet"; return }
+        guard timeline.count > 0 || isIndexing else { overlays.message = "No entries yet"; return }
+        // Past what is indexed so far is not past the end while indexing goes on.
+        if isIndexing, timeline.count == 0 || number > lastNumber { jumpWhenIndexed(number: number); return }
         let index: Int
         switch source.lookUp(entryNumber: max(1, number)) {
         case .row(let row):
@@ -299,27 +374,27 @@ extension InspectorModel {
         case .notRecorded(let gap, let row?):
             index = row
             let sentence = GapDescription.sentence(numbered: self.number(row), gap: gap)
-            message = sentence.prefix(1).uppercased() + sentence.dropFirst()
+            overlays.message = sentence.prefix(1).uppercased() + sentence.dropFirst()
         case .notRecorded(_, nil), .damaged, .pastTheEnd:
-            index = count - 1
-            if number > 0 { message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(label(ofRow: index))" }
+            index = timeline.count - 1
+            if number > 0 { overlays.message = "Entry \(Int(digits).map(String.init) ?? digits) is past the end: showing the last, \(label(ofRow: index))" }
         }
-        if let filter, !filter.entries.contains(index) {
-            self.filter = nil
-            message = "Filter cleared to show entry \(label(ofRow: index))"
+        if let filter = timeline.filter, !filter.entries.contains(index) {
+            self.timeline.filter = nil
+            overlays.message = "Filter cleared to show entry \(label(ofRow: index))"
         }
         select(entry: index)
-        focus = .timeline
+        panes.focus = .timeline
         if number == 0 {
-            showingInitialState = true
-            message = "The initial state, before entry 1 (j or any move leaves it)"
+            timeline.showingInitialState = true
+            overlays.message = "The initial state, before entry 1 (j or any move leaves it)"
         }
     }
 
     // MARK: Mouse
 
     mutating func handleMouse(_ mouse: MouseEvent) {
-        if overlay != nil {
+        if overlays.overlay != nil {
             switch mouse.kind {
             case .wheelUp: handleOverlayKey(.up)
             case .wheelDown: handleOverlayKey(.down)
@@ -338,15 +413,16 @@ extension InspectorModel {
         let content = layout.content(of: pane)
         switch mouse.kind {
         case .press:
-            focus = pane
+            panes.focus = pane
             guard content.rows.contains(mouse.row) else { return }
+            if pane == .timeline { timeline.pendingJump = nil }
             let offset = mouse.row - content.row
             switch pane {
             case .timeline:
-                if timelineTop + offset < visibleEntryCount { selectRow(timelineTop + offset) }
+                if timeline.timelineTop + offset < visibleEntryCount { selectRow(timeline.timelineTop + offset) }
             case .state:
-                guard stateTop + offset < stateRowCount else { return }
-                stateCursor = stateTop + offset
+                guard panes.stateTop + offset < stateRowCount else { return }
+                panes.stateCursor = panes.stateTop + offset
                 // A click on a node's ▸/▾ (drawn after one space and two per level) opens or closes it.
                 let window = offset
                 if stateRows.indices.contains(window), stateRows[window].isContainer {
@@ -358,10 +434,11 @@ extension InspectorModel {
                 break
             }
         case .wheelUp, .wheelDown:
-            let saved = focus
-            focus = pane
+            if pane == .timeline { timeline.pendingJump = nil }
+            let saved = panes.focus
+            panes.focus = pane
             move(by: mouse.kind == .wheelUp ? -3 : 3)
-            focus = saved
+            panes.focus = saved
         }
     }
 
@@ -372,15 +449,15 @@ extension InspectorModel {
     /// what pointed at the old entries no longer does.
     mutating func startOverAfterReopen() {
         // Entry numbers no longer hold: a search's findings would name other entries.
-        if let scan = queryScan {
+        if let scan = scans.queryScan {
             stopBackgroundQuery()
-            queryScan = nil
-            message = ":\(scan.kind.rawValue) \(scan.query) stopped: the log was read again from its start"
+            scans.queryScan = nil
+            overlays.message = ":\(scan.kind.rawValue) \(scan.query) stopped: the log was read again from its start"
         }
-        queryMatches = nil
-        mark = nil
-        comparingWithMark = false
-        if let filter { applyFilter(shown: filter.shown) }
+        scans.queryMatches = nil
+        timeline.mark = nil
+        timeline.comparingWithMark = false
+        if let filter = timeline.filter { applyFilter(shown: filter.shown) }
         invalidateView()
         selectRow(visibleEntryCount - 1)
     }

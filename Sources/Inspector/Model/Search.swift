@@ -5,26 +5,33 @@ import RewindQuery
 /// state pane keys and values, the diff pane its lines. Case-insensitive.
 extension InspectorModel {
     mutating func repeatSearch(forward: Bool) {
-        if queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
-        guard let query = lastSearch else { message = "No search yet: press / to search"; return }
+        if scans.queryMatches != nil { return stepThroughQueryMatches(forward: forward) }
+        guard let query = scans.lastSearch else { overlays.message = "No search yet: press / to search"; return }
         search(query, forward: forward)
     }
 
     mutating func search(_ query: String, forward: Bool) {
         let needle = query.lowercased()
-        highlightsSearch = true
-        searchMatch = nil
-        timelineMatchCount = nil
+        scans.highlightsSearch = true
+        scans.searchMatch = nil
+        scans.timelineMatchCount = nil
+        scans.stateSearch = nil
         let found: Bool
-        switch focus {
+        switch panes.focus {
         case .timeline:
             // Runs in slices (EntryScans), which report the match or its absence.
-            timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
+            scans.timelineSearch = visibleEntryCount > 0 ? TimelineSearch(query: query, forward: forward, startRow: selectedRow, rows: visibleEntryCount) : nil
             found = visibleEntryCount > 0
-        case .state: found = searchState(needle, forward: forward)
+        case .state: found = searchState(query, forward: forward)
         case .diff: found = searchDiff(needle, forward: forward)
         }
-        if !found { message = "No match for \"\(query)\" in the \(focus.title.lowercased()) pane" }
+        guard !found else { return }
+        if panes.focus == .diff, view.diffLines.contains(where: DiffLines.isCut) {
+            // The diff pane holds a long value's start only: the rest is in the state, searched whole there.
+            overlays.message = "No match for \"\(query)\" in the diff shown (it is cut; / in the state pane searches all)"
+        } else {
+            overlays.message = "No match for \"\(query)\" in the \(panes.focus.title.lowercased()) pane"
+        }
     }
 
     /// `needle` is lowercased. The payload is matched as its compact JSON bytes: a search
@@ -83,48 +90,39 @@ extension InspectorModel {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    /// Every node of the selected state (open or not) in display order; opens
-    /// the ancestors of the match so it is on screen.
-    private mutating func searchState(_ needle: String, forward: Bool) -> Bool {
-        guard let state = view.state else { return false }
-        let current = cursorRow?.path
-        var matchesBefore: [JSONPointer] = []   // at or before the cursor
-        var matchesAfter: [JSONPointer] = []
-        var passedCursor = current == nil
-        StateTree.forEachNode(in: state) { path, key, value in
-            let isMatch = Self.node(key: key, value: value, matches: needle)
-            if path == current {
-                passedCursor = true
-                if isMatch { matchesBefore.append(path) }
-            } else if isMatch {
-                if passedCursor { matchesAfter.append(path) } else { matchesBefore.append(path) }
-            }
+    /// Starts looking through every node of the selected state (open or not) in display
+    /// order, in slices (``StateSearch``, run by `advanceScans`); false when there is no state.
+    private mutating func searchState(_ query: String, forward: Bool) -> Bool {
+        guard let state = view.state else {
+            guard view.loading != nil else { return false }
+            overlays.message = "The state is still being read: search again once it shows"
             return true
         }
-        let ordered = matchesAfter + matchesBefore
-        guard !ordered.isEmpty else { return false }
-        let inOrder = matchesBefore + matchesAfter
-        let target: JSONPointer
-        if forward {
-            target = ordered[0]
-            if matchesAfter.isEmpty { message = "Search wrapped around" }
-        } else {
-            // The last match strictly before the cursor, else wrap to the last one.
-            let before = matchesBefore.filter { $0 != current }
-            target = before.last ?? (matchesAfter.last ?? ordered[ordered.count - 1])
-            if before.isEmpty { message = "Search wrapped around" }
-        }
-        reveal(target)
-        searchMatch = (inOrder.firstIndex(of: target).map { $0 + 1 } ?? 1, inOrder.count)
+        scans.stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
         return true
     }
 
-    static func node(key: String?, value: JSONValue, matches needle: String) -> Bool {
-        if let key, key.lowercased().contains(needle) { return true }
-        switch value {
-        case .object, .array: return false
-        case .string(let text): return text.lowercased().contains(needle)
-        default: return value.description.lowercased().contains(needle)
+    /// The next slice of a state search: the cursor goes to the target as soon as it is
+    /// known, the matches are counted on (`match i/…`) until every node is seen.
+    mutating func continueStateSearch(allowance: inout ScanAllowance) {
+        guard var search = scans.stateSearch else { return }
+        scans.stateSearch = nil   // the only reference while it walks
+        guard search.request == view.request else { return }   // another entry is shown: its state is not the one searched
+        let landedBefore = search.landed != nil
+        search.advance(allowance: &allowance)
+        if let landed = search.landed, !landedBefore {
+            reveal(landed.path)
+            if search.wrapped { overlays.message = "Search wrapped around" }
+        }
+        if search.isDone {
+            guard let landed = search.landed else {
+                overlays.message = "No match for \"\(search.query)\" in the state pane"
+                return
+            }
+            scans.searchMatch = (landed.index, search.total)
+        } else {
+            scans.searchMatch = search.landed.map { ($0.index, nil) }
+            scans.stateSearch = search
         }
     }
 
@@ -136,7 +134,7 @@ extension InspectorModel {
             ancestor = current.parent
         }
         refreshRows()
-        if let row = stateRowIndex(of: path) { stateCursor = row }
+        if let row = stateRowIndex(of: path) { panes.stateCursor = row }
         refreshRows()
     }
 
@@ -146,13 +144,13 @@ extension InspectorModel {
         let matching = lines.indices.filter { DiffFormatting.plainText(lines[$0]).lowercased().contains(needle) }
         guard !matching.isEmpty else { return false }
         // From the current match (the line under the pane's top, or the one found before) onwards.
-        let current = diffMatchLine ?? diffTop - (forward ? 1 : 0)
+        let current = panes.diffMatchLine ?? panes.diffTop - (forward ? 1 : 0)
         let target = forward ? (matching.first { $0 > current } ?? matching[0])
                              : (matching.last { $0 < current } ?? matching[matching.count - 1])
-        diffMatchLine = target
+        panes.diffMatchLine = target
         // Scroll so the match is on screen, a few lines from the top when there is room.
-        diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
-        searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
+        panes.diffTop = min(max(0, target - 2), max(0, lines.count - layout.diff.height))
+        scans.searchMatch = (matching.firstIndex(of: target)! + 1, matching.count)
         return true
     }
 }

@@ -6,10 +6,14 @@ import Recorder
 /// that reducer took over four times the median. Spikes show before rows are read.
 ///
 /// Samples are taken a few per event (each rebuilds one state), so a huge log
-/// fills the picture in over a few ticks without slowing a key press.
+/// fills the picture in over a few ticks without slowing a key press. A big state (over
+/// 2 MB, or slow to rebuild) is not rebuilt for it: it is drawn at the size of the
+/// keyframe it is rebuilt from. One that cannot be rebuilt (a damaged record on
+/// the way) is a gap mark, not a low bar: its size is not known.
 struct Sparkline: Equatable, Sendable {
     struct Sample: Equatable, Sendable {
-        var stateBytes: Int
+        /// Nil when the state cannot be rebuilt.
+        var stateBytes: Int?
         var duration: Double?
     }
 
@@ -20,6 +24,11 @@ struct Sparkline: Equatable, Sendable {
 
     static let samplesPerEvent = 8
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    /// Where the state cannot be rebuilt.
+    static let gap: Character = "╌"
+
+    /// True while buckets are still to be sampled (a few per event).
+    var isFilling: Bool { samples.contains(nil) }
 
     /// The entry sampled for `bucket`: the middle of its range.
     func entry(forBucket bucket: Int) -> Int {
@@ -29,7 +38,8 @@ struct Sparkline: Equatable, Sendable {
     }
 
     /// Lays the buckets out again when the log grew or the width changed, then samples a few more.
-    mutating func update(count: Int, columns wanted: Int, source: any TimelineSource) {
+    /// `quickStateBytes`: states whose records take more bytes to read are not rebuilt for a sample.
+    mutating func update(count: Int, columns wanted: Int, source: any TimelineSource, quickStateBytes: Int) {
         let columns = min(count, max(0, wanted))
         if columns != self.columns || count != entryCount {
             entryCount = count
@@ -40,7 +50,11 @@ struct Sparkline: Equatable, Sendable {
         for bucket in samples.indices where samples[bucket] == nil {
             guard taken < Self.samplesPerEvent else { break }
             let index = entry(forBucket: bucket)
-            let bytes = (try? source.state(at: index)).map { JSONWriter.compact($0).count } ?? 0
+            // A big state (or one slow to rebuild) is neither rebuilt nor written out for a bar.
+            let estimate = source.stateBytesEstimate(at: index)
+            let bytes = (estimate ?? 0) > quickStateBytes || source.stateRebuildBytes(at: index) > quickStateBytes
+                ? estimate
+                : (try? source.state(at: index)).map { JSONWriter.compact($0).count }
             samples[bucket] = Sample(stateBytes: bytes, duration: source.entry(at: index)?.duration)
             taken += 1
         }
@@ -53,7 +67,8 @@ struct Sparkline: Equatable, Sendable {
         let median = durations.isEmpty ? 0 : durations[durations.count / 2]
         return samples.map { sample in
             guard let sample else { return (" ", false) }
-            let level = largest == 0 ? 0 : min(Self.bars.count - 1, sample.stateBytes * Self.bars.count / (largest + 1))
+            guard let bytes = sample.stateBytes else { return (Self.gap, false) }
+            let level = largest == 0 ? 0 : min(Self.bars.count - 1, bytes * Self.bars.count / (largest + 1))
             let slow = median > 0 && (sample.duration ?? 0) > 4 * median
             return (Self.bars[level], slow)
         }

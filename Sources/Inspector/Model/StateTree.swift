@@ -29,6 +29,11 @@ struct TreeExpansion: Equatable, Sendable {
         guard let parent = path.parent, let key = path.lastToken else { return true }
         return openChildren[parent]?.contains(key) ?? false
     }
+
+    /// Every open node's path.
+    var openPaths: Set<JSONPointer> {
+        Set(openChildren.flatMap { parent, keys in keys.map { parent.appending($0) } })
+    }
 }
 
 /// The state pane's rows, computed a window at a time: rows above and below

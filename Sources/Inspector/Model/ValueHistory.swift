@@ -308,7 +308,28 @@ struct ValueHistory: Equatable, Sendable {
 enum ValueChangeText {
     static let unavailable = "(state unavailable)"
 
+    /// Both values of a change, whole (compact JSON), and where a moved value went.
+    struct Values: Equatable, Sendable {
+        var old: String
+        var new: String
+        var moved: String?
+
+        /// Both sides cut around their first difference to `width` columns each, `shift`
+        /// characters further in (a row scrolled sideways), so what changed stays in view.
+        func text(width: Int = 80, shift: Int = 0) -> String {
+            let (shownOld, shownNew) = DifferenceWindow.cut(old, new, width: width, shift: shift)
+            return shownOld + " → " + shownNew + (moved.map { "  (moved \($0))" } ?? "")
+        }
+
+        /// How far ``text(width:shift:)`` can shift: until the longer value's end shows.
+        func shiftLimit(width: Int) -> Int { DifferenceWindow.shiftLimit(old, new, width: width) }
+    }
+
     static func describe(_ change: ValueChange, source: any TimelineSource) -> String {
+        values(of: change, source: source).text()
+    }
+
+    static func values(of change: ValueChange, source: any TimelineSource) -> Values {
         let old = change.pathBefore.map { path -> String in
             // Before the first entry of a log without an initial state there was nothing, not a lost state.
             guard let before = source.stateBefore(change.entry) else { return change.entry == 0 ? value(nil) : unavailable }
@@ -318,13 +339,31 @@ enum ValueChangeText {
             guard let after = try? source.state(at: change.entry) else { return unavailable }
             return whole(after[pointer: path])
         } ?? value(nil)
-        // Both sides cut around their first difference, so what changed stays in view.
-        let (shownOld, shownNew) = DifferenceWindow.cut(old, new)
-        var text = shownOld + " → " + shownNew
-        if change.kind == .moved, let from = change.pathBefore, let to = change.pathAfter {
-            text += "  (moved \(from) → \(to))"
+        var moved: String?
+        if change.kind == .moved, let from = change.pathBefore, let to = change.pathAfter { moved = "\(from) → \(to)" }
+        let (keptOld, keptNew) = around(old, new)
+        return Values(old: keptOld, new: keptNew, moved: moved)
+    }
+
+    /// Characters of a long value kept around where the two first differ: a row shows a
+    /// window of them, and a history of a huge value must not hold it whole per row.
+    static let keptAround = (before: 200, after: 8_000)
+
+    /// `old` and `new` from a little before their first difference to well after it (`…` where cut).
+    private static func around(_ old: String, _ new: String) -> (String, String) {
+        let limit = keptAround.before + keptAround.after
+        guard old.utf8.count > limit || new.utf8.count > limit else { return (old, new) }
+        var first = 0
+        for (a, b) in zip(old, new) {
+            if a != b { break }
+            first += 1
         }
-        return text
+        let start = max(0, first - keptAround.before)
+        func keep(_ text: String) -> String {
+            let kept = text.dropFirst(start).prefix(limit)
+            return (start > 0 ? "…" : "") + kept + (kept.endIndex < text.endIndex ? "…" : "")
+        }
+        return (keep(old), keep(new))
     }
 
     /// Compact JSON, whole; `(absent)` when the path did not exist.

@@ -8,6 +8,11 @@ import RewindQuery
 enum PathSuggestion {
     /// Paths of the last state looked at for a suggestion; a huge state is not walked whole.
     static let maximumCandidates = 50_000
+    /// Paths longer than this get no suggestion: each comparison costs the product of the two
+    /// lengths, and a typo is looked for in a path a person typed, not in a 32 KB one.
+    static let maximumSuggestedLength = 256
+    /// Columns a path is shown in: a query may hold 65,536 characters, a note is one line.
+    static let shownWidth = 200
 
     static func notes(for paths: [JSONPointer], in timeline: LogTimeline) -> [String] {
         guard timeline.count > 0, let last = try? timeline.state(at: timeline.count - 1) else { return [] }
@@ -18,9 +23,9 @@ enum PathSuggestion {
             guard last[pointer: path] == nil, first?[pointer: path] == nil else { continue }
             if candidates == nil { candidates = allPaths(of: last) }
             let text = path.description
-            let closest = (candidates ?? []).min { distance(text, $0) < distance(text, $1) }
-            let hint = closest.map { " (did you mean \($0.escapingControlCharacters)?)" } ?? ""
-            notes.append("note: \(text.escapingControlCharacters) is in neither the first nor the last state" + hint)
+            let closest = text.unicodeScalars.count > maximumSuggestedLength ? nil : closest(to: text, among: candidates ?? [])
+            let hint = closest.map { " (did you mean \($0.escapingControlCharacters.truncated(toWidth: shownWidth))?)" } ?? ""
+            notes.append("note: \(text.escapingControlCharacters.truncated(toWidth: shownWidth)) is in neither the first nor the last state" + hint)
         }
         return notes
     }
@@ -43,6 +48,16 @@ enum PathSuggestion {
             if !path.tokens.isEmpty { found.append(path.description) }
         }
         return found
+    }
+
+    /// The candidate nearest to `text` (the first of equals), each distance worked out once.
+    static func closest(to text: String, among candidates: [String]) -> String? {
+        var best: (path: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(text, candidate)
+            if best == nil || d < best!.distance { best = (candidate, d) }
+        }
+        return best?.path
     }
 
     /// Levenshtein distance over Unicode scalars (paths are short).

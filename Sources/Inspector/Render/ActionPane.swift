@@ -7,14 +7,14 @@ extension ScreenPainter {
     /// payload as a foldable tree (Model/PayloadTree.swift builds the rows on screen).
     mutating func drawActionPane() {
         let area = layout.state
-        let tree = model.payloadTree
+        let tree = model.panes.payloadTree
         // Focused, the title is the breadcrumb (the hint line still says `p`).
-        var title = "Action \(model.label(ofRow: model.selection))  (p: back to the state)"
-        if model.focus == .state, let row = tree.cursorRow { title = "Action \(model.label(ofRow: model.selection))  " + row.path.description }
-        drawTitle(title, over: area, focused: model.focus == .state)
+        var title = "Action \(model.label(ofRow: model.timeline.selection))  (p: back to the state)"
+        if model.panes.focus == .state, let row = tree.cursorRow { title = "Action \(model.label(ofRow: model.timeline.selection))  " + row.path.description }
+        drawTitle(title, over: area, focused: model.panes.focus == .state)
         guard model.view.entry != nil else {
             // A gap's, a session's or a damaged record's row holds no action: say what it is instead.
-            if model.count > 0, let what = model.view.stateError ?? model.view.diffError {
+            if model.timeline.count > 0, let what = model.view.stateError ?? model.view.diffError {
                 drawWrapped("No action: " + what, in: area, style: .colored(.warning))
             } else {
                 screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
@@ -45,7 +45,7 @@ extension ScreenPainter {
             }
             let summary = ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
             screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: row.isContainer ? .dim : .plain, limit: end)
-            if row == cursorRow && model.focus == .state {
+            if row == cursorRow && model.panes.focus == .state {
                 for column in area.columns {
                     var style = screen[y, column].style
                     style.reverse = true

@@ -3,21 +3,16 @@ import Recorder
 extension ScreenPainter {
     /// Help, filter picker, path history or damage list, boxed over the panes.
     mutating func drawOverlay() {
-        guard let overlay = model.overlay else { return }
+        guard let overlay = model.overlays.overlay else { return }
         switch overlay {
         case .help(let scroll):
-            let lines = KeyTable.bindings.map { binding in
-                guard let requirement = model.unavailability(of: binding) else {
-                    return (binding.keyLabel.padded(toWidth: 14) + binding.description, CellStyle.plain)
-                }
-                return (binding.keyLabel.padded(toWidth: 14) + binding.description + " (\(requirement.note))", CellStyle.unavailable)
-            }
+            let lines = model.helpLines(width: layout.overlay.width - 3).map { ($0.text, $0.unavailable ? CellStyle.unavailable : .plain) }
             drawBox(title: "Keys (Esc closes)", lines: lines, cursor: nil, top: scroll)
         case .filterPicker(let picker):
             let lines = picker.visibleChoices.map { choice -> (String, CellStyle) in
                 let mark = picker.selected.contains(choice.actionType) ? "[x] " : (picker.selected.isEmpty ? "" : "[ ] ")
-                let inProject = model.hiddenActionTypes.contains(choice.actionType)
-                let inLog = model.logHiddenActionTypes.contains(choice.actionType)
+                let inProject = model.timeline.hiddenActionTypes.contains(choice.actionType)
+                let inLog = model.timeline.logHiddenActionTypes.contains(choice.actionType)
                 let hiddenNote = inProject && inLog ? "  hidden (project, this log)" : inProject ? "  hidden" : inLog ? "  hidden (this log)" : ""
                 return ("\(mark)\(choice.actionType)  (\(choice.count))\(hiddenNote)", inProject || inLog ? .dim : .plain)
             }
@@ -28,24 +23,27 @@ extension ScreenPainter {
         case .pathHistory(let history):
             let changes = history.history
             let source = model.source
-            let progress = changes.isDone(count: model.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.count) * 100))%"
+            let sideWidth = model.historySideWidth
+            let progress = changes.isDone(count: model.timeline.count) ? "" : " so far, scanning… \(Int(changes.fraction(count: model.timeline.count) * 100))%"
             // Only the rows on screen are built: a history can hold a million changes.
-            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, Enter/Esc close)",
+            drawBox(title: "History of \(history.path) — \(changes.count.counted("change", "changes"))\(progress) (j/k jump, v view, ←/→, Esc)",
                     count: changes.count, cursor: history.cursor, top: history.top) { position in
                 let change = changes[position]
                 let entry = source.entry(at: change.entry)
                 let time = entry.map { ValueFormatting.timeOffset($0.timeOffset) } ?? ""
-                var action = entry.map { entry in
-                    let payload = ValueFormatting.payloadSummary(of: entry)
-                    return payload.isEmpty ? entry.actionType : entry.actionType + " " + payload
-                } ?? "(unreadable)"
-                if let detail = history.details[change.entry] { action += "  " + detail }
-                return (String(change.entry + 1).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + action, .plain)
+                // Both values cut around their first difference, as far in as the row is scrolled sideways.
+                let detail = history.details[change.entry]?.text(width: sideWidth, shift: history.left)
+                let rest = InspectorModel.PathHistory.rowText(actionType: entry?.actionType, detail: detail)
+                return (String(source.entryNumber(at: change.entry)).leftPadded(toWidth: 6) + " " + time.leftPadded(toWidth: 8) + "  " + rest, .plain)
             }
         case .value(let viewer):
-            let lines = viewer.lines(width: layout.overlay.width - 3)
-            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description) — \(lines.count.counted("line", "lines")) (j/k scroll, Esc closes)",
-                    count: lines.count, cursor: nil, top: viewer.scroll) { (lines[$0], .plain) }
+            // The rows on screen only (the model lays them out): lines are counted, never all written.
+            let rows = viewer.visibleRows
+            let position = viewer.top == ValueViewer.Position(line: 0, row: 0) && viewer.bottomLine == viewer.lineCount - 1
+                ? nil : "lines \(viewer.top.line + 1)–\(viewer.bottomLine + 1) of \(viewer.lineCount)"
+            let caption = viewer.caption.map { " " + $0 } ?? ""
+            drawBox(title: "Value at \(viewer.path.isRoot ? "/" : viewer.path.description)\(caption) — \(viewer.lineCount.counted("line", "lines")) (j/k scroll, Esc closes)",
+                    count: rows.count, cursor: nil, top: 0, position: position) { (rows[$0], .plain) }
         case .damage(let scroll):
             var lines = model.source.damage.map { ("line \($0.line): \($0.reason)", CellStyle.colored(.warning)) }
             if let torn = model.source.tornTail { lines.append(("line \(torn.line): \(torn.reason) (torn tail, ignored)", .colored(.warning))) }
@@ -57,8 +55,10 @@ extension ScreenPainter {
         drawBox(title: title, count: lines.count, cursor: cursor, top: top) { lines[$0] }
     }
 
-    /// A box of `count` lines, of which only those on screen are asked of `line`.
-    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, line: (Int) -> (String, CellStyle)) {
+    /// A box of `count` lines, of which only those on screen are asked of `line`. `position` says
+    /// where the lines are in the bottom edge (by default `first–last of count` when they do not all fit).
+    private mutating func drawBox(title: String, count: Int, cursor: Int?, top: Int?, position: String? = nil,
+                                  line: (Int) -> (String, CellStyle)) {
         let box = layout.overlay
         let inner = box.width - 2
         let visible = max(1, box.height - 2)
@@ -83,8 +83,7 @@ extension ScreenPainter {
             screen.write(" " + text.padded(toWidth: inner - 1), row: y, column: box.column + 1, style: lineStyle, limit: box.column + box.width - 1)
         }
         var bottom = String(repeating: "─", count: inner)
-        if count > visible {
-            let position = " \(first + 1)–\(min(count, first + visible)) of \(count) "
+        if let position = position.map({ " \($0) " }) ?? (count > visible ? " \(first + 1)–\(min(count, first + visible)) of \(count) " : nil) {
             bottom = String(repeating: "─", count: max(0, inner - position.count - 1)) + position + "─"
         }
         screen.write("└" + bottom + "┘", row: box.row + height - 1, column: box.column, style: border)

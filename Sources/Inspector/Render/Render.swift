@@ -7,7 +7,7 @@ import Recorder
 /// ```
 func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var screen = ScreenBuffer(size: size)
-    let layout = PaneLayout(size: size, timelineShare: model.timelineWidthShare, zoomed: model.zoomed)
+    let layout = PaneLayout(size: size, timelineShare: model.panes.timelineWidthShare, zoomed: model.panes.zoomed)
     guard !layout.isTooSmall else {
         let minimum = PaneLayout.minimumSize
         screen.write("Terminal too small: need \(minimum.columns)×\(minimum.rows)".truncated(toWidth: size.columns), row: 0, column: 0)
@@ -17,7 +17,7 @@ func render(_ model: InspectorModel, size: ScreenSize) -> ScreenBuffer {
     var painter = ScreenPainter(screen: screen, model: model, layout: layout)
     painter.drawTimeline()
     painter.drawSeparator()
-    if model.showsAction { painter.drawActionPane() } else { painter.drawStatePane() }
+    if model.panes.showsAction { painter.drawActionPane() } else { painter.drawStatePane() }
     painter.drawDiffPane()
     painter.drawStatusBar()
     painter.drawHintLine()
@@ -42,7 +42,7 @@ struct ScreenPainter {
 
     /// The last search's matches, underlined in every pane (until Esc).
     mutating func drawSearchHighlights() {
-        guard model.highlightsSearch, let needle = model.lastSearch, !needle.isEmpty else { return }
+        guard model.scans.highlightsSearch, let needle = model.scans.lastSearch, !needle.isEmpty else { return }
         for pane in InspectorModel.Pane.allCases {
             let area = layout.content(of: pane)
             for row in area.rows { screen.highlight(needle, row: row, columns: area.columns) }

@@ -5,21 +5,27 @@ extension ScreenPainter {
     mutating func drawStatePane() {
         let area = layout.state
         var title = "State"
-        if model.showingInitialState {
+        if model.timeline.showingInitialState {
             title = "Initial state (before entry 1)"
-        } else if model.source.session(at: model.selection) != nil {
+        } else if model.source.session(at: model.timeline.selection) != nil {
             title = "State at the start of a new session"
-        } else if let gap = model.source.gap(at: model.selection) {
-            title += "  (" + GapDescription.entries(numbered: model.number(model.selection), gap: gap) + " not recorded)"
-        } else if model.count > 0 {
-            title += " after \(model.number(model.selection))"
+        } else if let gap = model.source.gap(at: model.timeline.selection) {
+            title += "  (" + GapDescription.entries(numbered: model.number(model.timeline.selection), gap: gap) + " not recorded)"
+        } else if model.timeline.count > 0 {
+            title += " after \(model.number(model.timeline.selection))"
         }
-        if model.comparingWithMark, let mark = model.mark { title += "  (vs mark \(model.label(ofRow: mark)))" }
+        if model.timeline.comparingWithMark, let mark = model.timeline.mark { title += "  (vs mark \(model.label(ofRow: mark)))" }
         // The breadcrumb: where the cursor is, so a deep node's path is never guessed from its indentation.
-        if model.focus == .state, let row = model.cursorRow, !row.path.isRoot { title += "  " + row.path.description }
-        drawTitle(title, over: area, focused: model.focus == .state)
+        if model.panes.focus == .state, let row = model.cursorRow, !row.path.isRoot { title += "  " + row.path.description }
+        drawTitle(title, over: area, focused: model.panes.focus == .state)
         guard model.view.state != nil else {
-            if model.count == 0 {
+            if let loading = model.view.loading {
+                let what = model.timeline.showingInitialState ? "the initial state" : "the state after entry \(model.label(ofRow: model.timeline.selection))"
+                let size = ValueFormatting.shortBytes(Int64(loading.bytes))
+                let text = loading.stopped ? "Not read: Esc stopped reading \(what) (\(size)); Enter reads it"
+                    : "Reading \(what) (\(size))… \(Self.spinner(model.ticks)) Esc stops; the keys keep working"
+                drawWrapped(text, in: area, style: .dim)
+            } else if model.timeline.count == 0 {
                 screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             } else {
                 let reason = model.view.stateError ?? "the entry's record cannot be read"
@@ -29,7 +35,7 @@ extension ScreenPainter {
         }
         let end = area.column + area.width
         for offset in 0..<area.height {
-            let index = model.stateTop + offset
+            let index = model.panes.stateTop + offset
             guard offset < model.stateRows.count else { break }
             let row = model.stateRows[offset]
             let y = area.row + offset
@@ -50,7 +56,7 @@ extension ScreenPainter {
             let valueStyle: CellStyle = changed ? .colored(.changed, bold: true) : (row.isContainer ? .dim : .plain)
             screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: valueStyle, limit: end)
             if changed { screen.write("●", row: y, column: area.column, style: .colored(.changed, bold: true), limit: end) }
-            if index == model.stateCursor && model.focus == .state {
+            if index == model.panes.stateCursor && model.panes.focus == .state {
                 for column in area.columns {
                     var style = screen[y, column].style
                     style.reverse = true
@@ -58,6 +64,12 @@ extension ScreenPainter {
                 }
             }
         }
+    }
+
+    /// A frame of the spinner that says work goes on in the background, one per tick.
+    static func spinner(_ ticks: Int) -> Character {
+        let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        return frames[ticks % frames.count]
     }
 
     /// Text broken at spaces over the rows of `area` (for messages longer than a row).

@@ -9,22 +9,22 @@ extension ScreenPainter {
     mutating func drawTimeline() {
         let area = layout.timeline
         var title = "Timeline  \(model.lastNumber.counted("entry", "entries"))"
-        if let filter = model.filter {
-            title = "Timeline  \(filter.entries.count)/\(model.count) " + (filter.shown.map { "\"\($0.sorted().joined(separator: " + "))\"" } ?? "")
+        if let filter = model.timeline.filter {
+            title = "Timeline  \(filter.entries.count)/\(model.timeline.count) " + (filter.shown.map { "\"\($0.sorted().joined(separator: " + "))\"" } ?? "")
             if !filter.hidden.isEmpty { title += " \(filter.hidden.count) hidden" }
         }
-        drawTitle(title, over: area, focused: model.focus == .timeline)
+        drawTitle(title, over: area, focused: model.panes.focus == .timeline)
         drawSparkline(in: area, after: 2 + TerminalWidth.of(title))
-        guard model.count > 0 else {
+        guard model.timeline.count > 0 else {
             screen.write(" (no entries yet)", row: area.row, column: area.column, style: .dim, limit: area.column + area.width)
             return
         }
         let numberWidth = max(3, String(model.lastNumber).count)
         for offset in 0..<area.height {
-            let row = model.timelineTop + offset
+            let row = model.timeline.timelineTop + offset
             guard let index = model.entryIndex(atRow: row) else { break }
             let y = area.row + offset
-            let selected = index == model.selection
+            let selected = index == model.timeline.selection
             guard let entry = model.source.entry(at: index) else {
                 if let text = placeholderText(at: index, numberWidth: numberWidth) {
                     // Where entries were not recorded, or a new session starts: a row of its own, as `rewind log` prints it.
@@ -65,12 +65,12 @@ extension ScreenPainter {
 
     /// The sparkline, right-aligned in the title row.
     private mutating func drawSparkline(in area: Rect, after titleWidth: Int) {
-        let bars = model.sparkline.bars()
+        let bars = model.timeline.sparkline.bars()
         guard !bars.isEmpty, bars.count <= model.sparklineColumns else { return }
         let row = area.row - 1
         var x = area.column + area.width - bars.count - 1
         guard x > area.column + titleWidth else { return }   // a long title (a filter) keeps its text
-        let focused = model.focus == .timeline
+        let focused = model.panes.focus == .timeline
         for (bar, slow) in bars {
             var style = CellStyle(foreground: slow ? .warning : .accent, bold: slow, reverse: focused)
             if !focused { style.bold = true }
@@ -83,8 +83,8 @@ extension ScreenPainter {
         let end = area.column + area.width
         // The mark, or what replay found: ≠ divergent, ? cannot replay, - skipped, ⎇ branch.
         let replayMarker = model.replayMarker(for: entry.index)
-        let markSymbol = model.mark == entry.index ? "*" : replayMarker?.symbol ?? " "
-        let markStyle = model.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
+        let markSymbol = model.timeline.mark == entry.index ? "*" : replayMarker?.symbol ?? " "
+        let markStyle = model.timeline.mark == entry.index ? CellStyle.colored(.accent, bold: true) : replayMarker?.style ?? .colored(.accent, bold: true)
         var x = screen.write(markSymbol, row: y, column: area.column, style: markStyle, limit: end)
         x = screen.write(String(model.number(entry.index)).leftPadded(toWidth: numberWidth) + " ", row: y, column: x, style: .dim, limit: end)
         // A narrow timeline keeps the action names: the time column goes first.
@@ -110,7 +110,7 @@ extension ScreenPainter {
             }
         }
         if selected {
-            let focused = model.focus == .timeline
+            let focused = model.panes.focus == .timeline
             for column in area.columns {
                 var style = screen[y, column].style
                 style.reverse = true

@@ -49,8 +49,8 @@ extension InspectorModel {
 
     /// What the last `r` found for the entry at `index`.
     private func replayCheck(at index: Int) -> ReplayRun.Check? {
-        guard let replay, let replayRun else { return nil }
-        return replay.check(at: index, in: replayRun)
+        guard let replay, let run = replays.replayRun else { return nil }
+        return replay.check(at: index, in: run)
     }
 
     // MARK: r
@@ -58,47 +58,47 @@ extension InspectorModel {
     /// Starts replaying from the selection to the end on the session's background
     /// queue (``InspectorEffect/replay(from:job:)``); the keys keep working meanwhile
     /// and the status bar shows how far it got. ``finishReplay(job:run:)`` marks the result.
-    mutating func replayFromSelection(effects: inout [InspectorEffect]) {
+    mutating func replayFromSelection() {
         guard let replay else { explainUnavailable(.replayFromSelection); return }
-        guard selection < replay.branchStart else { message = "Replay runs on the log's entries; select one of them"; return }
+        guard timeline.selection < replay.branchStart else { overlays.message = "Replay runs on the log's entries; select one of them"; return }
         let start: Int
-        do { start = try replay.engineIndex(ofPosition: selection, toDo: "replay from") } catch { message = error.description; return }
-        if let running = replaying { effects.append(.cancelReplay(job: running.job)) }
-        let job = (replaying?.job ?? lastReplayJob) + 1
-        lastReplayJob = job
-        replaying = ReplayProgress(job: job, start: selection, fraction: 0)
-        message = "Replaying from entry \(label(ofRow: selection)) in the background (Esc cancels)"
-        effects.append(.replay(from: start, job: job))
+        do { start = try replay.engineIndex(ofPosition: timeline.selection, toDo: "replay from") } catch { overlays.message = error.description; return }
+        if let running = replays.replaying { request(.cancelReplay(job: running.job)) }
+        let job = (replays.replaying?.job ?? replays.lastReplayJob) + 1
+        replays.lastReplayJob = job
+        replays.replaying = ReplayProgress(job: job, start: timeline.selection, fraction: 0)
+        overlays.message = "Replaying from entry \(label(ofRow: timeline.selection)) in the background (Esc cancels)"
+        request(.replay(from: start, job: job))
     }
 
     /// The background replay got through `fraction` of its entries.
     mutating func noteReplayProgress(job: Int, fraction: Double) {
-        guard replaying?.job == job else { return }
-        replaying?.fraction = fraction
+        guard replays.replaying?.job == job else { return }
+        replays.replaying?.fraction = fraction
     }
 
     /// Marks divergent entries of a finished replay and selects the first.
     /// A run that was cancelled or replaced by a newer `r` is dropped.
     mutating func finishReplay(job: Int, run: ReplayRun) {
-        guard replaying?.job == job else { return }
-        replaying = nil
-        replayRun = run
+        guard replays.replaying?.job == job else { return }
+        replays.replaying = nil
+        replays.replayRun = run
         guard let replay else { return }
         if let first = run.firstDivergence.map({ replay.position(ofEngineIndex: $0.entryIndex) }) {
-            if let filter, !filter.entries.contains(first) { self.filter = nil }
+            if let filter = timeline.filter, !filter.entries.contains(first) { self.timeline.filter = nil }
             select(entry: first)
-            focus = .timeline
+            panes.focus = .timeline
         }
-        message = replay.summary(of: run)
+        overlays.message = replay.summary(of: run)
         invalidateView()
     }
 
     /// Esc while replaying: stops the background replay. False when none runs.
-    mutating func cancelReplay(effects: inout [InspectorEffect]) -> Bool {
-        guard let running = replaying else { return false }
-        replaying = nil
-        effects.append(.cancelReplay(job: running.job))
-        message = "Replay from entry \(label(ofRow: running.start)) cancelled"
+    mutating func cancelReplay() -> Bool {
+        guard let running = replays.replaying else { return false }
+        replays.replaying = nil
+        request(.cancelReplay(job: running.job))
+        overlays.message = "Replay from entry \(label(ofRow: running.start)) cancelled"
         return true
     }
 
@@ -107,31 +107,31 @@ extension InspectorModel {
     /// Asks for the compatibility report to be extended over entries indexed since
     /// the last pass (one pass at a time, in the background); a log read again from
     /// its start is checked from its start.
-    mutating func scheduleCompatibilityCheck(effects: inout [InspectorEffect]) {
-        guard let replay, compatibilityChecking == nil else { return }
+    mutating func scheduleCompatibilityCheck() {
+        guard let replay, replays.compatibilityChecking == nil else { return }
         // The engine's count: the timeline's rows also hold the damaged records, which have nothing to check.
         let logEntries = replay.logEntryCount
-        var check = compatibility ?? CompatibilityCheck()
+        var check = replays.compatibility ?? CompatibilityCheck()
         if check.checkedEntries > logEntries { check = CompatibilityCheck() }
-        guard compatibility == nil || check.checkedEntries < logEntries else { return }
-        compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
-        effects.append(.checkCompatibility(continuing: check, through: logEntries))
+        guard replays.compatibility == nil || check.checkedEntries < logEntries else { return }
+        replays.compatibilityChecking = CompatibilityProgress(checked: check.checkedEntries, through: logEntries)
+        request(.checkCompatibility(continuing: check, through: logEntries))
     }
 
     mutating func noteCompatibilityProgress(checked: Int) {
-        compatibilityChecking?.checked = checked
+        replays.compatibilityChecking?.checked = checked
     }
 
     mutating func finishCompatibilityCheck(_ check: CompatibilityCheck) {
-        compatibilityChecking = nil
-        compatibility = check
+        replays.compatibilityChecking = nil
+        replays.compatibility = check
     }
 
     /// `replay: all 6 action types ok`, with how far the check got while it runs.
     var compatibilityText: String? {
         guard replay != nil else { return nil }
-        let progress = compatibilityChecking.map { "checking \($0.checked * 100 / max(1, $0.through))%" }
-        guard let report = compatibility?.report else { return "replay: " + (progress ?? "checking…") }
+        let progress = replays.compatibilityChecking.map { "checking \($0.checked * 100 / max(1, $0.through))%" }
+        guard let report = replays.compatibility?.report else { return "replay: " + (progress ?? "checking…") }
         return report.summary + (progress.map { " (\($0))" } ?? "")
     }
 
@@ -139,14 +139,14 @@ extension InspectorModel {
 
     mutating func toggleSkipAtSelection() {
         guard let replay else { explainUnavailable(.toggleSkip); return }
-        guard selection < replay.branchStart else { message = "Branch entries cannot be skipped"; return }
-        do { try replay.toggleSkip(at: selection) } catch { message = error.description; return }
-        let skipped = replay.isSkipped(selection)
+        guard timeline.selection < replay.branchStart else { overlays.message = "Branch entries cannot be skipped"; return }
+        do { try replay.toggleSkip(at: timeline.selection) } catch { overlays.message = error.description; return }
+        let skipped = replay.isSkipped(timeline.selection)
         // States after the skip changed; the last replay's marks no longer hold.
-        replayRun = nil
-        message = skipped
-            ? "Skipped entry \(label(ofRow: selection)): states after it are recomputed without it (x again unskips)"
-            : "Entry \(label(ofRow: selection)) is no longer skipped"
+        replays.replayRun = nil
+        overlays.message = skipped
+            ? "Skipped entry \(label(ofRow: timeline.selection)): states after it are recomputed without it (x again unskips)"
+            : "Entry \(label(ofRow: timeline.selection)) is no longer skipped"
         invalidateView()
     }
 
@@ -155,10 +155,10 @@ extension InspectorModel {
     /// Opens the action editor with the selected action's JSON.
     mutating func openActionEditor() {
         guard let replay else { explainUnavailable(.editAction); return }
-        do { _ = try replay.engineIndex(ofPosition: selection, toDo: "edit") } catch { message = error.description; return }
-        guard let entry = source.entry(at: selection) else { message = "Nothing to edit: no entry is selected"; return }
-        editError = nil
-        prompt = .editAction(entry.payload.description)
+        do { _ = try replay.engineIndex(ofPosition: timeline.selection, toDo: "edit") } catch { overlays.message = error.description; return }
+        guard let entry = source.entry(at: timeline.selection) else { overlays.message = "Nothing to edit: no entry is selected"; return }
+        overlays.editError = nil
+        overlays.prompt = .editAction(entry.payload.description)
     }
 
     /// Decodes the edited JSON with the user's Action type and dispatches it on the
@@ -166,17 +166,17 @@ extension InspectorModel {
     mutating func submitEditedAction(_ text: String) {
         guard let replay else { return }
         do {
-            let position = try replay.dispatch(actionJSON: text, at: selection)
+            let position = try replay.dispatch(actionJSON: text, at: timeline.selection)
             // A new branch replaces the old one: the previous replay marks still hold for the log.
-            editError = nil
-            count = source.count
+            overlays.editError = nil
+            timeline.count = source.count
             select(entry: position)
-            focus = .timeline
-            message = "Dispatched as branch entry \(number(position)); the log's entries are kept (s saves the branch as a new log)"
+            panes.focus = .timeline
+            overlays.message = "Dispatched as branch entry \(number(position)); the log's entries are kept (s saves the branch as a new log)"
             invalidateView()
         } catch {
-            editError = error.description
-            prompt = .editAction(text)
+            overlays.editError = error.description
+            overlays.prompt = .editAction(text)
         }
     }
 
@@ -185,28 +185,28 @@ extension InspectorModel {
     /// Asks the session for a free file name for the branch next to where the
     /// inspector was started (``InspectorEffect/chooseBranchFile(suggestedName:)``);
     /// the answer (``branchFileChosen(path:)``) puts the question on the hint line.
-    mutating func saveBranch(effects: inout [InspectorEffect]) {
+    mutating func saveBranch() {
         guard let replay else { explainUnavailable(.saveBranch); return }
-        guard replay.engine.branch != nil else { message = "No branch yet: press a on an entry to dispatch an edited action"; return }
-        effects.append(.chooseBranchFile(suggestedName: "\(Self.baseName(of: source.name))-branch.jsonl"))
+        guard replay.engine.branch != nil else { overlays.message = "No branch yet: press a on an entry to dispatch an edited action"; return }
+        request(.chooseBranchFile(suggestedName: "\(Self.baseName(of: source.name))-branch.jsonl"))
     }
 
     mutating func branchFileChosen(path: String) {
-        confirmation = .saveBranch(path: path)
+        overlays.confirmation = .saveBranch(path: path)
     }
 
     /// The answer to a question on the hint line: `y` does it, any other key does not.
     mutating func answerConfirmation(_ key: Key) {
-        guard let asked = confirmation else { return }
-        confirmation = nil
+        guard let asked = overlays.confirmation else { return }
+        overlays.confirmation = nil
         guard key == .character("y") || key == .character("Y") else {
-            message = "Not saved"
+            overlays.message = "Not saved"
             return
         }
         switch asked {
         case .saveBranch(let path):
-            message = "Saving the branch to \(path)…"
-            pendingEffects.append(.saveBranch(path: path))
+            overlays.message = "Saving the branch to \(path)…"
+            request(.saveBranch(path: path))
         }
     }
 }

@@ -27,7 +27,7 @@ extension ScreenPainter {
     /// decode error from the last Enter replaces the status bar above it.
     mutating func drawActionEditor(_ editor: LineEditor) {
         let width = layout.size.columns
-        if let error = model.editError {
+        if let error = model.overlays.editError {
             let row = layout.statusRow
             screen.fill(rows: row..<(row + 1), columns: 0..<width, style: CellStyle(foreground: .warning, bold: true, reverse: true))
             screen.write(" ✗ \(error)  (fix it and press Enter; Esc cancels)", row: row, column: 0,

@@ -19,10 +19,10 @@ enum InspectorSession {
                     hideListDirectory: String = FileManager.default.currentDirectoryPath) -> Int32 {
         let hiddenActionTypes = hiddenActionTypes ?? HiddenActionTypes.load(directory: hideListDirectory)
         var model = InspectorModel(source: source, size: terminal.size)
-        model.hiddenActionTypes = Set(hiddenActionTypes)
-        model.hideListLog = hideListLog
-        model.logHiddenActionTypes = Set(hideListLog.map { HiddenActionTypes.load(forLog: $0, directory: hideListDirectory) } ?? [])
-        if !model.hiddenActionTypes.isEmpty || !model.logHiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
+        model.timeline.hiddenActionTypes = Set(hiddenActionTypes)
+        model.timeline.hideListLog = hideListLog
+        model.timeline.logHiddenActionTypes = Set(hideListLog.map { HiddenActionTypes.load(forLog: $0, directory: hideListDirectory) } ?? [])
+        if !model.timeline.hiddenActionTypes.isEmpty || !model.timeline.logHiddenActionTypes.isEmpty { model.applyFilter(shown: nil) }
         return run(model: &model, terminal: &terminal, hideListDirectory: hideListDirectory)
     }
 
@@ -56,8 +56,13 @@ enum InspectorSession {
                 terminal.draw(screen)
                 shown = screen
             }
-            // A scan in progress takes its next slice as soon as no key is waiting.
-            let timeout = model.hasPendingScan ? 0 : model.awaitsBackgroundQuery ? backgroundQueryMilliseconds : tickMilliseconds
+            // A scan in progress takes its next slice as soon as no key is waiting; a background query's
+            // reports are looked for often, other background work, indexing and follow mode every tick;
+            // with nothing going on, the session sleeps until a key (a resize, a mouse event) comes:
+            // an idle inspector costs no CPU.
+            let timeout = model.hasPendingScan ? 0
+                : model.awaitsBackgroundQuery ? backgroundQueryMilliseconds
+                : model.needsTicks || !runner.isIdle ? tickMilliseconds : -1
             let event = terminal.nextEvent(timeoutMilliseconds: timeout) ?? .tick
             effects = reduce(&model, event)
         }

@@ -232,6 +232,16 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         return state
     }
 
+    func stateRebuildBytes(at index: Int) -> Int {
+        rows.readerIndex(ofRow: index).map { reader.stateRebuildBytes(at: $0) } ?? 0
+    }
+
+    func stateBytesEstimate(at index: Int) -> Int? {
+        rows.readerIndex(ofRow: index).flatMap { reader.keyframeBytes(forStateAt: $0) }
+    }
+
+    var concurrentReader: (any TimelineSource & Sendable)? { self }
+
     /// Blocks until the read-ahead queued so far is done (benchmarks).
     func waitForReadAhead() { readAheadQueue.sync {} }
 

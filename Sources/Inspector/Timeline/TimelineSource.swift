@@ -96,6 +96,16 @@ protocol TimelineSource: AnyObject {
     /// The state after entry `index`; throws (with a one-line description)
     /// when a damaged record it depends on makes it unavailable.
     func state(at index: Int) throws -> JSONValue
+    /// How many bytes of records ``state(at:)`` reads for entry `index`: 0 when the state
+    /// is cached (or the source holds its states). The inspector reads a state that takes
+    /// long to read on another thread, through ``concurrentReader``.
+    func stateRebuildBytes(at index: Int) -> Int
+    /// About how many bytes the state after entry `index` takes as JSON, without rebuilding it
+    /// (the sparkline's sample of a state that takes long to read); nil when it is not known.
+    func stateBytesEstimate(at index: Int) -> Int?
+    /// This source, when it may be read from another thread at the same time (``LogTimeline``);
+    /// nil for one that must be read on the session's thread (whose states are then at hand).
+    var concurrentReader: (any TimelineSource & Sendable)? { get }
     /// Picks up entries appended to the file since the last call (follow mode
     /// calls it on every tick; background indexing grows `count` by itself).
     /// Returns a notice when the file was cut, rewritten, rotated or removed
@@ -129,6 +139,9 @@ protocol TimelineSource: AnyObject {
 }
 
 extension TimelineSource {
+    func stateRebuildBytes(at index: Int) -> Int { 0 }
+    func stateBytesEstimate(at index: Int) -> Int? { nil }
+    var concurrentReader: (any TimelineSource & Sendable)? { nil }
     func damagedRecord(at index: Int) -> DamagedRecord? { nil }
     func gap(at index: Int) -> LogGap? { nil }
     func session(at index: Int) -> SessionStart? { nil }

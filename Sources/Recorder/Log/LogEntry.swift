@@ -164,8 +164,10 @@ package struct EntryRecord {
             throw LogRecordError("entry has no \"action\" with a \"type\"")
         }
         let datePaths = (try? value(.payloadDates))?.arrayValue?.compactMap(\.stringValue) ?? []
+        // Absent is replayable: writers leave out the usual `true` (older ones wrote it always).
+        let isReplayable = action[ActionField.replayable.name].map { $0.boolValue == true } ?? true
         return (sequence, LogEntry.Action(name: name, payload: action[ActionField.payload.name] ?? .null,
-                                         isReplayable: action[ActionField.replayable.name]?.boolValue ?? false, datePaths: datePaths))
+                                         isReplayable: isReplayable, datePaths: datePaths))
     }
 
     /// A keyframe's `changed` member (paths that are not JSON Pointers are left out).

@@ -369,6 +369,42 @@ public final class LogReader: @unchecked Sendable {
         try rebuildState(at: index)
     }
 
+    /// How many bytes of records ``state(at:)`` would read and parse for the entry at
+    /// `index`: 0 when the state is cached, else its chain's (the keyframe or cached state
+    /// it starts from, and the patches since). From the index alone, without reading:
+    /// what the inspector asks before deciding whether a state can be had at once. A state
+    /// another thread is rebuilding counts as not cached: asking for it waits for that.
+    package func stateRebuildBytes(at index: Int) -> Int {
+        lock.withLock {
+            guard index >= 0 && index < self.index.entryCount, stateCache[index] == nil || rebuilding.contains(index) else { return 0 }
+            var bytes = 0
+            var position = index
+            while true {
+                if position != index, stateCache[position] != nil { return bytes }
+                bytes += Int(self.index.lengths[position])
+                let flags = self.index.flags[position]
+                if position == 0 || !flags.isDisjoint(with: [.keyframe, .afterDamage, .sessionStart, .afterGap]) { return bytes }
+                position -= 1
+            }
+        }
+    }
+
+    /// The byte length of the keyframe record the state at `index` is rebuilt from, from
+    /// the index alone: about the state's size (the patches since a keyframe stay well
+    /// under a state, see `KeyframePolicy`). Nil when its chain does not start at a keyframe.
+    package func keyframeBytes(forStateAt index: Int) -> Int? {
+        lock.withLock {
+            guard index >= 0 && index < self.index.entryCount else { return nil }
+            var position = index
+            while true {
+                let flags = self.index.flags[position]
+                if flags.contains(.keyframe) { return Int(self.index.lengths[position]) }
+                if position == 0 || !flags.isDisjoint(with: [.afterDamage, .sessionStart, .afterGap]) { return nil }
+                position -= 1
+            }
+        }
+    }
+
     /// The state before the entry at `index`: the previous entry's state, or the
     /// header's initial state for the first entry of the log; for the first entry of
     /// a later session (the log was opened again), the state that session started
@@ -615,7 +651,8 @@ extension LogReader {
     private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits) throws(LogReadError) {
         do {
             // In place: `state` is the caller's own copy, so only the containers on each path are touched.
-            try patch.apply(to: &state, limits: &limits)
+            // Nothing to undo on failure: the rebuild throws and its state is dropped.
+            try patch.applyDiscardingOnFailure(to: &state, limits: &limits)
         } catch {
             throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "its patch does not apply: \(error)"), path: path)
         }

@@ -69,7 +69,7 @@ package final class RecordEncoder {
     /// Appends an entry record's members, without its seal; returns where the record starts.
     ///
     /// In ``RecordField/entryOrder``: `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
-    /// "action":{"type":…,"payload":…,"replayable":…}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
+    /// "action":{"type":…,"payload":…[,"replayable":false]}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
     /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
@@ -101,11 +101,13 @@ package final class RecordEncoder {
         case .action:
             buffer.append(contentsOf: field.memberPrefix)
             for member in ActionField.allCases {
+                // Replayable is the usual case and the default: only the exception is written.
+                if member == .replayable && entry.isReplayable { continue }
                 buffer.append(contentsOf: member == .type ? Self.actionTypePrefix : member.memberPrefix)
                 switch member {
                 case .type: append(&buffer) { JSONWriter.writeString(entry.actionType, to: $0) }
                 case .payload: buffer.append(contentsOf: entry.payload)
-                case .replayable: buffer.append(contentsOf: (entry.isReplayable ? "true" : "false").utf8)
+                case .replayable: buffer.append(contentsOf: "false".utf8)
                 }
             }
             buffer.append(UInt8(ascii: "}"))

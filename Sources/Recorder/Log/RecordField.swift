@@ -26,7 +26,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case time
     /// `"durationNs"`: how long the reducer took.
     case durationNanoseconds
-    /// `{"type":…,"payload":…,"replayable":…}` (``ActionField``).
+    /// `{"type":…,"payload":…}`, and `"replayable":false` when it is not (``ActionField``).
     case action
     /// The sequence number of the entry whose effect sent this action.
     case effectOf
@@ -128,7 +128,8 @@ package enum ActionField: Int, CaseIterable, Sendable {
     case type
     /// The action as JSON.
     case payload
-    /// True when the payload decodes back into the action (it was written with `Codable`).
+    /// False when the payload does not decode back into the action (a reflection dump);
+    /// written only then: absent means true.
     case replayable
 
     package var key: StaticString {

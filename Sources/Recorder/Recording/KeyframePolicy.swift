@@ -18,9 +18,10 @@ struct KeyframePolicy {
     var byCost = true
 
     /// Reading one patch back costs about as much as parsing this many bytes of
-    /// state, besides its own bytes: reading its line, checking its checksum,
-    /// parsing the record and walking the state to each path.
-    static let perPatchCost = 1_024
+    /// state, besides its own bytes: finding the patch in its line, reading it and
+    /// walking the state to each path (a two-operation patch of the 5.9 kB todo
+    /// state reads back in about a microsecond, docs/PERFORMANCE.md).
+    static let perPatchCost = 640
 
     /// What a rebuild costs besides parsing its keyframe and reading its patches
     /// (finding the chain in the index, reading its lines, setting up the parsers),

@@ -76,6 +76,17 @@ struct _ArrayAlignment {
         var suffix = 0
         while suffix < oldCount - prefix && suffix < newCount - prefix
             && equal(oldCount - 1 - suffix, newCount - 1 - suffix) { suffix += 1 }
+        if oldCount - prefix - suffix == 0 || newCount - prefix - suffix == 0 {
+            // Nothing between the equal ends on one side: the other's middle was all inserted (or
+            // all removed), with nothing to pair. A list filled from empty is not hashed element by element.
+            var forced = (0..<prefix).map { _AlignmentStep.match(old: $0, new: $0) }
+            forced += (prefix..<(oldCount - suffix)).map { .delete(old: $0) }
+            forced += (prefix..<(newCount - suffix)).map { .insert(new: $0) }
+            forced += (0..<suffix).map { .match(old: oldCount - suffix + $0, new: newCount - suffix + $0) }
+            steps = forced
+            moves = [:]
+            return
+        }
         func classesTrimmingEnds(count: Int, key: (Int) -> Key) -> [Int] {
             var result = (0..<prefix).map { -1 - $0 }
             result.reserveCapacity(count)

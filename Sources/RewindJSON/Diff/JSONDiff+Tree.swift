@@ -58,11 +58,19 @@ extension JSONDiff {
         return lines.map(\.rendered).joined(separator: "\n")
     }
 
-    /// The tree diff as structured lines (empty when the documents are equal).
-    package static func treeLines(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions()) -> [TreeDiffLine] {
+    /// The tree diff as structured lines (empty when the documents are equal). With a
+    /// `lineLimit`, it stops once it has written that many lines and ends with a
+    /// collapsed line saying so: a screen's diff of a 30 MB list added whole costs
+    /// a screenful, not the list.
+    package static func treeLines(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions(),
+                                  lineLimit: Int? = nil) -> [TreeDiffLine] {
         if old == new { return [] }
         var printer = _TreePrinter(options: options)
+        printer.lineLimit = lineLimit ?? .max
         printer.diff(old, new, label: "", depth: 0, oldPath: JSONPointer(), newPath: JSONPointer())
+        if printer.isFull {
+            printer.lines.append(TreeDiffLine(kind: .collapsed, depth: 0, text: "… (the diff goes on: cut at \(printer.lineLimit) lines)", path: JSONPointer()))
+        }
         return printer.lines
     }
 }
@@ -70,16 +78,22 @@ extension JSONDiff {
 struct _TreePrinter {
     let options: JSONDiffOptions
     var lines: [TreeDiffLine] = []
+    /// Lines written at most: the printer stops at this many.
+    var lineLimit = Int.max
 
     init(options: JSONDiffOptions) { self.options = options }
 
+    var isFull: Bool { lines.count >= lineLimit }
+
     /// Lines for one member whose value changed; `label` is `"key": ` or empty.
     mutating func diff(_ old: JSONValue, _ new: JSONValue, label: String, depth: Int, oldPath: JSONPointer, newPath: JSONPointer) {
+        guard !isFull else { return }
         switch (old, new) {
         case (.object(let a), .object(let b)):
             lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "{", path: newPath))
             var unchanged = 0
             for (key, value) in b.members {
+                if isFull { return }
                 let memberLabel = JSONWriter.compactString(.string(key)) + ": "
                 guard let previous = a[key] else {
                     flush(&unchanged, depth: depth + 1, path: newPath)
@@ -94,6 +108,7 @@ struct _TreePrinter {
                 }
             }
             for (key, value) in a.members where b[key] == nil {
+                if isFull { return }
                 flush(&unchanged, depth: depth + 1, path: newPath)
                 let memberLabel = JSONWriter.compactString(.string(key)) + ": "
                 lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: memberLabel + value.description, path: oldPath.appending(key)))
@@ -107,6 +122,7 @@ struct _TreePrinter {
             // The new array's index after the last unchanged element, so the collapsed line can name the run.
             var next = 0
             for step in arrays.steps {
+                if isFull { return }
                 switch step {
                 case .match(let i, let j):
                     if a[i] == b[j] {

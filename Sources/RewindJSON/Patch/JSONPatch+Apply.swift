@@ -52,6 +52,21 @@ extension JSONPatch {
         }
     }
 
+    /// Applies every operation in place, each charged to `limits` first, as
+    /// ``apply(to:limits:)`` does, without keeping what would undo them: when an
+    /// operation fails, the error is thrown and the document is left part-way. For
+    /// a caller that then drops the document (a log's rebuild), which need not read
+    /// each old value and keep it.
+    package func applyDiscardingOnFailure(to document: inout JSONValue, limits: inout PatchLimits) throws(JSONPatchError) {
+        for (index, operation) in operations.enumerated() {
+            do {
+                try Self.apply(operation, to: &document, limits: &limits)
+            } catch {
+                throw Self.error(error, operation: operation, index: index)
+            }
+        }
+    }
+
     private static func error(_ failure: _PatchFailure, operation: JSONPatchOperation, index: Int) -> JSONPatchError {
         JSONPatchError(operationIndex: index, operation: operation.name, pointer: operation.path.description, reason: failure.reason)
     }

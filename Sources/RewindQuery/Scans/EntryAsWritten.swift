@@ -119,7 +119,8 @@ struct EntryAsWritten {
                     switch inner {
                     case .type: member(prefix, REWIND_TEMPLATE_PLAIN_STRING, depth: 1, part: .actionType)
                     case .payload: member(prefix, REWIND_TEMPLATE_CHECKED, depth: 1, part: .payload)
-                    case .replayable: member(prefix, REWIND_TEMPLATE_CHECKED, depth: 1)
+                    // Written only when false (older recorders wrote it always).
+                    case .replayable: member(prefix, REWIND_TEMPLATE_CHECKED, depth: 1, optional: true)
                     }
                 }
                 member(Array("}".utf8), REWIND_TEMPLATE_NO_VALUE)

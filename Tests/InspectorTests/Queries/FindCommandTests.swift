@@ -122,6 +122,32 @@ import RewindQuery
         #expect(numbers(find([log, "\(reachable) == 7"]).output) == [2])
     }
 
+    /// A misspelt path matches nothing: find says the path is in neither the first nor the
+    /// last state and suggests the closest one there.
+    @Test func aPathInNoStateIsNamedWithTheClosestPathThere() throws {
+        let log = try LogFixture.todoLog()
+        let result = find([log, #"/todos/0/titel == "Buy milk""#])
+        #expect(result.status == 1)
+        #expect(result.output == """
+            No entry of todo.jsonl matches /todos/0/titel == "Buy milk"
+            note: /todos/0/titel is in neither the first nor the last state (did you mean /todos/0/title?)
+
+            """)
+    }
+
+    /// A 32 KB path that matches nothing gets two readable lines, not 64 KB of text and a
+    /// suggestion search costing its length times every path of the state.
+    @Test func aLongPathInNoStateIsShownCutAndGetsNoSuggestion() throws {
+        let log = try LogFixture.todoLog()
+        let longest = "/" + Array(repeating: "a", count: 16_000).joined(separator: "/")
+        let result = find([log, "\(longest) == 1"])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.count < 260 && $0.contains("…") })
+        #expect(lines.last?.hasSuffix("is in neither the first nor the last state") == true)
+    }
+
     /// Chunks scanned on several threads (each starting from a rebuilt state)
     /// find exactly what reading every state with `state(at:)` finds, damage included.
     @Test func parallelChunksAgreeWithStateAtEveryEntry() throws {

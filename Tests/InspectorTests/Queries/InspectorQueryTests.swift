@@ -19,31 +19,31 @@ import RewindQuery
     @Test func findSelectsTheFirstMatchAndNStepsThroughThem() throws {
         var (model, runner) = try logModel()
         model.type(":find /todos length >= 2\n", running: runner)
-        #expect(model.selection == 2)
-        #expect(model.message == "4 entries match /todos length >= 2; n/N next/previous")
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message == "4 entries match /todos length >= 2; n/N next/previous")
         model.type("n")
-        #expect(model.selection == 3)
-        #expect(model.message == "Match 2 of 4 for /todos length >= 2")
+        #expect(model.timeline.selection == 3)
+        #expect(model.overlays.message == "Match 2 of 4 for /todos length >= 2")
         model.type("nn")
-        #expect(model.selection == 5)
+        #expect(model.timeline.selection == 5)
         model.type("n")
-        #expect(model.selection == 2)
-        #expect(model.message == "Match 1 of 4 for /todos length >= 2 (wrapped around)")
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message == "Match 1 of 4 for /todos length >= 2 (wrapped around)")
         model.type("N")
-        #expect(model.selection == 5)
+        #expect(model.timeline.selection == 5)
         // A `/` search takes n and N back.
         model.type("/launch\n")
         model.type("n")
-        #expect(model.selection == 0)
+        #expect(model.timeline.selection == 0)
     }
 
     @Test func findStartsFromTheSelectionAndShowsOnScreen() throws {
         var (model, runner) = try logModel()
         model.type("jjjj")   // entry 5
         model.type(":find action == todo/*\n", running: runner)
-        #expect(model.selection == 1, "no match at or after entry 5: the first one")
+        #expect(model.timeline.selection == 1, "no match at or after entry 5: the first one")
         model.type("G:find exists /todos/2\n", running: runner)
-        #expect(model.selection == 5)
+        #expect(model.timeline.selection == 5)
         let lines = model.screenText.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "1 entry matches exists /todos/2; n/N next/previous")
     }
@@ -57,12 +57,12 @@ import RewindQuery
         let effects = model.send(.enter)
         #expect(effects == [.runQuery(job: 1, kind: .find, query: try Query(parsing: #"/filter == "active""#))])
         #expect(!model.hasPendingScan && model.awaitsBackgroundQuery)
-        #expect(model.message == ":find /filter == \"active\" …")
-        #expect(model.selection == 0)
+        #expect(model.overlays.message == ":find /filter == \"active\" …")
+        #expect(model.timeline.selection == 0)
         model.run(effects, with: runner)
         #expect(!model.awaitsBackgroundQuery)
-        #expect(model.selection == 4)
-        #expect(model.message == "2 entries match /filter == \"active\"; n/N next/previous")
+        #expect(model.timeline.selection == 4)
+        #expect(model.overlays.message == "2 entries match /filter == \"active\"; n/N next/previous")
     }
 
     /// Progress as the engine reports it, the first match at or after the selection
@@ -71,15 +71,15 @@ import RewindQuery
         var (model, _) = try logModel()
         model.type("jj:find /todos length >= 1\n")
         reduce(&model, .queryProgress(job: 1, newMatches: [1], fraction: 0.5))
-        #expect(model.message == ":find /todos length >= 1: 1 so far, 50%")
-        #expect(model.selection == 2, "entry 2 is before the selection: not selected")
+        #expect(model.overlays.message == ":find /todos length >= 1: 1 so far, 50%")
+        #expect(model.timeline.selection == 2, "entry 2 is before the selection: not selected")
         reduce(&model, .queryProgress(job: 7, newMatches: [5], fraction: 0.9))
-        #expect(model.message == ":find /todos length >= 1: 1 so far, 50%", "another search's report")
+        #expect(model.overlays.message == ":find /todos length >= 1: 1 so far, 50%", "another search's report")
         reduce(&model, .queryProgress(job: 1, newMatches: [2, 3], fraction: 0.75))
-        #expect(model.selection == 2)
-        #expect(model.message == ":find /todos length >= 1: 3 so far, 75%")
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message == ":find /todos length >= 1: 3 so far, 75%")
         reduce(&model, .queryFinished(job: 1, firstBreak: nil))
-        #expect(model.message == "3 entries match /todos length >= 1; n/N next/previous")
+        #expect(model.overlays.message == "3 entries match /todos length >= 1; n/N next/previous")
     }
 
     @Test func escStopsABackgroundSearchAndWhatItStillSendsIsDropped() throws {
@@ -88,82 +88,82 @@ import RewindQuery
         var effects = model.send(.enter)
         effects += model.send(.escape)
         #expect(effects.last == .cancelQuery(job: 1))
-        #expect(model.message == ":find exists /user cancelled")
+        #expect(model.overlays.message == ":find exists /user cancelled")
         model.run(effects, with: runner)
-        #expect(model.message == ":find exists /user cancelled")
-        #expect(model.selection == 0 && model.queryMatches == nil)
+        #expect(model.overlays.message == ":find exists /user cancelled")
+        #expect(model.timeline.selection == 0 && model.scans.queryMatches == nil)
     }
 
     @Test func aTimelineWithoutALogFileIsReadInSlicesAndEscCancels() {
         var model = InspectorFixtures.model()
-        model.scanBudget = ScanBudget(entriesPerEvent: 2, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 2, timePerEvent: nil)
         model.type(":find /filter == \"active\"\n")
-        #expect(model.message == ":find /filter == \"active\": 0 so far, 33%")
+        #expect(model.overlays.message == ":find /filter == \"active\": 0 so far, 33%")
         #expect(model.hasPendingScan)
-        model.scanBudget = ScanBudget(entriesPerEvent: 3, timePerEvent: nil)
+        model.scans.scanBudget = ScanBudget(entriesPerEvent: 3, timePerEvent: nil)
         reduce(&model, .tick)
-        #expect(model.selection == 4, "selected as soon as it is found")
-        #expect(model.message == ":find /filter == \"active\": 1 so far, 83%")
+        #expect(model.timeline.selection == 4, "selected as soon as it is found")
+        #expect(model.overlays.message == ":find /filter == \"active\": 1 so far, 83%")
         reduce(&model, .tick)
-        #expect(model.message == "2 entries match /filter == \"active\"; n/N next/previous")
+        #expect(model.overlays.message == "2 entries match /filter == \"active\"; n/N next/previous")
         #expect(!model.hasPendingScan)
 
         model.type(":find exists /user\n:bisect /todos length < 2\n")
-        #expect(model.selection == 2)
-        #expect(model.message == "/todos length < 2 stops holding at entry 3 (todo/add)")
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message == "/todos length < 2 stops holding at entry 3 (todo/add)")
         model.type(":find exists /user\n")
         model.send(.escape)
-        #expect(model.message == ":find exists /user cancelled")
+        #expect(model.overlays.message == ":find exists /user cancelled")
         #expect(!model.hasPendingScan)
     }
 
     @Test func bisectJumpsToTheFirstBreak() throws {
         var (model, runner) = try logModel()
         model.type(":bisect /todos length < 2\n", running: runner)
-        #expect(model.selection == 2)
-        #expect(model.message == "/todos length < 2 stops holding at entry 3 (todo/add)")
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message == "/todos length < 2 stops holding at entry 3 (todo/add)")
         model.type(":bisect /user/name == \"Ada\"\n", running: runner)
-        #expect(model.message == "/user/name == \"Ada\" holds at every entry")
+        #expect(model.overlays.message == "/user/name == \"Ada\" holds at every entry")
     }
 
     @Test func bisectOnADamagedLogSaysWhichEntriesItCouldNotCheck() throws {
         // Line 3 is damaged (its row is entry 2); entries 3–5 follow on from it until the keyframe at entry 6.
         var (model, runner) = try logModel(keyframeInterval: 5, damageLine: 3)
         model.type(":bisect /filter == \"all\"\n", running: runner)
-        #expect(model.selection == 5)
-        #expect(model.message == "/filter == \"all\" stops holding at entry 6 (sync/loaded); entries 2–5 could not be checked (no state), so it may stop holding earlier")
+        #expect(model.timeline.selection == 5)
+        #expect(model.overlays.message == "/filter == \"all\" stops holding at entry 6 (sync/loaded); entries 2–5 could not be checked (no state), so it may stop holding earlier")
         model.type(":bisect /user/name == \"Ada\"\n", running: runner)
-        #expect(model.message == "/user/name == \"Ada\" holds at every entry that could be checked; entries 2–5 could not be (no state)")
+        #expect(model.overlays.message == "/user/name == \"Ada\" holds at every entry that could be checked; entries 2–5 could not be (no state)")
     }
 
     @Test func aBadQueryNamesTheColumnAndAJumpStillJumps() {
         var model = InspectorFixtures.model()
         model.type(":find /todos length >\n")
-        #expect(model.message == "Bad query: column 16: found the end of the query where a path or a value should be")
-        #expect(model.selection == 0)
+        #expect(model.overlays.message == "Bad query: column 16: found the end of the query where a path or a value should be")
+        #expect(model.timeline.selection == 0)
         model.type(":bisect\n")
-        #expect(model.message == "Bad query: column 1: the query is empty; try /path == value, exists /path or action == name")
+        #expect(model.overlays.message == "Bad query: column 1: the query is empty; try /path == value, exists /path or action == name")
         model.type(":4\n")
-        #expect(model.selection == 3)
+        #expect(model.timeline.selection == 3)
     }
 
     @Test func findAtTheLimitsSearchesAndPastThemIsABadQuery() throws {
         var (model, runner) = try logModel()
         model.type(":find \(QueriesAtTheLimits.deepest("/todos length >= 2"))\n", running: runner)
-        #expect(model.selection == 2)
-        #expect(model.message?.hasPrefix("4 entries match ") == true)
+        #expect(model.timeline.selection == 2)
+        #expect(model.overlays.message?.hasPrefix("4 entries match ") == true)
         model.type(":find \(QueriesAtTheLimits.negated("/todos length >= 2", times: 257))\n")
-        #expect(model.message == "Bad query: column 1025: \(QueriesAtTheLimits.tooDeep)")
+        #expect(model.overlays.message == "Bad query: column 1025: \(QueriesAtTheLimits.tooDeep)")
         model.type(":bisect \(QueriesAtTheLimits.orChain(endingWith: "/todos length < 2", count: 1_001))\n")
-        #expect(model.message == "Bad query: column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)")
-        #expect(model.selection == 2)
+        #expect(model.overlays.message == "Bad query: column \(QueriesAtTheLimits.firstConditionTooMany): \(QueriesAtTheLimits.tooMany)")
+        #expect(model.timeline.selection == 2)
     }
 
     @Test func aLogWithKeyframesEveryOtherEntryFindsTheSame() throws {
         var (model, runner) = try logModel(keyframeInterval: 2)
         model.type(":find /todos/0/done == true\n", running: runner)
-        #expect(model.selection == 3)
-        #expect(model.message == "3 entries match /todos/0/done == true; n/N next/previous")
+        #expect(model.timeline.selection == 3)
+        #expect(model.overlays.message == "3 entries match /todos/0/done == true; n/N next/previous")
     }
 
     /// The inspector and `rewind find` run one engine: on random logs with damage,
@@ -179,7 +179,7 @@ import RewindQuery
             FindCommand.search(timeline, query: try Query(parsing: text), options: FindCommand.Options()) { line in
                 if let number = line?.split(separator: " ").first.flatMap({ Int($0) }) { listed.append(number) }
             }
-            #expect((model.queryMatches?.entries ?? []).map(timeline.entryNumber(at:)) == listed, "\(text)")
+            #expect((model.scans.queryMatches?.entries ?? []).map(timeline.entryNumber(at:)) == listed, "\(text)")
             matched += listed.count
         }
         #expect(matched > 10, "the conditions are not all false")

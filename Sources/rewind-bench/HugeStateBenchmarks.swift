@@ -1,0 +1,156 @@
+import Foundation
+import Inspector
+import Recorder
+
+// The inspector on a huge state (issue 34): a recording whose state is ~30 MB of
+// JSON (100,000 objects), written by today's recorder. The value viewer's keys
+// on the 30 MB list, then the real session driven at a person's pace in a child
+// process (so its peak resident memory is its own): how long each key waited for
+// its answer, the longest stretch away from the keyboard, and the peak memory
+// against the state's size. The same session on the 1 GB log of `## inspector`.
+//
+//   swift run -c release rewind-bench huge-state          (30 MB state; 1 GB / 1,000,000-entry log)
+//   swift run -c release rewind-bench --quick huge-state  (small smoke run)
+//   rewind-bench write-huge-state-log PATH [--items=N]   (the log alone, to try the inspector on by hand)
+func runHugeStateBenchmarks() {
+    print("\n## huge states")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-bench-huge-state-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let quick = Benchmark.quick
+
+    let path = directory.appendingPathComponent("huge-state.jsonl").path
+    // 100,000 items make a 29.6 MB state; --items= another size.
+    let requested = CommandLine.arguments.first { $0.hasPrefix("--items=") }.flatMap { Int($0.dropFirst("--items=".count)) }
+    let items = requested ?? (quick ? 4_000 : 100_000)
+    var stateBytes = 0
+    let writeSeconds = Benchmark.once { stateBytes = (try? EditedHugeStateLog.write(path: path, items: items)) ?? 0 }
+    let fileBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard stateBytes > 0 else { return print("huge-state: could not record the log") }
+    Benchmark.report("record \(EditedHugeStateLog.edits(items: items).count + 1) entries, \(megabytes(stateBytes)) state",
+                     Benchmark.format(seconds: writeSeconds), baseline: "file " + megabytes(fileBytes))
+
+    // In this process: the first screen, then the value viewer on the whole list.
+    var probe: InspectorProbe?
+    let firstScreen = Benchmark.once {
+        probe = try? InspectorProbe(path: path, columns: 120, rows: 40, indexInBackground: true)
+        _ = probe?.screenText()
+    }
+    guard let probe else { return print("huge-state: could not open the log") }
+    let stateShown = Benchmark.once { probe.waitUntilStateShown() }
+    Benchmark.report("first screen (open, model, render)", Benchmark.format(seconds: firstScreen),
+                     baseline: "state shown after " + Benchmark.format(seconds: firstScreen + stateShown))
+    guard probe.selectStateNode("/items") else { return print("huge-state: /items is not in the first state") }
+    let opening = probe.pressTimed(["v"])[0]
+    let viewerKeys = ["j", "<PgDn>", "G", "k", "<PgUp>", "g", "<Esc>"]
+    let pressed = probe.pressTimed(viewerKeys)
+    Benchmark.report("v on /items (\(megabytes(stateBytes)) node): open", Benchmark.format(seconds: opening), baseline: "target 100 ms")
+    Benchmark.report("  each key in the viewer (worst of \(viewerKeys.joined(separator: " ")))",
+                     Benchmark.format(seconds: pressed.max() ?? 0), baseline: "target 50 ms")
+    for (key, seconds) in zip(viewerKeys, pressed) { Benchmark.report("    \(key)", Benchmark.format(seconds: seconds)) }
+
+    let parseReport = directory.path + "/parse.report"
+    if let run = ChildRun.measure(Bundle.main.executablePath ?? "", ["huge-state-session", "parse", path, parseReport, directory.path, "0"]),
+       run.status == 0, let text = try? String(contentsOfFile: parseReport, encoding: .utf8) {
+        let fields = text.split(separator: "\t")
+        let grown = Int(fields[1]) ?? 0
+        Benchmark.report("one state rebuilt: resident growth", megabytes(grown),
+                         baseline: "\(Benchmark.format3(Double(grown) / Double(stateBytes)))× its JSON")
+    }
+    runSessionInChild("huge-state", log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
+                      stateBytes: stateBytes)
+
+    let hugePath = directory.appendingPathComponent("huge.jsonl").path
+    let entries = quick ? 20_000 : 1_000_000
+    let hugeBytes = BenchmarkLog.write(path: hugePath, entries: entries, keyframeInterval: 32, items: 24, noteBytes: 860)
+    Benchmark.report("generate log (\(entries) entries)", megabytes(Int(hugeBytes)))
+    runSessionInChild("huge-log", log: hugePath, entries: entries, directory: directory.path, stateBytes: nil)
+}
+
+/// The keys a person presses in each session, with what they wait to see.
+private func sessionScript(_ name: String, entries: Int) -> [String] {
+    func typed(_ text: String) -> [String] { text.map { String($0) } }
+    switch name {
+    case "open":
+        // Only the first screen with its state (for a profiler).
+        return ["wait:items ["]
+    case "huge-state":
+        return ["wait:items ["]
+            + ["j", "j", "j", "k", "G", "g"] + typed(":30") + ["<Enter>", "g"]
+            + ["<Tab>"] + typed("/Item 9999:") + ["<Enter>", "n"]
+            + ["g", "v", "j", "<PgDn>", "G", "k", "<PgUp>", "g", "<Esc>"]
+            + ["<Tab>", "j", "l", "h", "<Tab>", "<Tab>"]
+            + typed(":1") + ["<Enter>", "e", "sleep:2", "<Esc>", "<Esc>"]
+            + ["f", "<Esc>", "j", "y"]
+    default:
+        // Right after opening, while the log is still being indexed.
+        return typed(":\(entries * 9 / 10)") + ["<Enter>", "wait:entry \(entries * 9 / 10)/"]
+            + ["G", "wait:entry \(entries)/\(entries)"]
+            + ["k", "j", "g", "G"] + typed(":\(entries / 2)") + ["<Enter>"]
+            + ["f", "<Esc>"] + typed("/no such action") + ["<Enter>", "sleep:1", "<Esc>"]
+            + ["<Tab>", "j", "v", "j", "<Esc>", "w", "sleep:1", "<Esc>"]
+    }
+}
+
+/// Runs the session named `name` over `log` in a child process (`rewind-bench huge-state-session …`)
+/// and prints what each key waited, the longest time away from the keyboard and the child's peak memory.
+private func runSessionInChild(_ name: String, log: String, entries: Int, directory: String, stateBytes: Int?) {
+    let report = directory + "/\(name).report"
+    guard let executable = Bundle.main.executablePath,
+          let run = ChildRun.measure(executable, ["huge-state-session", name, log, report, directory, String(entries)]), run.status == 0,
+          let text = try? String(contentsOfFile: report, encoding: .utf8) else {
+        return print("\(name): the session did not run")
+    }
+    var presses: [(String, Double)] = []
+    var away = 0.0
+    for line in text.split(separator: "\n") {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        switch fields.first {
+        case "press": presses.append((fields[1], Double(fields[2]) ?? 0))
+        case "away": away = Double(fields[1]) ?? 0
+        case "wait":
+            let seconds = Double(fields[1]) ?? .infinity
+            Benchmark.report("  \(name): screen shows \"\(fields[2])\" after", seconds.isFinite ? Benchmark.format(seconds: seconds) : "never (gave up)")
+        case "screen": print("  last status: " + fields.dropFirst().joined())
+        default: break
+        }
+    }
+    let worst = presses.max { $0.1 < $1.1 }
+    Benchmark.report("session \(name): \(presses.count) keys, worst key \(worst.map { "(\($0.0))" } ?? "")",
+                     Benchmark.format(seconds: worst?.1 ?? 0), baseline: "target 100 ms")
+    Benchmark.report("  longest time away from the keyboard", Benchmark.format(seconds: away))
+    for (key, seconds) in presses where seconds > 0.05 { Benchmark.report("    slow key \(key)", Benchmark.format(seconds: seconds)) }
+    let peak = run.peakResidentBytes
+    if let stateBytes {
+        Benchmark.report("  peak resident memory", megabytes(peak),
+                         baseline: "\(Benchmark.format3(Double(peak) / Double(stateBytes)))× the state (target 3×)")
+    } else {
+        Benchmark.report("  peak resident memory", megabytes(peak))
+    }
+}
+
+/// The child's side of ``runSessionInChild(_:log:entries:directory:stateBytes:)``:
+/// `huge-state-session NAME LOG REPORT DIRECTORY ENTRIES`.
+func runHugeStateSession(_ arguments: [String]) {
+    guard arguments.count == 5, let entries = Int(arguments[4]) else { exit(2) }
+    let (name, log, reportPath, directory) = (arguments[0], arguments[1], arguments[2], arguments[3])
+    if name == "parse" {
+        // What one state takes parsed: resident memory before and after rebuilding the last one.
+        guard let reader = try? LogReader(path: log) else { exit(1) }
+        let before = Benchmark.residentBytes()
+        let state = try? reader.state(at: reader.entryCount - 1)
+        let after = Benchmark.residentBytes()
+        let text = "parsed\t\(after - before)\t\(state.map { JSONWriter.compact($0).count } ?? 0)"
+        _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))
+        return
+    }
+    guard let report = try? PacedSession.run(path: log, script: sessionScript(name, entries: entries), directory: directory) else { exit(1) }
+    var text = report.presses.map { "press\t\($0.label)\t\($0.seconds)" }.joined(separator: "\n")
+    text += "\naway\t\(report.longestAway)"
+    for (shown, seconds) in report.waits { text += "\nwait\t\(seconds)\t\(shown)" }
+    let lines = report.lastScreen.split(separator: "\n")
+    if lines.count >= 2 { text += "\nscreen\t" + lines[lines.count - 2].trimmingCharacters(in: .whitespaces) }
+    _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))
+}
+
+private func megabytes(_ bytes: Int) -> String { Benchmark.format3(Double(bytes) / 1e6) + " MB" }
