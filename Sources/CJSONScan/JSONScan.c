@@ -435,14 +435,18 @@ static inline bool has_prefix(const uint8_t *bytes, size_t count, const uint8_t 
 }
 
 int rewind_json_read_template(const uint8_t *bytes, size_t count, const rewind_json_template_member *members, size_t member_count,
-                              rewind_json_span *parts, size_t part_count, uint8_t compact_part, bool *compact) {
-    for (size_t k = 0; k < part_count; k++) parts[k] = (rewind_json_span){0, 0, false};
-    size_t position = 0;
-    for (size_t m = 0; m < member_count; m++) {
+                              rewind_json_template_cursor *cursor, rewind_json_span *parts, size_t part_count,
+                              uint8_t compact_part, bool *compact) {
+    if (cursor->member == 0 && cursor->position == 0) {
+        for (size_t k = 0; k < part_count; k++) parts[k] = (rewind_json_span){0, 0, false};
+    }
+    size_t position = cursor->position;
+    if (position > count) return REWIND_TEMPLATE_MISMATCH;
+    for (size_t m = cursor->member; m < member_count; m++) {
         const rewind_json_template_member *member = &members[m];
         if (!has_prefix(bytes + position, count - position, member->prefix, member->prefix_length)) {
             if (member->optional) continue;
-            return 0;
+            return REWIND_TEMPLATE_MISMATCH;
         }
         position += member->prefix_length;
         size_t start = position;
@@ -450,27 +454,33 @@ int rewind_json_read_template(const uint8_t *bytes, size_t count, const rewind_j
         switch (member->value) {
         case REWIND_TEMPLATE_NO_VALUE:
             continue;
+        case REWIND_TEMPLATE_CALLER:
+            cursor->member = m + 1;
+            cursor->position = position;
+            return REWIND_TEMPLATE_PAUSED;
         case REWIND_TEMPLATE_UNCHECKED:
             end = rewind_json_skip_unchecked(bytes, count, start);
             break;
         default:
             end = rewind_json_skip_checked(bytes, count, start, member->depth,
                                            compact_part != 0 && member->part == compact_part ? compact : NULL);
-            if (end < 0) return 0;
+            if (end < 0) return REWIND_TEMPLATE_MISMATCH;
             if (member->value == REWIND_TEMPLATE_INTEGER) {
                 // An integer the parser reads as one: no fraction or exponent.
-                if (bytes[start] != '-' && !is_digit(bytes[start])) return 0;
+                if (bytes[start] != '-' && !is_digit(bytes[start])) return REWIND_TEMPLATE_MISMATCH;
                 for (size_t k = start; k < (size_t)end; k++) {
-                    if (bytes[k] == '.' || bytes[k] == 'e' || bytes[k] == 'E') return 0;
+                    if (bytes[k] == '.' || bytes[k] == 'e' || bytes[k] == 'E') return REWIND_TEMPLATE_MISMATCH;
                 }
             } else if (member->value == REWIND_TEMPLATE_PLAIN_STRING) {
-                if (bytes[start] != '"' || memchr(bytes + start, '\\', (size_t)end - start) != NULL) return 0;
+                if (bytes[start] != '"' || memchr(bytes + start, '\\', (size_t)end - start) != NULL) return REWIND_TEMPLATE_MISMATCH;
             }
             break;
         }
-        if (end < 0) return 0;
+        if (end < 0) return REWIND_TEMPLATE_MISMATCH;
         position = (size_t)end;
         if (member->part != 0 && member->part < part_count) parts[member->part] = (rewind_json_span){start, position - start, true};
     }
-    return position == count;
+    cursor->member = member_count;
+    cursor->position = position;
+    return position == count ? REWIND_TEMPLATE_MATCHED : REWIND_TEMPLATE_MISMATCH;
 }

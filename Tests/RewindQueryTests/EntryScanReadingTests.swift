@@ -134,23 +134,34 @@ import RewindJSON
         let lines = readLines(path).dropFirst().filter { !$0.isEmpty }
         #expect(lines.count == 100)
         #expect(lines.allSatisfy { $0.contains(#","n":"#) }, "format 2")
-        var keyframes = 0
+        var keyframes = 0, patchesAsWritten = 0
+        var pointers = PathPointerCache()
         for line in lines {
             let bytes = Array(line.utf8)
-            let written = bytes.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: true) }
+            let written = bytes.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: true, pointers: &pointers) }
             #expect(written != nil, "\(line)")
-            if case .keyframe? = written?.body { keyframes += 1 }
+            switch written?.body {
+            case .keyframe?: keyframes += 1
+            // Read in the same pass as the rest of the record, not handed on to be read again.
+            case .patch(_, .some)?: patchesAsWritten += 1
+            default: break
+            }
         }
         #expect(keyframes > 5)
+        #expect(keyframes + patchesAsWritten == lines.count)
         // `replayable`, written only when false; older recorders wrote `true` on every action.
         for member in [#","replayable":false"#, #","replayable":true"#] {
             let line = lines.first { $0.contains(#"}},"patch""#) }!.replacingOccurrences(of: #"}},"patch""#, with: "}\(member)},\"patch\"")
             #expect(line.contains(member))
-            #expect(Array(line.utf8).withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false) } != nil, "\(line)")
+            #expect(Array(line.utf8).withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false, pointers: &pointers) } != nil, "\(line)")
         }
         // Every member an entry may have, as the encoder writes them.
         for line in Self.linesWithEveryMember() {
-            #expect(line.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false) } != nil, "\(String(decoding: line, as: UTF8.self))")
+            let written = line.withUnsafeBufferPointer { EntryAsWritten.read($0, trackingCompactness: false, pointers: &pointers) }
+            #expect(written != nil, "\(String(decoding: line, as: UTF8.self))")
+            if case .patch(let bytes, let asWritten)? = written?.body {
+                #expect(asWritten == (try? JSONPatch(jsonValue: JSONParser.parse(buffer: bytes))))
+            }
         }
     }
 

@@ -61,6 +61,18 @@ static inline rewind_json_run rewind_json_plain_run_reference(const uint8_t *byt
 /// Sixteen bytes, as the compiler's portable vectors (SSE2 on x86-64, NEON on arm64).
 typedef uint8_t rewind_json_bytes16 __attribute__((vector_size(16), aligned(1)));
 
+/// The stops of a vector: its bytes that are '"', '\\' or below 0x20, all ones.
+static inline rewind_json_bytes16 rewind_json_stops16(rewind_json_bytes16 chunk) {
+    return (rewind_json_bytes16)((chunk == '"') | (chunk == '\\') | (chunk < 0x20));
+}
+
+/// Whether any byte of a vector is not zero.
+static inline bool rewind_json_any16(rewind_json_bytes16 vector) {
+    uint64_t words[2];
+    memcpy(words, &vector, 16);
+    return (words[0] | words[1]) != 0;
+}
+
 /// The plain run at the start of `bytes[0..<count]`, 32 bytes a branch: the
 /// same answer as `rewind_json_plain_run_reference`. Inline, so Swift callers
 /// (the parser's strings, a patch's paths) pay no call for a short key. Never
@@ -69,28 +81,41 @@ static inline rewind_json_run rewind_json_plain_run(const uint8_t *bytes, size_t
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (__builtin_expect((rewind_reference_readers_set & REWIND_REFERENCE_PLAIN_RUN) == 0, 1)) {
         const uint64_t highBits = 0x8080808080808080ull;
-        uint64_t highs = 0;
+        // The bytes passed, or-ed together: their high bits say whether any is 0x80 or more.
+        rewind_json_bytes16 passed = {0};
         size_t index = 0;
+        // Long texts (what this is for) two vectors a branch, their stops tested together;
+        // the vector with the first stop is then found sixteen bytes at a time below.
+        while (index + 32 <= count) {
+            rewind_json_bytes16 first, second;
+            memcpy(&first, bytes + index, 16);
+            memcpy(&second, bytes + index + 16, 16);
+            if (rewind_json_any16(rewind_json_stops16(first) | rewind_json_stops16(second))) break;
+            passed |= first | second;
+            index += 32;
+        }
+        uint64_t highs;
+        {
+            uint64_t words[2];
+            memcpy(words, &passed, 16);
+            highs = words[0] | words[1];
+        }
         while (index + 16 <= count) {
-            // Two vectors a branch where there is room: long texts are what this is for.
-            size_t vectors = index + 32 <= count ? 2 : 1;
-            for (size_t step = 0; step < vectors; step++) {
-                rewind_json_bytes16 chunk;
-                memcpy(&chunk, bytes + index + 16 * step, 16);
-                rewind_json_bytes16 stops = (rewind_json_bytes16)((chunk == '"') | (chunk == '\\') | (chunk < 0x20));
-                uint64_t stop[2], byte[2];
-                memcpy(stop, &stops, 16);
-                memcpy(byte, &chunk, 16);
-                if ((stop[0] | stop[1]) != 0) {
-                    // Byte k of the vector is bits 8k..8k+7 of its words (little-endian): the first stop is the lowest set bit.
-                    unsigned first = stop[0] != 0 ? (unsigned)__builtin_ctzll(stop[0]) / 8 : 8 + (unsigned)__builtin_ctzll(stop[1]) / 8;
-                    uint64_t before = first < 8 ? byte[0] & ((1ull << (8 * first)) - 1)
-                                                : byte[0] | (byte[1] & ((1ull << (8 * (first - 8))) - 1));
-                    return (rewind_json_run){index + 16 * step + first, ((highs | before) & highBits) != 0};
-                }
-                highs |= byte[0] | byte[1];
+            rewind_json_bytes16 chunk;
+            memcpy(&chunk, bytes + index, 16);
+            rewind_json_bytes16 stops = rewind_json_stops16(chunk);
+            uint64_t stop[2], byte[2];
+            memcpy(stop, &stops, 16);
+            memcpy(byte, &chunk, 16);
+            if ((stop[0] | stop[1]) != 0) {
+                // Byte k of the vector is bits 8k..8k+7 of its words (little-endian): the first stop is the lowest set bit.
+                unsigned first = stop[0] != 0 ? (unsigned)__builtin_ctzll(stop[0]) / 8 : 8 + (unsigned)__builtin_ctzll(stop[1]) / 8;
+                uint64_t before = first < 8 ? byte[0] & ((1ull << (8 * first)) - 1)
+                                            : byte[0] | (byte[1] & ((1ull << (8 * (first - 8))) - 1));
+                return (rewind_json_run){index + first, ((highs | before) & highBits) != 0};
             }
-            index += 16 * vectors;
+            highs |= byte[0] | byte[1];
+            index += 16;
         }
         rewind_json_run tail = rewind_json_plain_run_reference(bytes + index, count - index);
         return (rewind_json_run){index + tail.plain, tail.hasHighByte || (highs & highBits) != 0};
@@ -159,6 +184,7 @@ enum {
     REWIND_TEMPLATE_INTEGER = 2,       // the same, and an integer (no fraction, no exponent)
     REWIND_TEMPLATE_PLAIN_STRING = 3,  // the same, and a string without escapes
     REWIND_TEMPLATE_UNCHECKED = 4,     // only delimited (`rewind_json_skip_unchecked`)
+    REWIND_TEMPLATE_CALLER = 5,        // read by the caller: the match pauses at its value
 };
 
 /// One member of a template: the bytes that come before its value (`,"seq":`),
@@ -181,13 +207,33 @@ typedef struct {
     bool found;
 } rewind_json_span;
 
+/// Where a match stands: the next member to match, and where in the bytes.
+/// `{0, 0}` starts a match; a paused match goes on from where the caller left it.
+typedef struct {
+    size_t member;
+    size_t position;
+} rewind_json_template_cursor;
+
+/// What `rewind_json_read_template` answers.
+enum {
+    REWIND_TEMPLATE_MISMATCH = 0,  // not the template's members
+    REWIND_TEMPLATE_MATCHED = 1,   // every member, and nothing after
+    REWIND_TEMPLATE_PAUSED = 2,    // at a `REWIND_TEMPLATE_CALLER` member's value
+};
+
 /// Whether `bytes[0..<count]` is exactly the template's members, in order (the
 /// optional ones present or not), each value read as its member says, and nothing
-/// after: 1, with `parts[k]` telling where the value of the member whose part is k
-/// is (`part_count` slots); 0 for anything else. `compact_part`, when not 0, names
-/// the part whose value's compactness goes to `*compact` (as `rewind_json_skip_checked`
-/// reports it). Knows nothing of what the members mean: the template is the caller's.
+/// after: `REWIND_TEMPLATE_MATCHED`, with `parts[k]` telling where the value of the
+/// member whose part is k is (`part_count` slots, cleared when `cursor` is at the
+/// start); `REWIND_TEMPLATE_MISMATCH` for anything else. At a member read by the
+/// caller, `REWIND_TEMPLATE_PAUSED` with `cursor->position` at its value: the caller
+/// reads it (and notes where it is), moves `cursor->position` past it and calls
+/// again, so a value the caller reads anyway is not delimited first. `compact_part`,
+/// when not 0, names the part whose value's compactness goes to `*compact` (as
+/// `rewind_json_skip_checked` reports it). Knows nothing of what the members mean:
+/// the template is the caller's.
 int rewind_json_read_template(const uint8_t *bytes, size_t count, const rewind_json_template_member *members, size_t member_count,
-                              rewind_json_span *parts, size_t part_count, uint8_t compact_part, bool *compact);
+                              rewind_json_template_cursor *cursor, rewind_json_span *parts, size_t part_count,
+                              uint8_t compact_part, bool *compact);
 
 #endif

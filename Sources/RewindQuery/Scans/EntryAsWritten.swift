@@ -7,7 +7,8 @@ import Recorder
 /// `rewind_json_read_template`: a template made here from that order, so the
 /// reader follows the encoder wherever a member goes), each value checked as
 /// ``ParsedEntry`` (the reference) parses it, or only delimited where that one
-/// only delimits it. Nil for any other line, which the reference then reads:
+/// only delimits it; the patch is read where the template meets it (``SkimmedPatch``,
+/// which finds its end by reading it). Nil for any other line, which the reference then reads:
 /// other member orders, unknown or repeated members, escapes in the action type,
 /// numbers and nesting the checked skim leaves to the parser.
 ///
@@ -24,30 +25,43 @@ struct EntryAsWritten {
     enum Body {
         /// A keyframe: its `changed` list and its state, both as bytes (the state only delimited).
         case keyframe(changed: UnsafeBufferPointer<UInt8>, state: UnsafeBufferPointer<UInt8>)
-        /// Any other entry: its patch, only delimited (a patch reader checks it).
-        case patch(UnsafeBufferPointer<UInt8>)
+        /// Any other entry: its patch's bytes, and the patch when it is as a recorder
+        /// writes it (``SkimmedPatch``, read where the template meets it); nil leaves the
+        /// bytes, only delimited, to the reference.
+        case patch(UnsafeBufferPointer<UInt8>, asWritten: JSONPatch?)
     }
 
-    /// Reads `line` as written; `trackingCompactness` asks whether the payload is compact as written.
-    static func read(_ line: UnsafeBufferPointer<UInt8>, trackingCompactness: Bool) -> EntryAsWritten? {
+    /// Reads `line` as written; `trackingCompactness` asks whether the payload is
+    /// compact as written. The patch's paths are taken from and added to `pointers`.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, trackingCompactness: Bool, pointers: inout PathPointerCache) -> EntryAsWritten? {
         guard let base = line.baseAddress, !ReferenceReaders.current.contains(.entry) else { return nil }
         // On the stack: this runs once per entry of every scan.
         return withUnsafeTemporaryAllocation(of: rewind_json_span.self, capacity: Part.count) { parts in
             var compact = false
-            let matched = template.withUnsafeBufferPointer { members in
-                rewind_json_read_template(base, line.count, members.baseAddress, members.count, parts.baseAddress, parts.count,
-                                          trackingCompactness ? Part.payload.rawValue : 0, &compact) == 1
+            var cursor = rewind_json_template_cursor(member: 0, position: 0)
+            var patch: (bytes: UnsafeBufferPointer<UInt8>, asWritten: JSONPatch?)?
+            while true {
+                let status = template.withUnsafeBufferPointer { members in
+                    rewind_json_read_template(base, line.count, members.baseAddress, members.count, &cursor, parts.baseAddress, parts.count,
+                                              trackingCompactness ? Part.payload.rawValue : 0, &compact)
+                }
+                if status == REWIND_TEMPLATE_MATCHED { break }
+                // Paused at the patch, the one member read here: reading it finds its end, where
+                // delimiting it first read its bytes twice.
+                guard status == REWIND_TEMPLATE_PAUSED, patch == nil else { return nil }
+                patch = readPatch(line, at: cursor.position, pointers: &pointers)
+                guard let patch else { return nil }
+                cursor.position += patch.bytes.count
             }
-            guard matched else { return nil }
             func bytes(_ part: Part) -> UnsafeBufferPointer<UInt8>? {
                 let span = parts[Int(part.rawValue)]
                 return span.found ? UnsafeBufferPointer(start: base + span.start, count: span.length) : nil
             }
             guard let type = bytes(.actionType), let payload = bytes(.payload) else { return nil }
             let body: Body
-            switch (bytes(.changed), bytes(.state), bytes(.patch)) {
+            switch (bytes(.changed), bytes(.state), patch) {
             case (let changed?, let state?, nil): body = .keyframe(changed: changed, state: state)
-            case (nil, nil, let patch?): body = .patch(patch)
+            case (nil, nil, let patch?): body = .patch(patch.bytes, asWritten: patch.asWritten)
             default: return nil   // a keyframe without its list, or both: the reference says what that is
             }
             return EntryAsWritten(actionType: UnsafeBufferPointer(rebasing: type.dropFirst().dropLast()), payload: payload,
@@ -55,9 +69,22 @@ struct EntryAsWritten {
         }
     }
 
+    /// The patch at `position` of `line`: read as written, its length where it ends;
+    /// else only delimited, for the reference. Nil when it does not even end.
+    private static func readPatch(_ line: UnsafeBufferPointer<UInt8>, at position: Int,
+                                  pointers: inout PathPointerCache) -> (bytes: UnsafeBufferPointer<UInt8>, asWritten: JSONPatch?)? {
+        let rest = UnsafeBufferPointer(rebasing: line[position...])
+        if let (patch, length) = SkimmedPatch.readCheckedAsWritten(rest, pointers: &pointers) {
+            return (UnsafeBufferPointer(rebasing: rest[..<length]), patch)
+        }
+        let end = rewind_json_skip_unchecked(line.baseAddress, line.count, position)
+        guard end >= 0 else { return nil }
+        return (UnsafeBufferPointer(rebasing: line[position..<end]), nil)
+    }
+
     /// The parts of a record the template tells where they are.
     private enum Part: UInt8, CaseIterable {
-        case none, actionType, payload, changed, state, patch
+        case none, actionType, payload, changed, state
         static let count = allCases.count
     }
 
@@ -108,7 +135,8 @@ struct EntryAsWritten {
                 // Only delimited by the reference too (parsed when a state is asked for).
                 member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true, part: .state)
             case .patch:
-                member(field.memberPrefix, REWIND_TEMPLATE_UNCHECKED, optional: true, part: .patch)
+                // Read by `read`, which reads the patch in place of delimiting it.
+                member(field.memberPrefix, REWIND_TEMPLATE_CALLER, optional: true)
             case .skipped, .reducerError:
                 // An import's: its records are read by the reference.
                 break

@@ -271,7 +271,7 @@ struct StateRecord {
     /// In place, not a failable init: the state scan's line holds the record, and
     /// returning one as an optional copied it out (retains and releases per entry).
     mutating func read(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) -> Bool {
-        guard let written = EntryAsWritten.read(line, trackingCompactness: false) else {
+        guard let written = EntryAsWritten.read(line, trackingCompactness: false, pointers: &pointers) else {
             // Not as a recorder writes it: the reference decides, and gives everything.
             guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return false }
             actionType = parsed.entry.action.name
@@ -295,8 +295,8 @@ struct StateRecord {
             guard let state = try? JSONParser.parse(buffer: stateBytes, shapes: &pointers.objectShapes) else { return false }
             self.state = state
             keyframeChanged = EntryRecord.pointers(in: try? JSONParser.parse(buffer: changed))
-        case .patch(let bytes):
-            guard let patch = ScannedEntry.patch(bytes, pointers: &pointers) else { return false }
+        case .patch(let bytes, let asWritten):
+            guard let patch = asWritten ?? ScannedEntry.referencePatch(bytes) else { return false }
             self.patch = patch
         }
         return true

@@ -41,7 +41,7 @@ package struct ScannedEntry: Sendable, Equatable {
     /// Reads an entry line, its changed paths made through `pointers` (a scan's
     /// paths repeat: each is split into a pointer once); nil when ``ParsedEntry`` rejects it.
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
-        guard let written = EntryAsWritten.read(line, trackingCompactness: fields.contains(.payloadJSON)) else {
+        guard let written = EntryAsWritten.read(line, trackingCompactness: fields.contains(.payloadJSON), pointers: &pointers) else {
             // Not as a recorder writes it: the reference reads it, and its verdict counts.
             guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
             self.init(parsed.entry, fields: fields)
@@ -52,8 +52,8 @@ package struct ScannedEntry: Sendable, Equatable {
         case .keyframe(let changed, _):
             // Checked by the template: the parser accepts it.
             if fields.contains(.changedPaths) { changedPaths = EntryRecord.pointers(in: try? JSONParser.parse(buffer: changed)) }
-        case .patch(let bytes):
-            guard let patch = Self.patch(bytes, pointers: &pointers) else { return nil }
+        case .patch(let bytes, let asWritten):
+            guard let patch = asWritten ?? Self.referencePatch(bytes) else { return nil }
             if fields.contains(.changedPaths) { changedPaths = patch.operations.map(\.path) }
         }
         var payloadJSON: [UInt8] = []
@@ -69,10 +69,10 @@ package struct ScannedEntry: Sendable, Equatable {
         self.init(actionType: pointers.actionType(written.actionType), payloadJSON: payloadJSON, changedPaths: changedPaths)
     }
 
-    /// An entry's patch as ``ParsedEntry`` reads it: as written where it is
-    /// (``SkimmedPatch``), else with the reference; nil when that rejects it (so
-    /// does `ParsedEntry`, whose other members the template checked).
-    static func patch(_ bytes: UnsafeBufferPointer<UInt8>, pointers: inout PathPointerCache) -> JSONPatch? {
-        SkimmedPatch.read(bytes, pointers: &pointers) ?? (try? JSONParser.parse(buffer: bytes)).flatMap { try? JSONPatch(jsonValue: $0) }
+    /// An entry's patch as ``ParsedEntry`` reads it, where it is not as a recorder
+    /// writes it: the reference; nil when that rejects it (so does `ParsedEntry`,
+    /// whose other members the template checked).
+    static func referencePatch(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONPatch? {
+        (try? JSONParser.parse(buffer: bytes)).flatMap { try? JSONPatch(jsonValue: $0) }
     }
 }
