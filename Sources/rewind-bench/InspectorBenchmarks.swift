@@ -64,8 +64,8 @@ func runInspectorBenchmarks() {
     let search = timeline.typeAndFinishScans("/no such action\n")
     let typed = "/no such action".count          // events before Enter
     let searchPress = search[typed]
-    guard timeline.message?.hasPrefix("No match") == true else {
-        print("inspector: the search did not finish with 'No match'")
+    guard timeline.message?.hasPrefix("No action matches") == true else {
+        print("inspector: the search did not finish with 'No action matches'")
         return
     }
     Benchmark.report("/ search with no match: Enter (first slice)", Benchmark.format(seconds: searchPress),
@@ -156,90 +156,4 @@ private func jqBaseline(_ path: String) -> Double? {
         status = process.terminationStatus
     }
     return status == 0 ? seconds : nil
-}
-
-/// Writes a log in format v1 straight to disk, fast: a header, then entries
-/// that each update one item (a JSON Patch) with a keyframe of the whole
-/// state every `keyframeInterval` entries, framed by the recorder's `LogLine.seal`.
-/// Members come in the order `RecordEncoder` writes them (a keyframe's `changed`
-/// before its `state`), so readers take the path a real recording takes.
-enum BenchmarkLog {
-    static func write(path: String, entries: Int, keyframeInterval: Int, items: Int, noteBytes: Int) -> Int64 {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: path) else { return 0 }
-        defer { try? handle.close() }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(9 << 20)
-        var written: Int64 = 0
-        func flush() {
-            handle.write(Data(buffer))
-            written += Int64(buffer.count)
-            buffer.removeAll(keepingCapacity: true)
-        }
-        var values = [Int](repeating: 0, count: items)
-        let note = Array(String(repeating: "lorem ipsum ", count: noteBytes / 12 + 1).utf8.prefix(noteBytes))
-        let start = 1_764_400_000.0
-
-        var record = buffer.count
-        buffer += Array(#"{"kind":"header","format":"rewind","version":1,"created":1764400000,"process":"rewind-bench","stateType":"BenchState","actionType":"BenchAction","keyframeInterval":"#.utf8)
-        append(keyframeInterval, &buffer)
-        buffer += Array(#","options":{},"metadata":{},"stateReplayable":true"#.utf8)
-        seal(&buffer, from: record)
-
-        for index in 0..<entries {
-            let item = (index * 7919) % items
-            values[item] = index
-            record = buffer.count
-            let isKeyframe = index % keyframeInterval == 0
-            buffer += Array((isKeyframe ? #"{"kind":"entry","keyframe":true,"seq":"# : #"{"kind":"entry","seq":"#).utf8)
-            append(index, &buffer)
-            buffer += Array(#","time":"#.utf8)
-            buffer += Array(String(start + Double(index) / 1000).utf8)
-            buffer += Array(#","durationNs":1200,"action":{"type":"item/update","payload":{"id":"#.utf8)
-            append(item, &buffer)
-            buffer += Array(#","note":""#.utf8)
-            buffer += note
-            buffer += Array(#""},"replayable":true}"#.utf8)
-            if isKeyframe {
-                // In `RecordEncoder`'s order: `changed`, then `state` (readers match that order first).
-                buffer += Array(#","changed":["/counter","/items/"#.utf8)
-                append(item, &buffer)
-                buffer += Array(#"/value"],"state":{"counter":"#.utf8)
-                append(index, &buffer)
-                buffer += Array(#","items":["#.utf8)
-                for (position, value) in values.enumerated() {
-                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
-                    buffer += Array(#"{"id":"#.utf8)
-                    append(position, &buffer)
-                    buffer += Array(#","name":"item number "#.utf8)
-                    append(position, &buffer)
-                    buffer += Array(#"","value":"#.utf8)
-                    append(value, &buffer)
-                    buffer.append(UInt8(ascii: "}"))
-                }
-                buffer += Array("]}".utf8)
-            } else {
-                buffer += Array(#","patch":[{"op":"replace","path":"/counter","value":"#.utf8)
-                append(index, &buffer)
-                buffer += Array(#"},{"op":"replace","path":"/items/"#.utf8)
-                append(item, &buffer)
-                buffer += Array(#"/value","value":"#.utf8)
-                append(index, &buffer)
-                buffer += Array("}]".utf8)
-            }
-            seal(&buffer, from: record)
-            if buffer.count > 8 << 20 { flush() }
-        }
-        flush()
-        return written
-    }
-
-    private static func append(_ number: Int, _ buffer: inout [UInt8]) {
-        buffer += Array(String(number).utf8)
-    }
-
-    /// Closes the record with its checksum member and a newline, as the recorder does.
-    private static func seal(_ buffer: inout [UInt8], from start: Int) {
-        LogLine.seal(&buffer, recordStart: start)
-    }
 }

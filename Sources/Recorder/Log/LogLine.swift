@@ -14,7 +14,7 @@ import Foundation
 /// moved or deleted line shows as a number out of order.
 package enum LogLine {
     static let formatName = "rewind"
-    static let formatVersion = 2
+    package static let formatVersion = 2
 
     /// `,"crc":"` + 8 hex digits + `"}`.
     static let checksumSuffixLength = 18
