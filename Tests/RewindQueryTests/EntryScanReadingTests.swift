@@ -165,7 +165,8 @@ import RewindJSON
         }
     }
 
-    /// Entry records from the encoder with every optional member it writes, keyframe and patch, chained (format 2).
+    /// Entry records from the encoder with every optional member it writes, keyframe and patch, chained (format 2),
+    /// before the encoder has written a header (a patch entry with `time`) and after (with `t`, format 3).
     static func linesWithEveryMember() -> [[UInt8]] {
         let state = Array(#"{"a":[1,2]}"#.utf8), payload = Array(#"{"x":"é"}"#.utf8), patch = Array(#"[{"op":"add","path":"/a/-","value":3}]"#.utf8)
         var lines: [[UInt8]] = []
@@ -174,7 +175,11 @@ import RewindJSON
         var header = Array(#"{"kind":"header""#.utf8)
         LogLine.seal(&header, recordStart: 0, chain: &chain)
         let encoder = RecordEncoder()
-        for keyframe in [true, false] {
+        for (keyframe, afterHeader) in [(true, false), (false, false), (true, true), (false, true)] {
+            if afterHeader && keyframe {
+                var header: [UInt8] = []
+                encoder.appendHeaderMembers(LogHeader(created: Date(timeIntervalSince1970: 1_764_400_000), processName: "test"), to: &header)
+            }
             state.withUnsafeBufferPointer { state in
                 payload.withUnsafeBufferPointer { payload in
                     patch.withUnsafeBufferPointer { patch in
@@ -204,7 +209,7 @@ import RewindJSON
         for line in try Self.recorderLinesAndChanges() {
             var pointers = PathPointerCache()
             let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: fields, pointers: &pointers) }
-            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
+            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0, sessionStart: nil) }
             #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: fields) }, "\(String(decoding: line, as: UTF8.self))")
             if parsed == nil { rejected += 1 } else { agreed += 1 }
         }

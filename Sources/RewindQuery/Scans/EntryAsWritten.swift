@@ -40,6 +40,8 @@ struct EntryAsWritten {
             var compact = false
             var cursor = rewind_json_template_cursor(member: 0, position: 0)
             var patch: (bytes: UnsafeBufferPointer<UInt8>, asWritten: JSONPatch?)?
+            // An entry that holds a patch starts with its `seq` (format 3); others with their kind.
+            let template = line.hasPrefix(LogLine.Kind.patchEntry, at: 0) ? patchEntryTemplate : template
             while true {
                 let status = template.withUnsafeBufferPointer { members in
                     rewind_json_read_template(base, line.count, members.baseAddress, members.count, &cursor, parts.baseAddress, parts.count,
@@ -89,10 +91,16 @@ struct EntryAsWritten {
     }
 
     /// What the template matches: ``RecordField/entryOrder``, each member as the
-    /// reference reads it. (A switch over every field: a member added to
-    /// `RecordField` does not compile until it says how it is read here.)
+    /// reference reads it, for a record that starts with its kind.
     // Unchecked: immutable once made, and its prefixes are never written or freed.
-    nonisolated(unsafe) private static let template: [rewind_json_template_member] = {
+    nonisolated(unsafe) private static let template = makeTemplate(withoutKind: false)
+    /// The same for an entry that leaves out its kind and opens with `seq` (an entry holding a patch, format 3).
+    // Unchecked, as above.
+    nonisolated(unsafe) private static let patchEntryTemplate = makeTemplate(withoutKind: true)
+
+    /// (A switch over every field: a member added to `RecordField` does not compile
+    /// until it says how it is read here.)
+    private static func makeTemplate(withoutKind: Bool) -> [rewind_json_template_member] {
         var members: [rewind_json_template_member] = []
         func member(_ prefix: [UInt8], _ value: Int, depth: UInt8 = 0, optional: Bool = false, part: Part = .none) {
             // The prefixes live as long as the process (the template is a static).
@@ -104,13 +112,18 @@ struct EntryAsWritten {
         for field in RecordField.entryOrder {
             switch field {
             case .kind:
-                member(Array(LogLine.Kind.entry.description.utf8), REWIND_TEMPLATE_NO_VALUE)
+                if !withoutKind { member(Array(LogLine.Kind.entry.description.utf8), REWIND_TEMPLATE_NO_VALUE) }
             case .keyframe:
-                member(field.memberPrefix + Array("true".utf8), REWIND_TEMPLATE_NO_VALUE, optional: true)
+                if !withoutKind { member(field.memberPrefix + Array("true".utf8), REWIND_TEMPLATE_NO_VALUE, optional: true) }
             case .sequence:
                 // `ParsedEntry` needs an integer.
-                member(field.memberPrefix, REWIND_TEMPLATE_INTEGER)
-            case .time, .durationNanoseconds:
+                member(withoutKind ? LogLine.patchEntryPrefix : field.memberPrefix, REWIND_TEMPLATE_INTEGER)
+            case .time:
+                // Where an entry has `t`, it has no `time` (the reference reads either, or neither).
+                member(field.memberPrefix, REWIND_TEMPLATE_CHECKED, optional: withoutKind)
+            case .timeSinceStart:
+                member(field.memberPrefix, REWIND_TEMPLATE_CHECKED, optional: true)
+            case .durationNanoseconds:
                 member(field.memberPrefix, REWIND_TEMPLATE_CHECKED)
             case .action:
                 // The action object, its members in `ActionField`'s order; the type a string without escapes.
@@ -151,5 +164,5 @@ struct EntryAsWritten {
             }
         }
         return members
-    }()
+    }
 }

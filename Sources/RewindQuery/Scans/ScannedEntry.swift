@@ -43,7 +43,7 @@ package struct ScannedEntry: Sendable, Equatable {
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
         guard let written = EntryAsWritten.read(line, trackingCompactness: fields.contains(.payloadJSON), pointers: &pointers) else {
             // Not as a recorder writes it: the reference reads it, and its verdict counts.
-            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0, sessionStart: nil) else { return nil }
             self.init(parsed.entry, fields: fields)
             return
         }
