@@ -181,7 +181,7 @@ package enum LogLine {
     /// True when `line` is an entry record: it starts `{"kind":"entry"` or, an entry
     /// holding a patch (format 3), `{"seq":`.
     package static func isEntry(_ line: UnsafeRawBufferPointer) -> Bool {
-        hasPrefix(line, Kind.patchEntry) || hasPrefix(line, Kind.entry)
+        hasPrefix(line, Kind.entry) || hasPrefix(line, Kind.patchEntry)
     }
 
     static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
