@@ -69,6 +69,58 @@ import RewindStore
     }
 }
 
+#if canImport(Runtime) && os(Linux) && compiler(>=6.3)
+/// The first traced action lists the process's loaded images to name frames, while the
+/// app's other threads may be mapping and unmapping files (logs read with mmap,
+/// Foundation's mapped `Data`). The runtime's own listing read each mapping with plain
+/// loads and crashed within a few hundred listings under this load.
+@Suite struct LoadedImagesTests {
+    let directory = TemporaryDirectory()
+
+    @Test(.timeLimit(.minutes(1))) func listingImagesWhileAnotherThreadUnmapsFilesNeverCrashes() throws {
+        let path = directory.file("mapped.bin")
+        try Data(repeating: 0x7F, count: 1 << 20).write(to: URL(fileURLWithPath: path))
+        let churn = MappingChurn(path: path)
+        churn.start()
+        defer { churn.stop() }
+        var listed = 0
+        for _ in 0..<600 where !RuntimeImages.loadedImages().isEmpty { listed += 1 }
+        #expect(listed == 600)
+        #expect(churn.mappings > 0, "the other thread mapped the file while images were listed")
+    }
+}
+
+/// A thread that maps a file and unmaps it again, as fast as it can, until stopped.
+private final class MappingChurn: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var stopped = false
+    private var count = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(path: String) { self.path = path }
+
+    var mappings: Int { lock.withLock { count } }
+
+    func start() {
+        Thread { [self] in
+            let descriptor = open(path, O_RDONLY)
+            defer { close(descriptor); done.signal() }
+            while !lock.withLock({ stopped }) {
+                guard let mapping = mmap(nil, 1 << 20, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return }
+                munmap(mapping, 1 << 20)
+                lock.withLock { count += 1 }
+            }
+        }.start()
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        done.wait()
+    }
+}
+#endif
+
 @inline(never)
 private func dispatchFromANamedFunction(_ reducer: (inout TodoState, TodoAction) -> Void, _ state: inout TodoState) {
     reducer(&state, .add(title: "traced"))

@@ -1,6 +1,11 @@
 import CBacktrace
 import Foundation
-#if canImport(Runtime)
+// On Linux the loaded images are read through the runtime's checked memory reader,
+// whose capture entry point is SPI there (see `RuntimeImages.loadedImages()`); before
+// Swift 6.3 that SPI is not known, so those toolchains name frames with dladdr(3).
+#if canImport(Runtime) && os(Linux) && compiler(>=6.3)
+@_spi(MemoryReaders) @_spi(Internal) import Runtime
+#elseif canImport(Runtime) && !os(Linux)
 import Runtime
 #endif
 
@@ -8,7 +13,7 @@ import Runtime
 /// (a frame-pointer walk: microseconds) and turned into names later, on the
 /// writer thread, where symbol lookup costs the app nothing.
 ///
-/// With Swift's `Runtime` module (Linux; macOS 26) names and source locations come
+/// With Swift's `Runtime` module (Linux with Swift 6.3 or later; macOS 26) names and source locations come
 /// from the binaries' symbol tables and debug info, so a test bundle or an app
 /// executable needs nothing special. Elsewhere `backtrace(3)` and `dladdr(3)` name
 /// exported symbols only.
@@ -28,7 +33,7 @@ struct CallStack {
 
     /// The caller's stack, innermost first.
     static func capture() -> CallStack {
-        #if canImport(Runtime)
+        #if canImport(Runtime) && (!os(Linux) || compiler(>=6.3))
         if #available(macOS 26.0, *), let backtrace = try? Backtrace.capture(
             algorithm: .fast, limit: capturedFrames, top: 0, images: RuntimeImages.shared.map) {
             return CallStack(frames: .runtime(backtrace))
@@ -60,7 +65,7 @@ struct CallStack {
     private func allNames() -> [(name: String, mangled: String)] {
         switch frames {
         case .runtime(let captured):
-            #if canImport(Runtime)
+            #if canImport(Runtime) && (!os(Linux) || compiler(>=6.3))
             if #available(macOS 26.0, *), let backtrace = captured as? Backtrace {
                 return RuntimeImages.shared.names(of: backtrace)
             }
@@ -89,15 +94,15 @@ struct CallStack {
     }
 }
 
-#if canImport(Runtime)
+#if canImport(Runtime) && (!os(Linux) || compiler(>=6.3))
 /// The loaded images, mapped once (mapping them per capture costs half a millisecond),
 /// and frame names already worked out, by return address (symbolication reads debug
 /// info; an app dispatches from the same few places again and again).
 @available(macOS 26.0, *)
-private final class RuntimeImages: @unchecked Sendable {
+final class RuntimeImages: @unchecked Sendable {
     static let shared = RuntimeImages()
 
-    let map = ImageMap.capture()
+    let map = RuntimeImages.loadedImages()
     private let lock = NSLock()
     /// Names by the frame's description (its address); touched by writer threads only, under `lock`.
     private var cache: [String: (name: String, mangled: String)] = [:]
@@ -115,6 +120,21 @@ private final class RuntimeImages: @unchecked Sendable {
         // Inline frames would make the lists differ in length; only cache a one-to-one result.
         if names.count == keys.count { lock.withLock { for (key, name) in zip(keys, names) { cache[key] = name } } }
         return names
+    }
+
+    /// The images loaded in this process, read so that the app's other threads cannot
+    /// make it crash. On Linux `ImageMap.capture()` lists every file mapping in
+    /// /proc/self/maps and reads each one's first bytes with plain loads: a file that
+    /// another thread unmaps meanwhile (a log read with mmap, Foundation's mapped `Data`)
+    /// faults in the middle of recording. The runtime's local memory reader reads with
+    /// process_vm_readv(2), which fails instead, and the mapping is skipped as not an image.
+    /// Elsewhere the list comes from dyld, which holds images only.
+    static func loadedImages() -> ImageMap {
+        #if os(Linux)
+        ImageMap.capture(using: LocalMemoryReader())
+        #else
+        ImageMap.capture()
+        #endif
     }
 
     private static func name(_ frame: SymbolicatedBacktrace.Frame) -> String {
