@@ -100,6 +100,9 @@ private func sessionScript(_ name: String, entries: Int) -> [String] {
             + ["f", "<Esc>", "j", "y"]
             // The filter: the picker's scan, then the one that applies the type under the cursor.
             + ["f", "sleep:1", "<Down>", "<Enter>", "sleep:1", "j", "k", "f"]
+    case let keys where keys.hasPrefix("keys:"):
+        // Keys given on the command line (`keys:G sleep:0.5 g`), to time or profile a few alone.
+        return ["wait:items ["] + keys.dropFirst("keys:".count).split(separator: " ").map(String.init)
     case "huge-state-export":
         // `e` on the entry that loads the list: a 76 MB report of its 30 MB diff, built and written
         // in the background; apart, so that its memory is not counted as browsing's.
