@@ -2,7 +2,7 @@ import Foundation
 import Recorder
 
 /// A recording whose state is one huge list (about 30 MB of JSON: 100,000
-/// objects at full size), written by today's recorder (format 2): the log the
+/// objects at full size), written by the recorder (format 2 or later): the log the
 /// inspector's huge-state figures are measured on. The first entry loads the
 /// list (its diff is the whole list), the rest edit, append, remove and
 /// recount items, as an app working on a big document does. (`search`'s

@@ -49,6 +49,21 @@ func runHugeStateBenchmarks() {
                      Benchmark.format(seconds: pressed.max() ?? 0), baseline: "target 50 ms")
     for (key, seconds) in zip(viewerKeys, pressed) { Benchmark.report("    \(key)", Benchmark.format(seconds: seconds)) }
 
+    // `f` and the filter it applies read every entry's action type, a slice per event on the
+    // input thread: the CPU time of its worst event (what holds under load), against reading
+    // the keyframe's line whole, which a slice did before it read only a long line's head.
+    let picker = probe.typeAndFinishScans("f")
+    let pickerCPU = probe.eventCPUSeconds
+    let filter = probe.typeAndFinishScans("\n")
+    let filterCPU = probe.eventCPUSeconds
+    _ = probe.typeAndFinishScans("f")   // clears the filter
+    let wholeLine = Benchmark.once { _ = try? LogReader(path: path).entry(at: 0) }
+    Benchmark.report("f: the picker's scan, worst event CPU / wall", Benchmark.format(seconds: pickerCPU.max() ?? 0),
+                     baseline: Benchmark.format(seconds: picker.max() ?? 0))
+    Benchmark.report("  Enter: the filter's scan, worst event CPU / wall", Benchmark.format(seconds: filterCPU.max() ?? 0),
+                     baseline: Benchmark.format(seconds: filter.max() ?? 0))
+    Benchmark.report("  the keyframe's line read whole (open + entry(at:))", Benchmark.format(seconds: wholeLine))
+
     let parseReport = directory.path + "/parse.report"
     if let run = ChildRun.measure(Bundle.main.executablePath ?? "", ["huge-state-session", "parse", path, parseReport, directory.path, "0"]),
        run.status == 0, let text = try? String(contentsOfFile: parseReport, encoding: .utf8) {
@@ -57,8 +72,10 @@ func runHugeStateBenchmarks() {
         Benchmark.report("one state rebuilt: resident growth", megabytes(grown),
                          baseline: "\(Benchmark.format3(Double(grown) / Double(stateBytes)))× its JSON")
     }
-    runSessionInChild("huge-state", log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
-                      stateBytes: stateBytes)
+    for session in ["huge-state", "huge-state-export"] {
+        runSessionInChild(session, log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
+                          stateBytes: stateBytes)
+    }
 
     let hugePath = directory.appendingPathComponent("huge.jsonl").path
     let entries = quick ? 20_000 : 1_000_000
@@ -80,8 +97,16 @@ private func sessionScript(_ name: String, entries: Int) -> [String] {
             + ["<Tab>"] + typed("/Item 9999:") + ["<Enter>", "n"]
             + ["g", "v", "j", "<PgDn>", "G", "k", "<PgUp>", "g", "<Esc>"]
             + ["<Tab>", "j", "l", "h", "<Tab>", "<Tab>"]
-            + typed(":1") + ["<Enter>", "e", "sleep:2", "<Esc>", "<Esc>"]
             + ["f", "<Esc>", "j", "y"]
+            // The filter: the picker's scan, then the one that applies the type under the cursor.
+            + ["f", "sleep:1", "<Down>", "<Enter>", "sleep:1", "j", "k", "f"]
+    case let keys where keys.hasPrefix("keys:"):
+        // Keys given on the command line (`keys:G sleep:0.5 g`), to time or profile a few alone.
+        return ["wait:items ["] + keys.dropFirst("keys:".count).split(separator: " ").map(String.init)
+    case "huge-state-export":
+        // `e` on the entry that loads the list: a 76 MB report of its 30 MB diff, built and written
+        // in the background; apart, so that its memory is not counted as browsing's.
+        return ["wait:items ["] + typed(":1") + ["<Enter>", "e", "j", "k", "wait:Exported", "<Esc>"]
     default:
         // Right after opening, while the log is still being indexed.
         return typed(":\(entries * 9 / 10)") + ["<Enter>", "wait:entry \(entries * 9 / 10)/"]
@@ -103,11 +128,17 @@ private func runSessionInChild(_ name: String, log: String, entries: Int, direct
     }
     var presses: [(String, Double)] = []
     var away = 0.0
+    var awayAfter = ""
+    var resident: [Int] = []
     for line in text.split(separator: "\n") {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         switch fields.first {
-        case "press": presses.append((fields[1], Double(fields[2]) ?? 0))
-        case "away": away = Double(fields[1]) ?? 0
+        case "press":
+            presses.append((fields[1], Double(fields[2]) ?? 0))
+            resident.append(Int(fields[3]) ?? 0)
+        case "away":
+            away = Double(fields[1]) ?? 0
+            awayAfter = fields.count > 2 ? fields[2] : ""
         case "wait":
             let seconds = Double(fields[1]) ?? .infinity
             Benchmark.report("  \(name): screen shows \"\(fields[2])\" after", seconds.isFinite ? Benchmark.format(seconds: seconds) : "never (gave up)")
@@ -118,9 +149,11 @@ private func runSessionInChild(_ name: String, log: String, entries: Int, direct
     let worst = presses.max { $0.1 < $1.1 }
     Benchmark.report("session \(name): \(presses.count) keys, worst key \(worst.map { "(\($0.0))" } ?? "")",
                      Benchmark.format(seconds: worst?.1 ?? 0), baseline: "target 100 ms")
-    Benchmark.report("  longest time away from the keyboard", Benchmark.format(seconds: away))
+    Benchmark.report("  longest time away from the keyboard", Benchmark.format(seconds: away), baseline: "after \(awayAfter)")
     for (key, seconds) in presses where seconds > 0.05 { Benchmark.report("    slow key \(key)", Benchmark.format(seconds: seconds)) }
     let peak = run.peakResidentBytes
+    // Where the memory goes: resident after each key (the peak may fall between two keys).
+    print("  resident after each key (MB): " + zip(presses, resident).map { "\($0.0) \($1 / 1_000_000)" }.joined(separator: ", "))
     if let stateBytes {
         Benchmark.report("  peak resident memory", megabytes(peak),
                          baseline: "\(Benchmark.format3(Double(peak) / Double(stateBytes)))× the state (target 3×)")
@@ -144,9 +177,10 @@ func runHugeStateSession(_ arguments: [String]) {
         _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))
         return
     }
-    guard let report = try? PacedSession.run(path: log, script: sessionScript(name, entries: entries), directory: directory) else { exit(1) }
-    var text = report.presses.map { "press\t\($0.label)\t\($0.seconds)" }.joined(separator: "\n")
-    text += "\naway\t\(report.longestAway)"
+    guard let report = try? PacedSession.run(path: log, script: sessionScript(name, entries: entries), directory: directory,
+                                             residentBytes: Benchmark.residentBytes) else { exit(1) }
+    var text = report.presses.map { "press\t\($0.label)\t\($0.seconds)\t\($0.residentBytes)" }.joined(separator: "\n")
+    text += "\naway\t\(report.longestAway)\t\(report.longestAwayAfter)"
     for (shown, seconds) in report.waits { text += "\nwait\t\(seconds)\t\(shown)" }
     let lines = report.lastScreen.split(separator: "\n")
     if lines.count >= 2 { text += "\nscreen\t" + lines[lines.count - 2].trimmingCharacters(in: .whitespaces) }

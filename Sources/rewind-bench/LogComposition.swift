@@ -13,7 +13,8 @@ struct LogComposition {
     /// Gaps and anything else.
     var otherBytes = 0
     /// Bytes of each member of the patch entries, summed, in the order first met:
-    /// `,"key":value` (the first member's comma stands for the record's `{`).
+    /// `,"key":value` (the first member's comma stands for the record's `{`; format 3's
+    /// patch entries open with `seq`).
     var patchEntryMembers: [(key: String, bytes: Int)] = []
     /// The same for the members of those entries' `action` objects.
     var actionMembers: [(key: String, bytes: Int)] = []
@@ -39,7 +40,7 @@ struct LogComposition {
         } else if line.hasPrefix("{\"kind\":\"entry\",\"keyframe\":true", at: 0) {
             keyframes += 1
             keyframeBytes += length
-        } else if line.hasPrefix("{\"kind\":\"entry\"", at: 0) {
+        } else if line.hasPrefix("{\"kind\":\"entry\"", at: 0) || line.hasPrefix("{\"seq\":", at: 0) {
             patchEntries += 1
             patchEntryBytes += length
             var members: [(String, Int)] = [], action: [(String, Int)] = []

@@ -61,6 +61,8 @@ private func compareSearches(on path: String, rewind: String, last: Int) {
                              baseline: Benchmark.format(seconds: cpu), ratio: cpu / run.cpuSeconds)
         }
         Benchmark.report("    longest event (reduce + render)", Benchmark.format(seconds: run.longestEventSeconds))
+        // The chunks wait for the background index to reach them: the answer cannot come before it.
+        if let indexed = run.indexedSeconds { Benchmark.report("    whole file indexed after", Benchmark.format(seconds: indexed)) }
         if !run.message.contains("entry \(last + 1)") && !run.message.contains("1 entry matches") {
             print("  unexpected answer: \(run.message)")
         }

@@ -280,15 +280,17 @@ final class MCPTestClient {
         #expect(Self.text(none) == "No entry of todos.jsonl matches /filter == \"none\"")
 
         let counted = try #require(try client.call("find", JSONObject([("target", "."), ("query", "/todos length > 1"), ("count", true)]))["result"]?["structuredContent"]?.objectValue)
-        #expect(counted["count"] == 18)
-        #expect(counted["counts"] == [["recording": "./todos-format1.jsonl", "count": 9], ["recording": "./todos.jsonl", "count": 9]])
+        #expect(counted["count"] == 27)
+        #expect(counted["counts"] == [
+            ["recording": "./todos-format1.jsonl", "count": 9], ["recording": "./todos-format2.jsonl", "count": 9], ["recording": "./todos.jsonl", "count": 9],
+        ])
         let one = try client.call("find", JSONObject([("target", "todos.jsonl"), ("query", "/todos length > 1"), ("count", true)]))
         #expect(one["result"]?["structuredContent"]?["count"] == 9)
         #expect(one["result"]?["structuredContent"]?["counts"] == nil)
 
         let directory = try #require(try client.call("find", JSONObject([("target", "."), ("query", "/todos length > 3"), ("first", true)]))["result"]?.objectValue)
         #expect(directory["structuredContent"]?["matches"] == [
-            ["recording": "./todos-format1.jsonl", "entry": 7], ["recording": "./todos.jsonl", "entry": 7],
+            ["recording": "./todos-format1.jsonl", "entry": 7], ["recording": "./todos-format2.jsonl", "entry": 7], ["recording": "./todos.jsonl", "entry": 7],
         ])
     }
 
@@ -324,9 +326,9 @@ final class MCPTestClient {
         #expect(stats == expected)
 
         let listed = try #require(try client.call("list_recordings", JSONObject())["result"]?["structuredContent"]?.objectValue)
-        #expect(listed["total"] == 5)
+        #expect(listed["total"] == 6)
         #expect(listed["recordings"]?.arrayValue?.compactMap { $0["relativePath"]?.stringValue }.sorted()
-                == ["garage.jsonl", "player.jsonl", "search.jsonl", "todos-format1.jsonl", "todos.jsonl"])
+                == ["garage.jsonl", "player.jsonl", "search.jsonl", "todos-format1.jsonl", "todos-format2.jsonl", "todos.jsonl"])
     }
 
     @Test func testgenReturnsTheTestAndItsFixtureAndWritesNothing() throws {

@@ -730,6 +730,19 @@ import Recorder
         #expect(!model.screenText.contains("indexing"))
     }
 
+    /// A text's width is its characters' widths added up, whether it is printable ASCII (counted
+    /// as bytes) or not: controls, a combining mark after ASCII, CRLF, wide and zero-width characters.
+    @Test func aTextTakesTheCellsOfItsCharacters() {
+        let texts = [#"{"id":1,"title":"Item 1"}"#, "", "tab\there", "line\r\nbreak", "e\u{301}", "a日b", "x\u{7f}y", "caf\u{e9}",
+                     "a👨‍👩‍👧b", String(repeating: "ascii ", count: 1_000), "tail é"]
+        for text in texts {
+            #expect(TerminalWidth.of(text) == text.reduce(0) { $0 + TerminalWidth.of($1) }, "\(text.debugDescription)")
+            #expect(TerminalWidth.of(text.dropFirst()) == text.dropFirst().reduce(0) { $0 + TerminalWidth.of($1) })
+        }
+        #expect(TerminalWidth.of(#"{"id":1}"#) == 8)
+        #expect(TerminalWidth.of("e\u{301}") == 1)
+    }
+
     /// The cells ncurses advances for each (its wcwidth per code point, zero-width ones joined to the cell before).
     @Test func emojiTakeTheCellsTheTerminalLibraryGivesThem() {
         #expect(TerminalWidth.of("🇯🇵" as Character) == 2)        // two regional indicators, one column each

@@ -120,12 +120,12 @@ import Testing
         #expect(reader.header.version == 1)
         #expect(reader.damage.isEmpty)
         #expect(try reader.state(at: 1) == ["n": 2])
-        // And a new session appended to it is format 2.
+        // And a new session appended to it is today's format.
         try recordTodos([.add(title: "new")], to: path)
         let appended = try LogReader(path: path)
         #expect(appended.entryCount == 3)
         #expect(appended.damage.isEmpty && appended.tornTail == nil)
-        #expect(readLines(path)[3].contains(#""version":2"#))
+        #expect(readLines(path)[3].contains(#""version":3"#))
     }
 
     @Test func aRecordNumberTooBigForSixtyFourBitsIsDamageNotACrash() throws {

@@ -146,10 +146,10 @@ import RewindJSON
 
         var future: [UInt8] = []
         future.append(contentsOf: LogLine.headerPrefix)
-        future.append(contentsOf: #","format":"rewind","version":3"#.utf8)
+        future.append(contentsOf: #","format":"rewind","version":4"#.utf8)
         LogLine.seal(&future, recordStart: 0)
         writeBytes(future, to: directory.file("future.jsonl"))
-        #expect(message(directory.file("future.jsonl")).hasSuffix("written by a newer Rewind (log format version 3); this version reads format 2"))
+        #expect(message(directory.file("future.jsonl")).hasSuffix("written by a newer Rewind (log format version 4); this version reads format 3"))
 
         writeBytes(Array(#"{"kind":"header","format":"rew"#.utf8), to: directory.file("torn-header.jsonl"))
         #expect(message(directory.file("torn-header.jsonl")).contains("stopped while writing its header"))

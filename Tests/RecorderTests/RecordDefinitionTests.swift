@@ -85,13 +85,16 @@ import Testing
         #expect(RecordField.gapOrder.first == .kind && RecordField.gapOrder.suffix(2) == [.number, .checksum])
     }
 
-    /// The encoder writes an entry with every member it knows, and a gap, in that order (format 2, sealed with `n`).
+    /// The encoder writes an entry with every member it knows, and a gap, in that order (sealed with `n`, format 2);
+    /// an entry that holds a patch without `kind` and with `t` for `time` (format 3).
     @Test func theEncoderWritesMembersInTheRecordOrder() throws {
         let state = Array(#"{"a":1}"#.utf8), payload = Array("null".utf8), patch = Array("[]".utf8)
         var chain = LogChain()
         var lines: [[UInt8]] = []
-        var header = Array(#"{"kind":"header""#.utf8)
-        LogLine.seal(&header, recordStart: 0, chain: &chain)
+        let encoder = RecordEncoder()
+        var header: [UInt8] = []
+        let headerStart = encoder.appendHeaderMembers(LogHeader(created: Date(timeIntervalSince1970: 1), processName: "test"), to: &header)
+        LogLine.seal(&header, recordStart: headerStart, chain: &chain)
         for keyframe in [true, false] {
             state.withUnsafeBufferPointer { state in
                 payload.withUnsafeBufferPointer { payload in
@@ -103,7 +106,7 @@ import Testing
                         content.payloadDatePaths = ["/x"]
                         content.extra = [(.reducerError, "boom"), (.skipped, true)]
                         var line: [UInt8] = []
-                        let start = RecordEncoder().appendEntryMembers(content, to: &line)
+                        let start = encoder.appendEntryMembers(content, to: &line)
                         LogLine.seal(&line, recordStart: start, chain: &chain)
                         lines.append(line)
                     }
@@ -116,8 +119,11 @@ import Testing
         func fields(_ line: [UInt8]) throws -> [RecordField] {
             try #require(line.dropLast().withUnsafeBufferPointer { RecordScanner.members(UnsafeBufferPointer(rebasing: $0[...])) }).compactMap(\.field)
         }
-        #expect(try fields(lines[0]) == RecordField.entryOrder.filter { $0 != .patch })
-        #expect(try fields(lines[1]) == RecordField.entryOrder.filter { $0 != .keyframe && $0 != .changed && $0 != .state })
+        #expect(try fields(lines[0]) == RecordField.entryOrder.filter { $0 != .timeSinceStart && $0 != .patch })
+        #expect(try fields(lines[1]) == RecordField.entryOrder.filter { ![.kind, .keyframe, .time, .changed, .state].contains($0) })
+        #expect(lines[1].starts(with: LogLine.patchEntryPrefix))
+        // One second after the header's `created`, in microseconds.
+        #expect(try JSONParser.parse(Array(lines[1].dropLast()))["t"] == 1_000_000)
         #expect(try fields(gap) == RecordField.gapOrder)
         // Inside the action object, `ActionField`'s order.
         let action = try #require(try JSONParser.parse(Array(lines[0].dropLast()))["action"]?.objectValue)

@@ -92,7 +92,7 @@ struct GatedState: Encodable {
         #expect(try (0..<2).allSatisfy { try codable.entry(at: $0).action.isReplayable })
         #expect(try !LogReader(path: uncodablePath).entry(at: 0).action.isReplayable)
         // Older recorders wrote `"replayable":true` on every action: their logs read the same.
-        let older = SampleLogsTests.directory + "/todos.jsonl"
+        let older = SampleLogsTests.directory + "/todos-format2.jsonl"
         #expect(readLines(older)[1].contains(#""replayable":true"#))
         #expect(try LogReader(path: older).entry(at: 0).action.isReplayable)
     }

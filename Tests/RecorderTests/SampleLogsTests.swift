@@ -36,17 +36,24 @@ import Testing
         #expect(reader.header.isStateReplayable)
     }
 
-    // The sample logs are written by today's recorder; one log of the older format
-    // stays, so that what users recorded before goes on opening with the same states.
-    @Test func theSampleLogsAreTheCurrentFormatAndTheFormatOneLogStillReadsTheSame() throws {
+    // The sample logs are written by today's recorder; one log of each older format
+    // stays, so that what users recorded before goes on opening with the same entries and states.
+    @Test func theSampleLogsAreTheCurrentFormatAndOlderFormatsStillReadTheSame() throws {
         for name in ["todos", "garage", "search", "player"] {
-            #expect(try open(name + ".jsonl").header.version == 2, "\(name)")
+            #expect(try open(name + ".jsonl").header.version == 3, "\(name)")
         }
-        let old = try open("todos-format1.jsonl")
-        #expect(old.header.version == 1)
         let current = try open("todos.jsonl")
-        #expect(old.entryCount == current.entryCount)
-        for index in 0..<current.entryCount { #expect(try old.state(at: index) == (try current.state(at: index)), "entry \(index + 1)") }
+        for (name, version) in [("todos-format1.jsonl", 1), ("todos-format2.jsonl", 2)] {
+            let old = try open(name)
+            #expect(old.header.version == version)
+            #expect(old.entryCount == current.entryCount)
+            for index in 0..<current.entryCount {
+                #expect(try old.state(at: index) == (try current.state(at: index)), "\(name) entry \(index + 1)")
+                // Each entry keeps its number, time and duration, whichever format holds it.
+                let (before, now) = (try old.entry(at: index), try current.entry(at: index))
+                #expect(before.time == now.time && before.sequence == now.sequence && before.duration == now.duration, "\(name) entry \(index + 1)")
+            }
+        }
     }
 
     @Test func garage() throws {

@@ -112,6 +112,50 @@ import RewindJSON
         }
     }
 
+    /// A line far longer than an entry's head (a keyframe of a huge state, a huge patch) is
+    /// read from its first bytes when what the scan asks for is there, and whole otherwise
+    /// (a patch's paths, a payload longer than the head): the same answers either way.
+    @Test func aLongLineIsScannedFromItsHead() throws {
+        let directory = TemporaryDirectory()
+        let list = "[" + (0..<40_000).map(String.init).joined(separator: ",") + "]"
+        #expect(list.utf8.count > 3 * LogReader.entryHeadBytes)
+        let records = [
+            #"{"kind":"entry","keyframe":true,"seq":0,"time":1764400000,"durationNs":10,"action":{"type":"list/load","payload":{"count":40000}},"changed":["/list"],"state":{"list":"# + list + "}",
+            #"{"kind":"entry","seq":1,"time":1764400001,"durationNs":10,"action":{"type":"list/replace","payload":{ "spaced" : 1.50 }},"patch":[{"op":"replace","path":"/list","value":"# + list + "}]",
+            #"{"kind":"entry","keyframe":true,"seq":2,"time":1764400002,"durationNs":10,"action":{"type":"list/set","payload":"# + list + #"},"changed":["/list"],"state":{"list":"# + list + "}",
+            #"{"kind":"entry","seq":3,"time":1764400003,"durationNs":10,"action":{"type":"list/clear","payload":null},"patch":[{"op":"replace","path":"/list","value":[]}]"#,
+        ]
+        var bytes: [UInt8] = []
+        for record in [#"{"kind":"header","format":"rewind","version":1,"created":1764400000,"process":"test","stateType":"S","actionType":"A","keyframeInterval":4,"options":{},"metadata":{}"#] + records {
+            let start = bytes.count
+            bytes += Array(record.utf8)
+            LogLine.seal(&bytes, recordStart: start)
+        }
+        let path = directory.file("long.jsonl")
+        writeBytes(bytes, to: path)
+        let reader = try LogReader(path: path)
+        let all = Array(0..<reader.entryCount)
+        #expect(all.count == 4)
+        for fields: ScannedEntry.Fields in [[], .payloadJSON, .changedPaths, Self.allFields] {
+            let perEntry = all.map { Self.perEntry(reader, $0, fields: fields) }
+            #expect(perEntry.allSatisfy { $0 != nil })
+            #expect(Self.scanned(reader, all, fields: fields) == perEntry)
+        }
+
+        // The keyframe's state is not read for its action type: bytes of it that no longer even
+        // end (changed after indexing, which checked the line) do not keep the scan from the type,
+        // where reading the whole line finds it unreadable.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let marker = Array(#""state":"#.utf8)
+        let stateOffset = try #require((0...(bytes.count - marker.count)).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+        try handle.seek(toOffset: UInt64(stateOffset + 50_000))
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "["), count: 1_000))
+        try handle.close()
+        #expect((try? reader.entry(at: 0)) == nil)
+        #expect(Self.scanned(reader, [0], fields: [.payloadJSON, .changedPaths]).first??.actionType == "list/load")
+        #expect(Self.scanned(reader, [0], fields: [.payloadJSON, .changedPaths]).first??.changedPaths.map(\.description) == ["/list"])
+    }
+
     @Test func aRecordedLogScansLikeItReads() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("todos.jsonl")
@@ -162,10 +206,20 @@ import RewindJSON
             if case .patch(let bytes, let asWritten)? = written?.body {
                 #expect(asWritten == (try? JSONPatch(jsonValue: JSONParser.parse(buffer: bytes))))
             }
+            // Its head alone, as a long line's is read: the same members, up to the state or the patch.
+            let head = line.withUnsafeBufferPointer { EntryAsWritten.readHead($0, trackingCompactness: true) }
+            #expect(head.map { String(decoding: $0.actionType, as: UTF8.self) } == "todo/add")
+            #expect(head.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"x":"é"}"#)
+            if case .keyframe(let changed, _)? = written?.body {
+                #expect(head?.keyframeChanged.map(Array.init) == Array(changed))
+            } else {
+                #expect(head != nil && head?.keyframeChanged == nil)
+            }
         }
     }
 
-    /// Entry records from the encoder with every optional member it writes, keyframe and patch, chained (format 2).
+    /// Entry records from the encoder with every optional member it writes, keyframe and patch, chained (format 2),
+    /// before the encoder has written a header (a patch entry with `time`) and after (with `t`, format 3).
     static func linesWithEveryMember() -> [[UInt8]] {
         let state = Array(#"{"a":[1,2]}"#.utf8), payload = Array(#"{"x":"é"}"#.utf8), patch = Array(#"[{"op":"add","path":"/a/-","value":3}]"#.utf8)
         var lines: [[UInt8]] = []
@@ -174,7 +228,11 @@ import RewindJSON
         var header = Array(#"{"kind":"header""#.utf8)
         LogLine.seal(&header, recordStart: 0, chain: &chain)
         let encoder = RecordEncoder()
-        for keyframe in [true, false] {
+        for (keyframe, afterHeader) in [(true, false), (false, false), (true, true), (false, true)] {
+            if afterHeader && keyframe {
+                var header: [UInt8] = []
+                encoder.appendHeaderMembers(LogHeader(created: Date(timeIntervalSince1970: 1_764_400_000), processName: "test"), to: &header)
+            }
             state.withUnsafeBufferPointer { state in
                 payload.withUnsafeBufferPointer { payload in
                     patch.withUnsafeBufferPointer { patch in
@@ -204,7 +262,7 @@ import RewindJSON
         for line in try Self.recorderLinesAndChanges() {
             var pointers = PathPointerCache()
             let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: fields, pointers: &pointers) }
-            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0) }
+            let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0, sessionStart: nil) }
             #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: fields) }, "\(String(decoding: line, as: UTF8.self))")
             if parsed == nil { rejected += 1 } else { agreed += 1 }
         }

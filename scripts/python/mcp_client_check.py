@@ -89,7 +89,7 @@ async def exercise(mode, folder, outside):
             check(found.structured_content["matched"] == (status == 0), f"{mode}: find {query!r} matched")
         across = await client.call_tool("find", {"target": os.path.join(folder, "logs"), "query": "/todos length > 3", "first": True})
         check(sorted(m["recording"] for m in across.structured_content["matches"]) ==
-              sorted(os.path.join(folder, "logs", name) for name in ["todos.jsonl", "todos-format1.jsonl"]),
+              sorted(os.path.join(folder, "logs", name) for name in ["todos.jsonl", "todos-format1.jsonl", "todos-format2.jsonl"]),
               f"{mode}: find across a directory {across.structured_content['matches']}")
 
         # log, stats, diff, bisect, blame, testgen.

@@ -17,7 +17,7 @@ enum DiffExport: Equatable, Sendable {
             var request = ExportRequest(format: .markdown)
             request.firstEntry = source.entryNumber(at: index)
             request.lastEntry = source.entryNumber(at: index)
-            return String(decoding: try LogExporter.export(from: source, request), as: UTF8.self)
+            return try LogExporter.markdownReport(from: source, request)
         }
     }
 

@@ -52,6 +52,14 @@ public enum LogExporter {
         }
     }
 
+    /// The Markdown report of `request`'s entries as the one string it is built in (the
+    /// inspector's `e` writes it from there: a 30 MB diff's report is 76 MB, and turned into
+    /// bytes and back it was held three times over).
+    static func markdownReport(from source: any TimelineSource, _ request: ExportRequest) throws(ExportError) -> String {
+        let slice = try ExportSlice(source: source, range: try range(of: request, in: source), redaction: request.redaction)
+        return try MarkdownReport.text(for: slice, path: request.path)
+    }
+
     /// The positions of the entries `request` asks for, by the numbers entries were
     /// recorded with (`rewind log` shows them), checked against the log. A range that
     /// starts or ends in a gap starts after it or ends before it (the report says so).

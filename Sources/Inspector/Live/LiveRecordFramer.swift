@@ -113,7 +113,10 @@ import Recorder
     /// Why `line` (without its newline) cannot be stored, or nil; a header starts the session it is checked in.
     private mutating func check(_ line: UnsafeRawBufferPointer, number: Int) -> Problem? {
         func damaged(_ why: String) -> Problem { Problem(description: "record \(number) of the stream is damaged (\(why))") }
-        guard LogLine.hasPrefix(line, Self.kindPrefix) else { return Problem(description: "record \(number) of the stream is not a Rewind record") }
+        // Every record starts with its kind but an entry holding a patch, which starts with its `seq` (format 3).
+        guard LogLine.hasPrefix(line, Self.kindPrefix) || LogLine.hasPrefix(line, LogLine.patchEntryPrefix) else {
+            return Problem(description: "record \(number) of the stream is not a Rewind record")
+        }
         // Checked as a file's line is: a header is unchained; a later record is chained to its
         // session's header (format 2) or unchained (format 1, and gaps the app's stream adds).
         guard let seal = LogLine.unseal(line), seal.key == 0 || seal.key == sessionKey else {
@@ -125,7 +128,7 @@ import Recorder
         } else if LogLine.hasPrefix(line, LogLine.gapPrefix) {
             guard let record = try? JSONParser.parse(line.bindMemory(to: UInt8.self)) else { return damaged("a gap record that is not JSON") }
             if let problem = LogLimits.gapProblem(record) { return damaged(problem) }
-        } else if LogLine.hasPrefix(line, LogLine.entryPrefix), let problem = Self.copyProblem(line) {
+        } else if LogLine.isEntry(line), let problem = Self.copyProblem(line) {
             return damaged(problem)
         }
         return nil

@@ -212,6 +212,9 @@ package final class InspectorProbe {
         package var cpuSeconds: Double
         /// The message the search ended with.
         package var message: String
+        /// From Enter until the background index had read the whole file (nil: it had before Enter):
+        /// the search's chunks wait for the index to reach them, so a search started at once ends after it.
+        package var indexedSeconds: Double?
     }
 
     /// Ticks until the model knows of an entry (the background index found one), then
@@ -239,7 +242,10 @@ package final class InspectorProbe {
         let start = ContinuousClock.now
         let cpuStart = Self.processCPUSeconds()
         var effects = timed(.key(.enter))
+        var indexedSeconds: Double?
+        let indexedBefore = timeline.reader.isFullyIndexed
         while true {
+            if !indexedBefore, indexedSeconds == nil, timeline.reader.isFullyIndexed { indexedSeconds = Self.seconds(since: start) }
             for effect in effects { for event in runner.perform(effect) { _ = timed(event) } }
             effects = []
             for event in runner.takeEvents() { effects += timed(event) }
@@ -252,7 +258,7 @@ package final class InspectorProbe {
             }
         }
         return SearchRun(seconds: Self.seconds(since: start), longestEventSeconds: longest,
-                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.overlays.message ?? "")
+                         cpuSeconds: Self.processCPUSeconds() - cpuStart, message: model.overlays.message ?? "", indexedSeconds: indexedSeconds)
     }
 
     /// User and system time of every thread of this process so far.

@@ -17,6 +17,8 @@ enum InspectorSession {
     static func run(source: any TimelineSource, terminal: inout some TerminalDevice,
                     hiddenActionTypes: [String]? = nil, hideListLog: String? = nil,
                     hideListDirectory: String = FileManager.default.currentDirectoryPath) -> Int32 {
+        // A huge state's buffers go back to the system once let go, instead of staying resident.
+        Platform.returnLargeAllocationsToTheSystem()
         let hiddenActionTypes = hiddenActionTypes ?? HiddenActionTypes.load(directory: hideListDirectory)
         var model = InspectorModel(source: source, size: terminal.size)
         model.timeline.hiddenActionTypes = Set(hiddenActionTypes)

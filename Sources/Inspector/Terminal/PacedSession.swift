@@ -14,6 +14,8 @@ package enum PacedSession {
     package struct Press: Sendable {
         package var label: String
         package var seconds: Double
+        /// The process's resident bytes once the key was answered (0 when not measured).
+        package var residentBytes: Int
     }
 
     package struct Report: Sendable {
@@ -21,6 +23,8 @@ package enum PacedSession {
         /// The longest time between two reads of the keyboard, whatever the session was doing
         /// (a tick's work included): the longest a key pressed then would have waited.
         package var longestAway: Double
+        /// The last key pressed before that stretch began (what the session was busy with).
+        package var longestAwayAfter: String
         /// What the screen showed last (after the script, before `q`).
         package var lastScreen: String
         /// Seconds from the start until each `wait:` step saw its text.
@@ -30,13 +34,16 @@ package enum PacedSession {
     /// Opens `path` as `rewind <path>` does and types `script` into it: a key per item
     /// (`j`, `G`, `<Enter>`, `<Esc>`, `<Tab>`, `<Space>`, `<PgDn>`, `<PgUp>`, `<Home>`, `<End>`,
     /// `<Down>`, `<Up>`, `<Left>`, `<Right>`), `wait:TEXT` (until the screen shows TEXT, at most
-    /// `patience` seconds) or `sleep:SECONDS`. Files `e` writes go to `directory`.
+    /// `patience` seconds) or `sleep:SECONDS`. Files `e` writes go to `directory`. `residentBytes`
+    /// measures the process's memory after each key (the benchmark's, which knows the platform).
     package static func run(path: String, script: [String], directory: String, columns: Int = 120, rows: Int = 40,
-                            pause: Double = 0.15, patience: Double = 60) throws -> Report {
+                            pause: Double = 0.15, patience: Double = 60, residentBytes: @escaping () -> Int = { 0 }) throws -> Report {
         let timeline = try LogTimeline(path: path, indexInBackground: true, keepsDamagedRows: true)
-        var terminal = PacedTerminal(size: ScreenSize(columns: columns, rows: rows), script: script, pause: pause, patience: patience)
+        var terminal = PacedTerminal(size: ScreenSize(columns: columns, rows: rows), script: script, pause: pause, patience: patience,
+                                     residentBytes: residentBytes)
         _ = InspectorSession.run(source: timeline, terminal: &terminal, hiddenActionTypes: [], hideListDirectory: directory)
-        return Report(presses: terminal.presses, longestAway: terminal.longestAway, lastScreen: terminal.lastScreen, waits: terminal.waits)
+        return Report(presses: terminal.presses, longestAway: terminal.longestAway, longestAwayAfter: terminal.longestAwayAfter,
+                      lastScreen: terminal.lastScreen, waits: terminal.waits)
     }
 
     static func key(named token: String) -> Key? {
@@ -69,7 +76,10 @@ private struct PacedTerminal: TerminalDevice {
     var presses: [PacedSession.Press] = []
     var waits: [(text: String, seconds: Double)] = []
     var longestAway = 0.0
+    var longestAwayAfter = ""
     var lastScreen = ""
+    /// The last key delivered.
+    private var lastKey = ""
     private let start = ContinuousClock.now
     private var lastRead: ContinuousClock.Instant?
     /// The key delivered and not answered yet, with when it was pressed.
@@ -78,21 +88,27 @@ private struct PacedTerminal: TerminalDevice {
     private var due = ContinuousClock.now
     private var waitingSince: ContinuousClock.Instant?
 
-    init(size: ScreenSize, script: [String], pause: Double, patience: Double) {
+    let residentBytes: () -> Int
+
+    init(size: ScreenSize, script: [String], pause: Double, patience: Double, residentBytes: @escaping () -> Int) {
         self.size = size
         self.script = script
         self.pause = pause
         self.patience = patience
+        self.residentBytes = residentBytes
     }
 
     mutating func draw(_ screen: ScreenBuffer) { lastScreen = screen.plainText }
 
     mutating func nextEvent(timeoutMilliseconds: Int) -> InspectorEvent? {
         let now = ContinuousClock.now
-        if let lastRead { longestAway = max(longestAway, Self.seconds(now - lastRead)) }
+        if let lastRead, Self.seconds(now - lastRead) > longestAway {
+            longestAway = Self.seconds(now - lastRead)
+            longestAwayAfter = lastKey
+        }
         defer { lastRead = ContinuousClock.now }
         if let pressed = answering {
-            presses.append(PacedSession.Press(label: pressed.label, seconds: Self.seconds(now - pressed.pressed)))
+            presses.append(PacedSession.Press(label: pressed.label, seconds: Self.seconds(now - pressed.pressed), residentBytes: residentBytes()))
             answering = nil
             due = now + .seconds(pause)
         }
@@ -123,6 +139,7 @@ private struct PacedTerminal: TerminalDevice {
         script.removeFirst()
         guard let key = PacedSession.key(named: step) else { return nil }
         answering = (step, due)
+        lastKey = step
         return .key(key)
     }
 

@@ -27,7 +27,11 @@ enum TerminalWidth {
     }
 
     static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Printable ASCII (most JSON): a cell a byte, found without breaking the text into
+        // characters, which costs ~20× more (a diff of 10,000 lines of JSON took 40 ms a view).
+        let printableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if printableASCII == true { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// The built-in estimate, used only where the C library has no UTF-8 locale.

@@ -296,7 +296,10 @@ final class BackgroundIndexer: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     init(reader: LogReader) {
-        DispatchQueue.global(qos: .utility).async(group: finished) { [self] in
+        // What a person waits for (`G`, `:N`, and `:find`, whose chunks wait for the index to reach
+        // them), so not `.utility`: libdispatch runs that at nice +2 on Linux (throttled on Darwin),
+        // below the search threads that wait for it and below every other process on a busy machine.
+        DispatchQueue.global(qos: .userInitiated).async(group: finished) { [self] in
             while !isCancelled, reader.indexMore(maxBytes: 2 << 20) {}
             lock.withLock { running = false }
         }

@@ -212,24 +212,29 @@ package struct LiveBacklog {
     /// writer puts them (right after the prefix), else by parsing the record.
     package static func kind(of record: UnsafeRawBufferPointer) -> Kind {
         if LogLine.hasPrefix(record, LogLine.headerPrefix) { return .header }
+        if LogLine.hasPrefix(record, LogLine.patchEntryPrefix) {
+            // An entry holding a patch opens with its `seq` (format 3).
+            let sequence = integer(after: LogLine.patchEntryPrefix, at: 0, in: record) ?? parsedMember(.sequence, of: record)
+            guard let sequence else { return .other }
+            return .entry(sequence: sequence, isKeyframe: false)
+        }
         if LogLine.hasPrefix(record, LogLine.entryPrefix) {
             let isKeyframe = LogLine.hasPrefix(record, LogLine.keyframePrefix)
             let after = isKeyframe ? LogLine.keyframePrefix.count : LogLine.entryPrefix.count
-            let sequence = integer(after: RecordField.sequence, at: after, in: record) ?? parsedMember(.sequence, of: record)
+            let sequence = integer(after: RecordField.sequence.memberPrefix, at: after, in: record) ?? parsedMember(.sequence, of: record)
             guard let sequence else { return .other }
             return .entry(sequence: sequence, isKeyframe: isKeyframe)
         }
         if LogLine.hasPrefix(record, LogLine.gapPrefix) {
-            let first = integer(after: .firstSequence, at: LogLine.gapPrefix.count, in: record) ?? parsedMember(.firstSequence, of: record)
+            let first = integer(after: RecordField.firstSequence.memberPrefix, at: LogLine.gapPrefix.count, in: record) ?? parsedMember(.firstSequence, of: record)
             guard let first, let count = parsedMember(.dropped, of: record) else { return .other }
             return .gap(first: first, count: count)
         }
         return .other
     }
 
-    /// The integer of member `field` when it is written at `offset`, where the writer puts it.
-    private static func integer(after field: RecordField, at offset: Int, in record: UnsafeRawBufferPointer) -> Int64? {
-        let markerBytes = field.memberPrefix
+    /// The integer after `markerBytes` (a member's `,"key":`) when they are at `offset`, where the writer puts them.
+    private static func integer(after markerBytes: [UInt8], at offset: Int, in record: UnsafeRawBufferPointer) -> Int64? {
         guard record.count > offset + markerBytes.count,
               record[offset..<(offset + markerBytes.count)].elementsEqual(markerBytes) else { return nil }
         var value: Int64 = 0

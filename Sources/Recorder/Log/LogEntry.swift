@@ -57,7 +57,9 @@ package struct ParsedEntry {
     /// Patch from the previous entry's state otherwise.
     package var patch: JSONPatch?
 
-    package init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int) throws(LogRecordError) {
+    /// Reads the entry `line`; `sessionStart` (its session header's `created`) dates an entry
+    /// that gives its time as `t` (format 3), nil for a reader that does not use ``LogEntry/time``.
+    package init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int, sessionStart: Date?) throws(LogRecordError) {
         let record = try EntryRecord(line)
         let (sequence, action) = try record.sequenceAndAction()
         var changedPaths: [JSONPointer] = []
@@ -75,7 +77,7 @@ package struct ParsedEntry {
         } else {
             throw EntryRecord.neitherStateNorPatch
         }
-        let timing = try record.timing()
+        let timing = try record.timing(sessionStart: sessionStart)
         entry = LogEntry(
             index: index, lineNumber: lineNumber, sequence: sequence,
             time: timing.time, duration: timing.duration, action: action, effectOf: timing.effectOf,
@@ -184,9 +186,16 @@ package struct EntryRecord {
         return paths
     }
 
-    func timing() throws(LogRecordError) -> (time: Date, duration: Double, effectOf: Int64?) {
-        (Date(timeIntervalSince1970: try value(.time)?.doubleValue ?? 0),
-         Double(try value(.durationNanoseconds)?.int64Value ?? 0) / 1e9,
-         try value(.effectOf)?.int64Value)
+    /// The entry's time (`time`, or `t` microseconds after `sessionStart`, its session
+    /// header's `created`), duration and `effectOf`.
+    func timing(sessionStart: Date?) throws(LogRecordError) -> (time: Date, duration: Double, effectOf: Int64?) {
+        var seconds = try value(.time)?.doubleValue
+        if seconds == nil, let sinceStart = try value(.timeSinceStart), let sessionStart {
+            let microseconds = sinceStart.int64Value ?? Int64(saturating: sinceStart.doubleValue ?? 0)
+            seconds = LogTime.time(microseconds: microseconds, after: sessionStart.timeIntervalSince1970)
+        }
+        return (Date(timeIntervalSince1970: seconds ?? 0),
+                Double(try value(.durationNanoseconds)?.int64Value ?? 0) / 1e9,
+                try value(.effectOf)?.int64Value)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// print(reader.header.stateTypeName ?? "?", reader.header.keyframeInterval)
 /// ```
 public struct LogHeader: Sendable, Equatable {
-    /// Format version; this library writes version 2 and reads versions 1 and 2.
+    /// Format version; this library writes version 3 and reads versions 1 to 3.
     public var version: Int
     /// When recording started.
     public var created: Date
@@ -103,4 +103,13 @@ package struct LogRecordError: Error, CustomStringConvertible {
 /// print short (`1764425312.123456`) and `jq 'todate'` reads them.
 enum LogTime {
     static func rounded(_ seconds: Double) -> Double { (seconds * 1e6).rounded() / 1e6 }
+
+    /// `seconds` as whole microseconds (``rounded(_:)``'s): what `t` counts (format 3).
+    static func microseconds(_ seconds: Double) -> Int64 { Int64(saturating: seconds * 1e6) }
+
+    /// The time `t` microseconds after `start` (a header's `created`, as read), as
+    /// ``rounded(_:)`` gives it: the same `Double` the writer had, since both are whole microseconds.
+    static func time(microseconds t: Int64, after start: Double) -> Double {
+        Double(microseconds(start).addingSaturating(t)) / 1e6
+    }
 }

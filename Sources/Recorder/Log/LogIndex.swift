@@ -266,7 +266,7 @@ package struct LogIndex {
         }
         lastRecordLine = (offset, line.count)
         scannedLines = lineNumber
-        if LogLine.hasPrefix(line, LogLine.Kind.entry) {
+        if LogLine.isEntry(line) {
             offsets.append(offset)
             lengths.append(UInt32(line.count))
             lineNumbers.append(UInt32(truncatingIfNeeded: lineNumber))

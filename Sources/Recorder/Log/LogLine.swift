@@ -14,7 +14,8 @@ import Foundation
 /// moved or deleted line shows as a number out of order.
 package enum LogLine {
     static let formatName = "rewind"
-    package static let formatVersion = 2
+    /// 3: entries that hold a patch leave out `kind` and write `t` for `time`.
+    package static let formatVersion = 3
 
     /// `,"crc":"` + 8 hex digits + `"}`.
     static let checksumSuffixLength = 18
@@ -22,11 +23,14 @@ package enum LogLine {
     private static let numberMarker = Array(#","n":"#.utf8)
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Records start with their kind, so the reader classifies a line without parsing it.
+    /// Records start with their kind (or, an entry holding a patch, its `seq`), so the
+    /// reader classifies a line without parsing it.
     package static let headerPrefix = Array(Kind.header.description.utf8)
     package static let entryPrefix = Array(Kind.entry.description.utf8)
     /// Keyframe entries say so first, so the index knows them without parsing.
     package static let keyframePrefix = Array(Kind.keyframe.description.utf8)
+    /// An entry that holds a patch leaves out its kind (format 3): it starts with its sequence number.
+    package static let patchEntryPrefix = Array(Kind.patchEntry.description.utf8)
     package static let gapPrefix = Array(Kind.gap.description.utf8)
 
     /// The same prefixes as static text, for the index's look at every line
@@ -35,6 +39,10 @@ package enum LogLine {
         static let header: StaticString = #"{"kind":"header""#
         package static let entry: StaticString = #"{"kind":"entry""#
         static let keyframe: StaticString = #"{"kind":"entry","keyframe":true"#
+        /// A record without `kind` whose first member is `seq`: an entry that holds a patch
+        /// (format 3: fifteen bytes of every such entry; a reader before it skips the line
+        /// as a record of a later kind, and reads the keyframes around it as before).
+        package static let patchEntry: StaticString = #"{"seq":"#
         static let gap: StaticString = #"{"kind":"gap""#
     }
 
@@ -168,6 +176,12 @@ package enum LogLine {
     /// matches the bytes before it, unchained (a header or a format 1 record).
     package static func verify(_ line: UnsafeRawBufferPointer) -> Bool {
         unseal(line)?.key == 0
+    }
+
+    /// True when `line` is an entry record: it starts `{"kind":"entry"` or, an entry
+    /// holding a patch (format 3), `{"seq":`.
+    package static func isEntry(_ line: UnsafeRawBufferPointer) -> Bool {
+        hasPrefix(line, Kind.entry) || hasPrefix(line, Kind.patchEntry)
     }
 
     static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {

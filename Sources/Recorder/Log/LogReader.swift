@@ -48,7 +48,7 @@ public final class LogReader: @unchecked Sendable {
     /// The log's first header (of the file now read, after ``refresh()`` reopened it).
     public var header: LogHeader { lock.withLock { currentHeader } }
 
-    /// Guards `file`, `currentHeader`, `headerSeal`, `index`, `fileSize`, `stateCache` and `rebuilding`; held briefly.
+    /// Guards `file`, `currentHeader`, `headerSeal`, `index`, `fileSize`, `stateCache`, `rebuilding` and `laterSessionStarts`; held briefly.
     private let lock = NSCondition()
     /// The file read now: replaced when ``refresh()`` reopens the log by name.
     private var file: ReadOnlyFile
@@ -65,6 +65,9 @@ public final class LogReader: @unchecked Sendable {
     /// States being rebuilt right now: a second thread asking for one waits
     /// for it rather than parsing the same keyframe again.
     private var rebuilding: Set<Int> = []
+    /// The `created` of later sessions' headers read so far, by the header line's offset
+    /// (nil: unreadable): what dates their entries' `t`.
+    private var laterSessionStarts: [Int64: Date?] = [:]
     /// A buffer ``scanEntries(_:fields:_:)`` keeps between calls (taken and
     /// put back under `lock`), so a scan in slices does not allocate one per slice.
     private var spareScanBuffer: [UInt8] = []
@@ -266,6 +269,7 @@ public final class LogReader: @unchecked Sendable {
             index = fresh
             fileSize = size
             stateCache = StateCache(capacity: 16)
+            laterSessionStarts = [:]
             generation += 1
             headerSeal = nil
         }
@@ -336,6 +340,30 @@ public final class LogReader: @unchecked Sendable {
             let dropped = self.index.gaps.reduce(0) { $0.addingSaturating($1.beforeEntry <= index ? max(1, $1.droppedCount) : 0) }
             return (index + 1).addingSaturating(dropped).addingSaturating(self.index.damage.count { $0.lineNumber < line })
         }
+    }
+
+    /// When the session of the entry at `position` started: its header's `created`, which an
+    /// entry's `t` counts from (format 3). Reads a later session's header once.
+    package func sessionStart(ofEntry position: Int) -> Date? {
+        let found = lock.withLock { () -> (start: Date??, file: ReadOnlyFile, line: (offset: Int64, length: Int)?) in
+            // The last session starting at or before the entry (binary search: a log may hold many).
+            var (low, high) = (0, index.laterSessions.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if index.laterSessions[middle].beforeEntry <= position { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { return (.some(currentHeader.created), file, nil) }
+            let session = index.laterSessions[low - 1]
+            return (laterSessionStarts[session.offset], file, (session.offset, session.length))
+        }
+        if let start = found.start { return start }
+        guard let line = found.line else { return nil }
+        var bytes: [UInt8] = []
+        let read = found.file.read(into: &bytes, at: line.offset, count: line.length)
+        let record = read == line.length ? try? JSONParser.parse(bytes[..<line.length]) : nil
+        let start = record.flatMap { try? LogHeader(record: $0) }?.created
+        lock.withLock { if self.file === found.file { laterSessionStarts[line.offset] = start } }
+        return start
     }
 
     /// How many sessions after the first were found so far (``laterSessions`` without reading their headers).
@@ -478,9 +506,11 @@ public final class LogReader: @unchecked Sendable {
         guard read == length else {
             throw LogReadError(.damagedRecord(line: lineNumber, reason: "the file is shorter than when it was indexed"), path: path)
         }
+        let start = sessionStart(ofEntry: position)
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(LogRecordError) -> ParsedEntry in
-                try ParsedEntry(line: UnsafeBufferPointer(rebasing: buffer[..<length]), index: position, lineNumber: lineNumber)
+                try ParsedEntry(line: UnsafeBufferPointer(rebasing: buffer[..<length]), index: position, lineNumber: lineNumber,
+                                sessionStart: start)
             }
         }
         switch parsed {

@@ -63,14 +63,19 @@ package struct EntryRecordContent {
 /// buffer first (``JSONWriter``'s `append…` helpers make a buffer per call).
 package final class RecordEncoder {
     private let scratch = _ByteBuffer(capacity: 256)
+    /// The `created` of the last header this encoder wrote (rounded as written), in
+    /// microseconds since 1970: entries that hold a patch write their time after it (`t`).
+    /// Nil until a header is written; such entries then write `time` as keyframes do.
+    private var sessionStartMicroseconds: Int64?
 
     package init() {}
 
     /// Appends an entry record's members, without its seal; returns where the record starts.
     ///
-    /// In ``RecordField/entryOrder``: `{"kind":"entry"[,"keyframe":true],"seq":…,"time":…,"durationNs":…,
+    /// In ``RecordField/entryOrder``: a keyframe `{"kind":"entry","keyframe":true,"seq":…,"time":…,"durationNs":…,
     /// "action":{"type":…,"payload":…[,"replayable":false]}[,"effectOf":…][,"values":…][,"trace":…][,"payloadDates":[…]]`
-    /// then `,"changed":[…],"state":…` or `,"patch":[…]`, then any extra members.
+    /// then `,"changed":[…],"state":…`; any other entry `{"seq":…,"t":…,"durationNs":…,` the same members, then
+    /// `,"patch":[…]`; then any extra members.
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
         let start = buffer.count
@@ -84,17 +89,24 @@ package final class RecordEncoder {
     private func append(_ field: RecordField, of entry: EntryRecordContent, to buffer: inout [UInt8]) {
         switch field {
         case .kind:
-            // The kind, and for a keyframe the flag right after it: the index reads both from the prefix.
-            buffer.append(contentsOf: entry.isKeyframe ? LogLine.keyframePrefix : LogLine.entryPrefix)
+            // A keyframe's kind and flag, which the index reads from the prefix. An entry that
+            // holds a patch goes without its kind: its `seq` opens it (`LogLine.Kind.patchEntry`).
+            if entry.isKeyframe { buffer.append(contentsOf: LogLine.keyframePrefix) }
         case .keyframe, .number, .checksum, .firstSequence, .dropped, .reason:
             // In the prefix above, the framing ``LogLine`` seals with, or a gap's.
             break
         case .sequence:
-            buffer.append(contentsOf: field.memberPrefix)
+            buffer.append(contentsOf: entry.isKeyframe ? field.memberPrefix : LogLine.patchEntryPrefix)
             append(&buffer) { JSONWriter.writeInt64(entry.sequence, to: $0) }
         case .time:
+            // Seconds since 1970 where a reader before format 3 reads the record (keyframes).
+            guard timeSinceStart(of: entry) == nil else { return }
             buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.writeDouble(LogTime.rounded(entry.time), to: $0) }
+        case .timeSinceStart:
+            guard let microseconds = timeSinceStart(of: entry) else { return }
+            buffer.append(contentsOf: field.memberPrefix)
+            append(&buffer) { JSONWriter.writeInt64(microseconds, to: $0) }
         case .durationNanoseconds:
             buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.writeUInt64(entry.durationNanoseconds, to: $0) }
@@ -151,6 +163,14 @@ package final class RecordEncoder {
         }
     }
 
+    /// An entry's `t`: microseconds from its session's start (the header's `created`) to its
+    /// time, for an entry that holds a patch once a header is written; nil means `time`.
+    private func timeSinceStart(of entry: EntryRecordContent) -> Int64? {
+        guard !entry.isKeyframe, let start = sessionStartMicroseconds else { return nil }
+        let (microseconds, overflow) = LogTime.microseconds(entry.time).subtractingReportingOverflow(start)
+        return overflow ? nil : microseconds
+    }
+
     /// Appends a header record's members without its seal; returns where the record starts.
     /// `initialState`, when given, is written as the compact JSON it is (the header's own
     /// `initialState` is then nil); `omittedBecause` says why an initial state is missing.
@@ -160,6 +180,7 @@ package final class RecordEncoder {
         to buffer: inout [UInt8]
     ) -> Int {
         let start = buffer.count
+        sessionStartMicroseconds = LogTime.microseconds(header.created.timeIntervalSince1970)
         buffer.append(contentsOf: LogLine.headerPrefix)
         for (key, value) in header.jsonObject.members {
             buffer.append(UInt8(ascii: ","))

@@ -11,6 +11,8 @@ import Foundation
 /// before each value, in ``entryOrder`` (or ``gapOrder``).
 package enum RecordField: Int, CaseIterable, Sendable {
     // Every record.
+    /// `"kind"`: the record's kind, its first member; an entry that holds a patch leaves it
+    /// out (format 3) and starts with `seq` instead (docs/FORMAT.md, "Records").
     case kind
     /// `"n"`: the record's number in its session (format 2), written by ``LogLine/seal(_:recordStart:chain:)``.
     case number
@@ -24,6 +26,9 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case sequence
     /// Wall-clock seconds since 1970 when the reducer returned.
     case time
+    /// `"t"`: the same time as microseconds after the session header's `created` (format 3's
+    /// patch entries, where it takes the place of `time`: ten bytes an entry less).
+    case timeSinceStart
     /// `"durationNs"`: how long the reducer took.
     case durationNanoseconds
     /// `{"type":…,"payload":…}`, and `"replayable":false` when it is not (``ActionField``).
@@ -65,6 +70,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .keyframe: "keyframe"
         case .sequence: "seq"
         case .time: "time"
+        case .timeSinceStart: "t"
         case .durationNanoseconds: "durationNs"
         case .action: "action"
         case .effectOf: "effectOf"
@@ -85,12 +91,13 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// The members of an entry record, in the order ``RecordEncoder`` writes them:
     /// the one definition of that order. The encoder writes by it, and the reader
     /// that matches records as written (RewindQuery's `EntryAsWritten`) is made
-    /// from it. A keyframe has `changed` and `state`, any other entry `patch`;
-    /// `number` and `checksum` are the framing ``LogLine`` seals every record with.
+    /// from it. A keyframe has `kind`, `time`, `changed` and `state`; any other entry
+    /// leaves out `kind`, has `t` for `time` and a `patch`; `number` and `checksum` are
+    /// the framing ``LogLine`` seals every record with.
     /// `RecordDefinitionTests` fails when a member is added to `RecordField` without
     /// its place here (or in ``gapOrder``).
     package static let entryOrder: [RecordField] = [
-        .kind, .keyframe, .sequence, .time, .durationNanoseconds, .action, .effectOf, .values, .trace, .payloadDates,
+        .kind, .keyframe, .sequence, .time, .timeSinceStart, .durationNanoseconds, .action, .effectOf, .values, .trace, .payloadDates,
         .changed, .state, .patch, .skipped, .reducerError, .number, .checksum,
     ]
 

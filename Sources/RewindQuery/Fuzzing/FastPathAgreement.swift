@@ -20,7 +20,7 @@ import Recorder
         let fields: ScannedEntry.Fields = [.payloadJSON, .changedPaths]
         var pointers = PathPointerCache()
         let scanned = ScannedEntry(line: bytes, fields: fields, pointers: &pointers)
-        let parsed = try? ParsedEntry(line: bytes, index: 0, lineNumber: 0)
+        let parsed = try? ParsedEntry(line: bytes, index: 0, lineNumber: 0, sessionStart: nil)
         check(scanned == parsed.map { ScannedEntry($0.entry, fields: fields) }, "entry line: the scan reads \(String(describing: scanned)), the reference \(String(describing: parsed?.entry))")
         // A state scan needs the keyframe's state too, which `ParsedEntry` only delimits.
         let state = parsed?.stateRange.flatMap { try? JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: bytes[$0])) }

@@ -15,7 +15,7 @@ extension LogReader {
         var limits = LogLimits.patchLimits
         walkStateRecords(range, start: { state = $0 }) { line in
             line.advance(&state, limits: &limits)
-            let entry = line.isReadable ? line.bytes.flatMap { try? ParsedEntry(line: $0, index: line.index, lineNumber: line.lineNumber).entry } : nil
+            let entry = line.isReadable ? line.bytes.flatMap { try? ParsedEntry(line: $0, index: line.index, lineNumber: line.lineNumber, sessionStart: sessionStart(ofEntry: line.index)).entry } : nil
             return body(line.index, entry, entry != nil ? state : nil)
         }
     }

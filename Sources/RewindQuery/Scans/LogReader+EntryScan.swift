@@ -33,9 +33,15 @@ extension LogReader {
                     first += 1
                     continue
                 }
+                if location.length > Self.entryHeadBytes {
+                    let entry = scanLongLine(location, in: file, fields: fields, buffer: &buffer, pointers: &pointers)
+                    if !body(batch[batch.startIndex + first], entry) { return }
+                    first += 1
+                    continue
+                }
                 // One read for the following lines that fit in a window with this one (any order).
                 var low = location.offset, high = location.end, end = first + 1
-                while end < locations.count, let next = locations[end],
+                while end < locations.count, let next = locations[end], next.length <= Self.entryHeadBytes,
                       max(high, next.end) - min(low, next.offset) <= Int64(Self.scanWindowBytes) {
                     low = min(low, next.offset)
                     high = max(high, next.end)
@@ -55,6 +61,29 @@ extension LogReader {
                 first = end
             }
             batchStart += batch.count
+        }
+    }
+
+    /// Bytes read first of a line longer than this: an entry's head (the members before its
+    /// state or patch, ``ScannedEntry/init(head:fields:pointers:)``) fits in them unless its
+    /// payload is huge too.
+    static let entryHeadBytes = 64 << 10
+
+    /// A line longer than ``entryHeadBytes`` (a keyframe of a huge state, a huge patch): its
+    /// head alone when what the scan needs is there, else the whole line. The `f` picker on a log
+    /// with a 30 MB state reads 64 kB of each keyframe, not 30 MB (issue 34).
+    private func scanLongLine(_ location: LineLocation, in file: ReadOnlyFile, fields: ScannedEntry.Fields, buffer: inout [UInt8],
+                              pointers: inout PathPointerCache) -> ScannedEntry? {
+        if file.read(into: &buffer, at: location.offset, count: Self.entryHeadBytes) == Self.entryHeadBytes,
+           let entry = buffer.withUnsafeBufferPointer({ bytes in
+               ScannedEntry(head: UnsafeBufferPointer(rebasing: bytes[..<Self.entryHeadBytes]), fields: fields, pointers: &pointers)
+           }) {
+            return entry
+        }
+        // A short read: the file was cut since it was indexed (entry(at:) fails too).
+        guard file.read(into: &buffer, at: location.offset, count: location.length) == location.length else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes in
+            ScannedEntry(line: UnsafeBufferPointer(rebasing: bytes[..<location.length]), fields: fields, pointers: &pointers)
         }
     }
 }

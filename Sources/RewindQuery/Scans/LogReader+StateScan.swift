@@ -273,7 +273,7 @@ struct StateRecord {
     mutating func read(_ line: UnsafeBufferPointer<UInt8>, keyframes: KeyframeReading = .parsed, pointers: inout PathPointerCache) -> Bool {
         guard let written = EntryAsWritten.read(line, trackingCompactness: false, pointers: &pointers) else {
             // Not as a recorder writes it: the reference decides, and gives everything.
-            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return false }
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0, sessionStart: nil) else { return false }
             actionType = parsed.entry.action.name
             patch = parsed.patch
             keyframeChanged = parsed.entry.changedPaths

@@ -43,7 +43,7 @@ package struct ScannedEntry: Sendable, Equatable {
     init?(line: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
         guard let written = EntryAsWritten.read(line, trackingCompactness: fields.contains(.payloadJSON), pointers: &pointers) else {
             // Not as a recorder writes it: the reference reads it, and its verdict counts.
-            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0) else { return nil }
+            guard let parsed = try? ParsedEntry(line: line, index: 0, lineNumber: 0, sessionStart: nil) else { return nil }
             self.init(parsed.entry, fields: fields)
             return
         }
@@ -58,15 +58,39 @@ package struct ScannedEntry: Sendable, Equatable {
         }
         var payloadJSON: [UInt8] = []
         if fields.contains(.payloadJSON) {
-            if written.payloadIsCompact {
-                payloadJSON = Array(written.payload)
-            } else {
-                // Spaces, escapes or decimals: written as the timeline would (checked by the template: it parses).
-                guard let value = try? JSONParser.parse(buffer: written.payload) else { return nil }
-                payloadJSON = JSONWriter.compact(value)
-            }
+            guard let compact = Self.compactPayload(written.payload, isCompact: written.payloadIsCompact) else { return nil }
+            payloadJSON = compact
         }
         self.init(actionType: pointers.actionType(written.actionType), payloadJSON: payloadJSON, changedPaths: changedPaths)
+    }
+
+    /// Reads an entry from the first bytes of its line (`start`; the line may go on past
+    /// them) when what `fields` asks for is all before its state or patch
+    /// (``EntryAsWritten/readHead(_:trackingCompactness:)``): nil when it is not, and the
+    /// caller reads the whole line. For lines far longer than their head: a keyframe's 30 MB state
+    /// is neither read from the file nor skimmed for the action type above it.
+    init?(head start: UnsafeBufferPointer<UInt8>, fields: Fields, pointers: inout PathPointerCache) {
+        guard let head = EntryAsWritten.readHead(start, trackingCompactness: fields.contains(.payloadJSON)) else { return nil }
+        var changedPaths: [JSONPointer] = []
+        if fields.contains(.changedPaths) {
+            // A patch's paths are in the patch, after the head.
+            guard let changed = head.keyframeChanged else { return nil }
+            changedPaths = EntryRecord.pointers(in: try? JSONParser.parse(buffer: changed))
+        }
+        var payloadJSON: [UInt8] = []
+        if fields.contains(.payloadJSON) {
+            guard let compact = Self.compactPayload(head.payload, isCompact: head.payloadIsCompact) else { return nil }
+            payloadJSON = compact
+        }
+        self.init(actionType: pointers.actionType(head.actionType), payloadJSON: payloadJSON, changedPaths: changedPaths)
+    }
+
+    /// The payload as `JSONWriter.compact` writes it: its bytes when they already are; nil when it does not parse.
+    private static func compactPayload(_ payload: UnsafeBufferPointer<UInt8>, isCompact: Bool) -> [UInt8]? {
+        if isCompact { return Array(payload) }
+        // Spaces, escapes or decimals: written as the timeline would (checked by the template: it parses).
+        guard let value = try? JSONParser.parse(buffer: payload) else { return nil }
+        return JSONWriter.compact(value)
     }
 
     /// An entry's patch as ``ParsedEntry`` reads it, where it is not as a recorder
