@@ -4,7 +4,7 @@ import Recorder
 
 // The inspector's `:find` and `:bisect` against `rewind find` and `rewind bisect` on the
 // same logs, in the same run (issue 34: the inspector runs the command's engine): a log
-// the recorder writes with one 30 MB state (150,000 objects, format 2), and the
+// the recorder writes with one 30 MB state (150,000 objects, the current format), and the
 // inspector section's 1 GB / 1,000,000-entry log. The commands run as child processes;
 // the inspector is driven without a terminal (`InspectorProbe.search`: Enter, the
 // effects done, reports looked for as often as the session looks), from Enter until
@@ -29,7 +29,7 @@ func runSearchBenchmarks() {
         return
     }
     print("one \(Benchmark.format3(Double(written.state) / 1e6)) MB state (\(items) objects), \(entries) entries, "
-          + "\(Benchmark.format3(Double(written.file) / 1e6)) MB, recorded in \(Benchmark.format(seconds: writeSeconds)) (format 2):")
+          + "\(Benchmark.format3(Double(written.file) / 1e6)) MB, recorded in \(Benchmark.format(seconds: writeSeconds)) by the recorder:")
     compareSearches(on: hugeState, rewind: rewind, last: entries - 1)
 
     let big = directory.appendingPathComponent("huge.jsonl").path
