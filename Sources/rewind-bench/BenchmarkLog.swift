@@ -57,7 +57,7 @@ enum BenchmarkLog {
             }
             try recorder.close()
         } catch {
-            fail("cannot record the benchmark log \(path): \(error)")
+            fail("cannot record the benchmark log \(path): \(error)", removing: path)
         }
         checkIsCurrentFormat(path: path, entries: entries, keyframeInterval: keyframeInterval)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
@@ -74,7 +74,7 @@ enum BenchmarkLog {
         do {
             reader = try LogReader(path: path)
         } catch {
-            fail("the benchmark log does not read: \(error)")
+            fail("the benchmark log does not read: \(error)", removing: path)
         }
         let problem: String? =
             if reader.header.version != LogLine.formatVersion {
@@ -91,10 +91,12 @@ enum BenchmarkLog {
             } else {
                 nil
             }
-        if let problem { fail("the benchmark log \(path) \(problem)") }
+        if let problem { fail("the benchmark log \(path) \(problem)", removing: path) }
     }
 
-    private static func fail(_ message: String) -> Never {
+    /// Removes the log first: `exit` skips the sections' deferred clean-up, and the log may be a gigabyte.
+    private static func fail(_ message: String, removing path: String) -> Never {
+        try? FileManager.default.removeItem(atPath: path)
         FileHandle.standardError.write(Data("rewind-bench: \(message)\n".utf8))
         exit(1)
     }
