@@ -79,14 +79,16 @@ package final class RecordEncoder {
     @discardableResult
     package func appendEntryMembers(_ entry: EntryRecordContent, to buffer: inout [UInt8]) -> Int {
         let start = buffer.count
+        let sinceStart = timeSinceStart(of: entry)
         for field in RecordField.entryOrder {
-            append(field, of: entry, to: &buffer)
+            append(field, of: entry, timeSinceStart: sinceStart, to: &buffer)
         }
         return start
     }
 
-    /// One member of an entry record, when the entry has it.
-    private func append(_ field: RecordField, of entry: EntryRecordContent, to buffer: inout [UInt8]) {
+    /// One member of an entry record, when the entry has it; `timeSinceStart` is the entry's
+    /// `t` (``timeSinceStart(of:)``), nil where it writes `time`.
+    private func append(_ field: RecordField, of entry: EntryRecordContent, timeSinceStart: Int64?, to buffer: inout [UInt8]) {
         switch field {
         case .kind:
             // A keyframe's kind and flag, which the index reads from the prefix. An entry that
@@ -100,11 +102,11 @@ package final class RecordEncoder {
             append(&buffer) { JSONWriter.writeInt64(entry.sequence, to: $0) }
         case .time:
             // Seconds since 1970 where a reader before format 3 reads the record (keyframes).
-            guard timeSinceStart(of: entry) == nil else { return }
+            guard timeSinceStart == nil else { return }
             buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.writeDouble(LogTime.rounded(entry.time), to: $0) }
         case .timeSinceStart:
-            guard let microseconds = timeSinceStart(of: entry) else { return }
+            guard let microseconds = timeSinceStart else { return }
             buffer.append(contentsOf: field.memberPrefix)
             append(&buffer) { JSONWriter.writeInt64(microseconds, to: $0) }
         case .durationNanoseconds:
