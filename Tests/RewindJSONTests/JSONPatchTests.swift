@@ -154,6 +154,23 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
         #expect(answered > 200)
     }
 
+    /// A patch reader's pointer, read from the bytes of its path, is the pointer parsed
+    /// from their text, and nil exactly where parsing throws (no leading `/`, a `~` not
+    /// followed by 0 or 1), escapes and non-ASCII text included.
+    @Test func pointersReadFromBytesAreThePointersParsedFromText() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ab/0-_~ 1é\u{301}".unicodeScalars)
+        var texts = ["", "/", "//", "a/b", "~0", "é", "/~", "/~2", "/~01", "/a~1b/c", "/é/\u{301}", "/" + String(repeating: "x/", count: 40)]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...12, using: &random)
+            texts.append(String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &random)! })))
+        }
+        for text in texts {
+            let fromBytes = Array(text.utf8).withUnsafeBufferPointer { JSONPointer(validUTF8: $0) }
+            #expect(fromBytes == (try? JSONPointer(parsing: text)), "\(text.debugDescription)")
+        }
+    }
+
     @Test func repeatedEditsOfALargeArrayStayInPlace() throws {
         // Guards the copy-avoiding apply: 1,000 edits of a 100,000-element array
         // deep in a document would take minutes if each one copied the array.

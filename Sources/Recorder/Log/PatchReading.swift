@@ -119,7 +119,7 @@ package enum SkimmedPatch {
 
     /// The pointer of a path's text, checked as `JSONPointer(parsing:)` checks it (valid UTF-8: `plain()` checked).
     private static func pointer(_ text: UnsafeBufferPointer<UInt8>) -> JSONPointer? {
-        try? JSONPointer(parsing: String(decoding: text, as: UTF8.self))
+        JSONPointer(validUTF8: text)
     }
 }
 

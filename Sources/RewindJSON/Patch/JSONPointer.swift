@@ -51,8 +51,42 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// The fast path: the same tokens for plain ASCII without escapes (what recorders
     /// write), split as bytes at a fraction of the cost; nil for anything else.
     package static func asciiTokens(_ text: String) -> [String]? {
-        guard text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") }) else { return nil }
-        return text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        var text = text
+        return text.withUTF8 { asciiTokens($0) }
+    }
+
+    /// ``asciiTokens(_:)`` of pointer text given as its UTF-8 bytes, the leading `/` first.
+    /// One loop over the bytes: splitting a `String.UTF8View` as a collection cost more
+    /// than the rest of reading a recorder's patch operation.
+    package static func asciiTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        func isPlain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != UInt8(ascii: "~") }
+        guard let first = bytes.first else { return [""] }
+        guard isPlain(first) else { return nil }
+        var tokens: [String] = []
+        var tokenStart = 1
+        for position in 1..<bytes.count {
+            let byte = bytes[position]
+            guard isPlain(byte) else { return nil }
+            if byte == UInt8(ascii: "/") {
+                tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<position]), as: UTF8.self))
+                tokenStart = position + 1
+            }
+        }
+        tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart...]), as: UTF8.self))
+        return tokens
+    }
+
+    /// The pointer whose text is `bytes` (valid UTF-8), as ``init(parsing:)`` reads it; nil where
+    /// that throws. For a reader that holds a path as the bytes of its record (a patch as written):
+    /// the ASCII split reads them in place, where making a `String` to parse first cost a tenth of
+    /// rebuilding a small state.
+    package init?(validUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.first == UInt8(ascii: "/"), !ReferenceReaders.current.contains(.pointer), let tokens = Self.asciiTokens(bytes) {
+            self.tokens = tokens
+            return
+        }
+        guard let pointer = try? JSONPointer(parsing: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        self = pointer
     }
 
     public var description: String {

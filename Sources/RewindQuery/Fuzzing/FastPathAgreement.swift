@@ -79,6 +79,10 @@ import Recorder
         if text.first == "/", let fast = JSONPointer.asciiTokens(text) {
             check(fast == (try? JSONPointer.tokens(text)), "pointer: split as bytes into \(fast)")
         }
+        if let base = bytes.baseAddress, rewind_json_valid_utf8(base, bytes.count) {
+            let fromBytes = JSONPointer(validUTF8: bytes)
+            check(fromBytes == (try? JSONPointer(parsing: text)), "pointer: read from its bytes as \(String(describing: fromBytes))")
+        }
 
         // CRC-32: carry-less multiplication against the tables.
         let crc = CRC32.checksum(UnsafeRawBufferPointer(bytes)), tables = CRC32.tableChecksum(UnsafeRawBufferPointer(bytes))
