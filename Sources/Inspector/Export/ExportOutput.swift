@@ -184,8 +184,9 @@ final class ExportOutput {
         let failure = bytes.withUnsafeBytes { WriteAll.write($0, to: descriptor).failure }
         if let failure { throw cannotWrite(failure) }
         bytes.removeAll(keepingCapacity: true)
+        // Whole percents, and never back (the fractions are sums of shares, equal ones may differ in their last bit).
         let percent = Int(fraction * 100)
-        if percent != reported {
+        if percent > reported {
             reported = percent
             destination.progress(fraction)
         }

@@ -437,9 +437,7 @@ struct _PrettyWriter {
                 if index > elements.startIndex { output.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 write(elements[index], indent: indent + 1, piece)
-                progress.advance()
-                if output.count >= pieceBytes { handOver(fraction: progress.fraction, piece) }
-                if stopped { return }
+                guard finishElement(piece) else { return }
             }
             progress.leave()
             newline(indent)
@@ -453,9 +451,7 @@ struct _PrettyWriter {
                 JSONWriter.writeString(key, to: output)
                 output.append(": ")
                 write(member, indent: indent + 1, piece)
-                progress.advance()
-                if output.count >= pieceBytes { handOver(fraction: progress.fraction, piece) }
-                if stopped { return }
+                guard finishElement(piece) else { return }
             }
             progress.leave()
             newline(indent)
@@ -463,6 +459,14 @@ struct _PrettyWriter {
         default:
             JSONWriter.write(value, to: output)
         }
+    }
+
+    /// After each element of a container: one more done, and a piece handed over once the
+    /// buffer holds `pieceBytes`; false once the writing is stopped.
+    private mutating func finishElement(_ piece: (UnsafeBufferPointer<UInt8>, Double) -> Bool) -> Bool {
+        progress.advance()
+        if output.count >= pieceBytes { handOver(fraction: progress.fraction, piece) }
+        return !stopped
     }
 
     /// Hands what is written so far to `piece` and empties the buffer (keeping its memory).
