@@ -63,6 +63,12 @@ func runHugeStateBenchmarks() {
     Benchmark.report("  Enter: the filter's scan, worst event CPU / wall", Benchmark.format(seconds: filterCPU.max() ?? 0),
                      baseline: Benchmark.format(seconds: filter.max() ?? 0))
     Benchmark.report("  the keyframe's line read whole (open + entry(at:))", Benchmark.format(seconds: wholeLine))
+    // A timeline row needs the entry's head: the keyframe's row reads its first 64 kB, against the whole line it read before.
+    let opened = try? LogReader(path: path)
+    let rowFromHead = Benchmark.once { _ = try? opened?.entryReadUpToItsState(at: 0) }
+    let rowFromLine = Benchmark.once { _ = try? opened?.entry(at: 0) }
+    Benchmark.report("the keyframe's row: read up to its state / whole line", Benchmark.format(seconds: rowFromHead),
+                     baseline: Benchmark.format(seconds: rowFromLine))
 
     let parseReport = directory.path + "/parse.report"
     if let run = ChildRun.measure(Bundle.main.executablePath ?? "", ["huge-state-session", "parse", path, parseReport, directory.path, "0"]),
@@ -72,7 +78,7 @@ func runHugeStateBenchmarks() {
         Benchmark.report("one state rebuilt: resident growth", megabytes(grown),
                          baseline: "\(Benchmark.format3(Double(grown) / Double(stateBytes)))× its JSON")
     }
-    for session in ["huge-state", "huge-state-export"] {
+    for session in ["huge-state", "huge-state-export", "huge-state-export-esc"] {
         runSessionInChild(session, log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
                           stateBytes: stateBytes)
     }
@@ -107,6 +113,10 @@ private func sessionScript(_ name: String, entries: Int) -> [String] {
         // `e` on the entry that loads the list: a 76 MB report of its 30 MB diff, built and written
         // in the background; apart, so that its memory is not counted as browsing's.
         return ["wait:items ["] + typed(":1") + ["<Enter>", "e", "j", "k", "wait:Exported", "<Esc>"]
+    case "huge-state-export-esc":
+        // The same export, Esc once the status bar says it is under way: how soon the screen says
+        // it is cancelled (the worker has stopped).
+        return ["wait:items ["] + typed(":1") + ["<Enter>", "e", "wait:exporting… ", "<Esc>", "wait:Export cancelled"]
     default:
         // Right after opening, while the log is still being indexed.
         return typed(":\(entries * 9 / 10)") + ["<Enter>", "wait:entry \(entries * 9 / 10)/"]
@@ -141,7 +151,9 @@ private func runSessionInChild(_ name: String, log: String, entries: Int, direct
             awayAfter = fields.count > 2 ? fields[2] : ""
         case "wait":
             let seconds = Double(fields[1]) ?? .infinity
-            Benchmark.report("  \(name): screen shows \"\(fields[2])\" after", seconds.isFinite ? Benchmark.format(seconds: seconds) : "never (gave up)")
+            let afterKey = fields.count > 3 ? Double(fields[3]) ?? .infinity : .infinity
+            Benchmark.report("  \(name): screen shows \"\(fields[2])\" after", seconds.isFinite ? Benchmark.format(seconds: seconds) : "never (gave up)",
+                             baseline: afterKey.isFinite ? Benchmark.format(seconds: afterKey) + " after the last key" : nil)
         case "screen": print("  last status: " + fields.dropFirst().joined())
         default: break
         }
@@ -181,7 +193,7 @@ func runHugeStateSession(_ arguments: [String]) {
                                              residentBytes: Benchmark.residentBytes) else { exit(1) }
     var text = report.presses.map { "press\t\($0.label)\t\($0.seconds)\t\($0.residentBytes)" }.joined(separator: "\n")
     text += "\naway\t\(report.longestAway)\t\(report.longestAwayAfter)"
-    for (shown, seconds) in report.waits { text += "\nwait\t\(seconds)\t\(shown)" }
+    for (shown, seconds, afterKey) in report.waits { text += "\nwait\t\(seconds)\t\(shown)\t\(afterKey)" }
     let lines = report.lastScreen.split(separator: "\n")
     if lines.count >= 2 { text += "\nscreen\t" + lines[lines.count - 2].trimmingCharacters(in: .whitespaces) }
     _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))

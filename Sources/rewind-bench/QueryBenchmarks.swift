@@ -15,6 +15,8 @@ import Recorder
 //   swift build -c release && swift run -c release rewind-bench queries     (1,000,000 entries)
 //   swift run -c release rewind-bench --quick queries                       (5,000 entries)
 //   REWIND_BENCH_QUERY_ENTRIES=200000 swift run -c release rewind-bench queries
+//   REWIND_BENCH_QUERY_BEFORE=/path/to/older/rewind,… REWIND_BENCH_QUERY_OLD_LOGS=/tmp/f1.jsonl,/tmp/f2.jsonl \
+//     REWIND_BENCH_QUERY_ENTRIES=200000 swift run -c release rewind-bench --quick queries   (this build against older ones)
 func runQueryBenchmarks() {
     print("\n## queries")
     guard let rewind = Benchmark.rewindExecutable(for: "queries") else { return }
@@ -60,6 +62,11 @@ func runQueryBenchmarks() {
         }
         Benchmark.report("  peak memory (resident)", Benchmark.format3(Double(run.peakResidentBytes) / 1e6) + " MB",
                          baseline: jq.map { "jq " + Benchmark.format3(Double($0.peakResidentBytes) / 1e6) + " MB" })
+    }
+
+    if let before = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_BEFORE"] {
+        let oldLogs = ProcessInfo.processInfo.environment["REWIND_BENCH_QUERY_OLD_LOGS"]?.split(separator: ",").map(String.init) ?? []
+        compareFind(rewind, before: before.split(separator: ",").map(String.init), logs: [path] + oldLogs, counter: last)
     }
 
     // A log whose states are large (1,000 items): keyframes are most of its
@@ -242,6 +249,36 @@ extension PlainRead {
     }
 }
 
+/// `rewind find LOG '/counter == counter'` by this build and by each of `before` (older builds'
+/// `rewind`) on each log: the benchmark log and logs older builds' `rewind-bench` wrote with the
+/// same entry count (`REWIND_BENCH_QUERY_OLD_LOGS`, for the formats they wrote). Every build on
+/// every log in each of 21 alternating rounds (in smoke runs too: asked for by name), so a
+/// neighbour's load falls on all alike; the figure is each one's best CPU time from `wait4`
+/// (microseconds: `/usr/bin/time`'s 10 ms steps are as large as the differences looked for).
+/// A build that cannot read a log says so.
+private func compareFind(_ rewind: String, before: [String], logs: [String], counter: Int) {
+    let rounds = 21
+    var best: [String: Double] = [:]
+    var unreadable: Set<String> = []
+    for _ in 0..<rounds {
+        for log in logs {
+            for build in [rewind] + before where !unreadable.contains(build + "\n" + log) {
+                guard let run = ChildRun.measureCPU(build, ["find", log, "/counter == \(counter)"]), run.status <= 1, let cpu = run.cpuSeconds else {
+                    unreadable.insert(build + "\n" + log)
+                    continue
+                }
+                best[build + "\n" + log] = min(best[build + "\n" + log] ?? .infinity, cpu)
+            }
+        }
+    }
+    // Its own lines: the builds' paths are longer than a report's columns.
+    print("find '/counter == \(counter)', best CPU of \(rounds) alternating rounds (this build, then \(before.joined(separator: ", "))):")
+    for log in logs {
+        func figure(_ build: String) -> String { best[build + "\n" + log].map { String(format: "%.1f ms", $0 * 1e3) } ?? "cannot read it" }
+        print("  \(log): " + ([rewind] + before).map(figure).joined(separator: " | "))
+    }
+}
+
 /// One run of a child process: wall time, exit status, CPU time and peak resident memory.
 ///
 /// Memory and CPU time come from `/usr/bin/time -f '%M %U %S'` when it is installed: a child
@@ -252,7 +289,7 @@ struct ChildRun {
     var seconds: Double
     var status: Int32
     var peakResidentBytes: Int
-    /// User plus system time of the child's threads; nil without `/usr/bin/time`.
+    /// User plus system time of the child's threads (from `/usr/bin/time` when it measured the run, else from `wait4`).
     var cpuSeconds: Double?
 
     /// `environment` is added to this process's own for the child.
@@ -270,6 +307,11 @@ struct ChildRun {
             run.cpuSeconds = user + system
         }
         return run
+    }
+
+    /// The run without `/usr/bin/time`: CPU time from `wait4` to the microsecond (the peak memory is an upper bound, as there).
+    static func measureCPU(_ executable: String, _ arguments: [String]) -> ChildRun? {
+        spawn(executable, arguments, environment: [:])
     }
 
     private static func spawn(_ executable: String, _ arguments: [String], environment added: [String: String]) -> ChildRun? {
@@ -301,6 +343,7 @@ struct ChildRun {
         #else
         let peak = usage.ru_maxrss * 1024   // kilobytes on Linux
         #endif
-        return ChildRun(seconds: seconds, status: exited ? (status >> 8) & 0xff : 128, peakResidentBytes: peak)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return ChildRun(seconds: seconds, status: exited ? (status >> 8) & 0xff : 128, peakResidentBytes: peak, cpuSeconds: cpu)
     }
 }

@@ -43,14 +43,16 @@ import Recorder
         #expect(model.scans.exporting == nil)
         #expect(Self.hintLine(model) == "Export cancelled: nothing was written")
 
-        // Cancelled between chunks, the file written so far is removed.
+        // Cancelled between chunks, what was written so far is removed.
         let folder = TemporaryDirectory()
         var chunks = 0
         #expect(throws: ExportWriteError.cancelled) {
-            try ExportFile.write(String(repeating: "x", count: 3 * ExportFile.chunkBytes), suggestedName: "big.md", directory: folder.path,
-                                 isCancelled: { chunks += 1; return chunks > 1 })
+            try ExportFile.write(suggestedName: "big.md", directory: folder.path, isCancelled: { chunks += 1; return chunks > 1 }) { output in
+                for _ in 0..<3 { try output.write(String(repeating: "x", count: ExportOutput.chunkBytes)) }
+            }
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/big.md"))
+        #expect(chunks == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
     @Test func aHideListThatCannotBeSavedSaysSoNotThatAnExportFailed() throws {

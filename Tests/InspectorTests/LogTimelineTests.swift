@@ -18,6 +18,34 @@ import Recorder
         #expect(fromFile.screenText.contains("↳ sync/loaded"))
     }
 
+    /// A row needs an entry's head, not its state: a keyframe longer than `LogReader.entryHeadBytes`
+    /// is read up to its state (a 30 MB keyframe's row read its whole line on the input thread).
+    @Test func aLongKeyframesRowIsReadFromItsHeadAndIsTheRowItsWholeLineGives() throws {
+        let folder = TemporaryDirectory()
+        let shelf = try StreamedExportTests.shelfLog(items: 3_000)
+        let logs = [shelf, try LogFixture.todoLog(keyframeInterval: 3)] + (try ExportFixtures.Sample.allCases.map { try ExportFixtures.log($0, in: folder.path) })
+        for log in logs {
+            let reader = try LogReader(path: log)
+            for index in 0..<reader.entryCount {
+                #expect(try reader.entryReadUpToItsState(at: index) == reader.entry(at: index), "\(log) \(index)")
+            }
+        }
+
+        // Bytes of the state that no longer even end (changed after indexing, which checked the
+        // line) do not keep the row from being read: its state is not read for it.
+        let timeline = try LogTimeline(path: shelf)
+        let line = try #require(String(contentsOfFile: shelf, encoding: .utf8).split(separator: "\n").dropFirst().first)
+        #expect(line.utf8.count > 2 * LogReader.entryHeadBytes)
+        let handle = try #require(FileHandle(forWritingAtPath: shelf))
+        let header = try #require(String(contentsOfFile: shelf, encoding: .utf8).split(separator: "\n").first)
+        try handle.seek(toOffset: UInt64(header.utf8.count + 1 + LogReader.entryHeadBytes + 10_000))
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "["), count: 1_000))
+        try handle.close()
+        #expect((try? timeline.reader.entry(at: 0)) == nil)
+        let row = try #require(timeline.entry(at: 0))
+        #expect(row.actionType == "load" && row.isKeyframe && row.changedPaths.map(\.description) == ["/items"], "\(row)")
+    }
+
     @Test func aDamagedRecordIsListedAndStatesAfterItWaitForTheNextKeyframe() throws {
         // Keyframes at entries 0, 3; line 3 (entry 1) is damaged, so entry 2's patch has no base.
         let path = try LogFixture.todoLog(keyframeInterval: 3, damageLine: 3)

@@ -47,6 +47,17 @@ struct ScriptedTerminal: TerminalDevice {
         #expect(scanning.timeouts == [100])
     }
 
+    @Test func afterEscTheEndOfTheExportIsLookedForEvery20Milliseconds() {
+        // The worker stops at its next chunk; the screen says so as soon as the session looks.
+        var model = InspectorFixtures.model()
+        model.type("jjje")
+        #expect(model.send(.escape) == [.cancelExport])
+        var terminal = ScriptedTerminal(events: [nil, .key(.character("q"))])
+        _ = InspectorSession.run(model: &model, terminal: &terminal)
+        #expect(terminal.timeouts == [InspectorSession.backgroundQueryMilliseconds, InspectorSession.backgroundQueryMilliseconds])
+        #expect(InspectorSession.backgroundQueryMilliseconds == 20)
+    }
+
     @Test func exportWritesTheMarkdownFileAndShowsItsPath() throws {
         let folder = TemporaryDirectory()
         let directory = folder.path

@@ -4,7 +4,7 @@ import CJSONScan
 @testable import RewindJSON
 
 /// Where a string's plain run ends, the fast path (`rewind_json_plain_run`:
-/// 32 bytes a branch in the compiler's portable vectors, what the parser, the
+/// 64 bytes a branch in the compiler's portable vectors, what the parser, the
 /// checked skim and a patch's paths run) against the reference
 /// (`rewind_json_plain_run_reference`, a byte at a time); and strings judged by
 /// the checked skim end, fail and count as written exactly where the parser
@@ -74,6 +74,31 @@ import CJSONScan
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
         #expect(checked > 2_000_000)
+    }
+
+    /// Every byte value (0x00–0xFF) at every place of a 200-byte run: the first
+    /// sixteen bytes, each vector of the 64-byte steps and of the sixteen-byte steps
+    /// after them, and the tail. The fast path finds '"' and control bytes by
+    /// `(byte xor 2) <= 0x20` and '\\' by `byte xor '\\' == 0`: a byte next to them in
+    /// value, or equal to one but for its high bit (0xA2, 0xDC, 0x80–0x9F), must not stop it.
+    @Test func everyByteValueStopsTheRunExactlyWhenTheDefinitionSays() {
+        let length = 200
+        var bytes = (0..<length).map { Self.filler[($0 * 7) % Self.filler.count] }
+        var mismatches: [String] = []
+        for value in 0...255 {
+            for position in 0..<length {
+                let plain = bytes[position]
+                bytes[position] = UInt8(value)
+                bytes.withUnsafeBufferPointer { buffer in
+                    let actual = Self.run(buffer.baseAddress!, length), expected = Self.scalarRun(buffer.baseAddress!, length)
+                    if actual != expected, mismatches.count < 20 {
+                        mismatches.append("byte \(value) at \(position): \(actual), expected \(expected)")
+                    }
+                }
+                bytes[position] = plain
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
     /// Strings that end exactly at an unreadable page: any read past the

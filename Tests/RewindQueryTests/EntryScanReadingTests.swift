@@ -269,6 +269,29 @@ import RewindJSON
         #expect(agreed > 600 && rejected > 600, "both verdicts are reached (\(agreed) read, \(rejected) not)")
     }
 
+    /// Every byte of a recorder's record changed in turn (its low bit, and its case
+    /// bit): a member's name or punctuation that differs in any one byte, at any
+    /// place of the bytes the template compares a word at a time, must read as
+    /// `entry(at:)` reads it, never as the member the template expected.
+    @Test func aRecordChangedInAnyOneByteReadsAsTheParserReadsIt() {
+        var agreed = 0, rejected = 0
+        for original in Self.linesWithEveryMember() {
+            for position in original.indices {
+                for flip: UInt8 in [0x01, 0x20] {
+                    var line = original
+                    line[position] ^= flip
+                    var pointers = PathPointerCache()
+                    let scanned = line.withUnsafeBufferPointer { ScannedEntry(line: $0, fields: Self.allFields, pointers: &pointers) }
+                    let parsed = line.withUnsafeBufferPointer { try? ParsedEntry(line: $0, index: 0, lineNumber: 0, sessionStart: nil) }
+                    #expect(scanned == parsed.map { ScannedEntry($0.entry, fields: Self.allFields) },
+                            "byte \(position) xor \(flip): \(String(decoding: line, as: UTF8.self))")
+                    if parsed == nil { rejected += 1 } else { agreed += 1 }
+                }
+            }
+        }
+        #expect(agreed > 100 && rejected > 1_000, "both verdicts are reached (\(agreed) read, \(rejected) not)")
+    }
+
     /// A recorder's records, the same with optional members and odd values in
     /// place, and random one-byte changes of each (replaced, inserted, deleted).
     static func recorderLinesAndChanges() throws -> [[UInt8]] {

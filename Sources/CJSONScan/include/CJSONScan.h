@@ -61,64 +61,89 @@ static inline rewind_json_run rewind_json_plain_run_reference(const uint8_t *byt
 /// Sixteen bytes, as the compiler's portable vectors (SSE2 on x86-64, NEON on arm64).
 typedef uint8_t rewind_json_bytes16 __attribute__((vector_size(16), aligned(1)));
 
-/// The stops of a vector: its bytes that are '"', '\\' or below 0x20, all ones.
-static inline rewind_json_bytes16 rewind_json_stops16(rewind_json_bytes16 chunk) {
-    return (rewind_json_bytes16)((chunk == '"') | (chunk == '\\') | (chunk < 0x20));
+/// A vector that is zero exactly at the stops of `chunk` (its bytes that are '"', '\\' or
+/// below 0x20), in four operations: '"' xor 2 is 0x20 and a control byte xor 2 stays below
+/// it, so one saturating subtraction of 0x20 zeroes both; a backslash xor '\\' is zero; the
+/// smaller of the two is zero at any stop and nowhere else.
+static inline rewind_json_bytes16 rewind_json_stop_zeros16(rewind_json_bytes16 chunk) {
+    const rewind_json_bytes16 zero = {0};
+    rewind_json_bytes16 quoteOrControl = __builtin_elementwise_sub_sat(chunk ^ 0x02, zero + 0x20);
+    return __builtin_elementwise_min(quoteOrControl, chunk ^ '\\');
 }
 
-/// Whether any byte of a vector is not zero.
-static inline bool rewind_json_any16(rewind_json_bytes16 vector) {
+/// Whether any byte of a vector is zero.
+static inline bool rewind_json_any_zero16(rewind_json_bytes16 vector) {
+    rewind_json_bytes16 zeros = (rewind_json_bytes16)(vector == 0);
     uint64_t words[2];
-    memcpy(words, &vector, 16);
+    memcpy(words, &zeros, 16);
     return (words[0] | words[1]) != 0;
 }
 
-/// The plain run at the start of `bytes[0..<count]`, 32 bytes a branch: the
-/// same answer as `rewind_json_plain_run_reference`. Inline, so Swift callers
-/// (the parser's strings, a patch's paths) pay no call for a short key. Never
-/// reads outside `bytes[0..<count]`.
+/// Where the first stop of the sixteen bytes at `bytes + index` is, when they have one:
+/// true, with `*run` the run that ends there (`highs` or-ing the bytes before them).
+static inline bool rewind_json_stop_in16(const uint8_t *bytes, size_t index, uint64_t highs, rewind_json_run *run) {
+    rewind_json_bytes16 chunk;
+    memcpy(&chunk, bytes + index, 16);
+    rewind_json_bytes16 stops = (rewind_json_bytes16)(rewind_json_stop_zeros16(chunk) == 0);
+    uint64_t stop[2], byte[2];
+    memcpy(stop, &stops, 16);
+    if ((stop[0] | stop[1]) == 0) return false;
+    memcpy(byte, &chunk, 16);
+    // Byte k of the vector is bits 8k..8k+7 of its words (little-endian): the first stop is the lowest set bit.
+    unsigned first = stop[0] != 0 ? (unsigned)__builtin_ctzll(stop[0]) / 8 : 8 + (unsigned)__builtin_ctzll(stop[1]) / 8;
+    uint64_t before = first < 8 ? byte[0] & ((1ull << (8 * first)) - 1) : byte[0] | (byte[1] & ((1ull << (8 * (first - 8))) - 1));
+    *run = (rewind_json_run){index + first, ((highs | before) & 0x8080808080808080ull) != 0};
+    return true;
+}
+
+/// The plain run at the start of `bytes[0..<count]`: the same answer as
+/// `rewind_json_plain_run_reference`. The first sixteen bytes alone (where a key
+/// or a short value ends), then 64 bytes a branch. Inline, so Swift callers (the
+/// parser's strings, a patch's paths) pay no call for a short key. Never reads
+/// outside `bytes[0..<count]`.
 static inline rewind_json_run rewind_json_plain_run(const uint8_t *bytes, size_t count) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (__builtin_expect((rewind_reference_readers_set & REWIND_REFERENCE_PLAIN_RUN) == 0, 1)) {
-        const uint64_t highBits = 0x8080808080808080ull;
-        // The bytes passed, or-ed together: their high bits say whether any is 0x80 or more.
-        rewind_json_bytes16 passed = {0};
+        rewind_json_run run;
         size_t index = 0;
-        // Long texts (what this is for) two vectors a branch, their stops tested together;
-        // the vector with the first stop is then found sixteen bytes at a time below.
-        while (index + 32 <= count) {
-            rewind_json_bytes16 first, second;
-            memcpy(&first, bytes + index, 16);
-            memcpy(&second, bytes + index + 16, 16);
-            if (rewind_json_any16(rewind_json_stops16(first) | rewind_json_stops16(second))) break;
-            passed |= first | second;
-            index += 32;
+        // The bytes passed, or-ed together: their high bits say whether any is 0x80 or more.
+        uint64_t highs = 0;
+        if (count >= 16) {
+            if (rewind_json_stop_in16(bytes, 0, 0, &run)) return run;
+            uint64_t words[2];
+            memcpy(words, bytes, 16);
+            highs = words[0] | words[1];
+            index = 16;
         }
-        uint64_t highs;
+        // Long texts (what this is for) four vectors a branch, the smallest of their stop
+        // vectors tested once; the vector with the first stop is then found sixteen bytes at a time below.
+        rewind_json_bytes16 passed = {0};
+        while (index + 64 <= count) {
+            rewind_json_bytes16 a, b, c, d;
+            memcpy(&a, bytes + index, 16);
+            memcpy(&b, bytes + index + 16, 16);
+            memcpy(&c, bytes + index + 32, 16);
+            memcpy(&d, bytes + index + 48, 16);
+            rewind_json_bytes16 stops = __builtin_elementwise_min(
+                __builtin_elementwise_min(rewind_json_stop_zeros16(a), rewind_json_stop_zeros16(b)),
+                __builtin_elementwise_min(rewind_json_stop_zeros16(c), rewind_json_stop_zeros16(d)));
+            if (rewind_json_any_zero16(stops)) break;
+            passed |= (a | b) | (c | d);
+            index += 64;
+        }
         {
             uint64_t words[2];
             memcpy(words, &passed, 16);
-            highs = words[0] | words[1];
+            highs |= words[0] | words[1];
         }
-        while (index + 16 <= count) {
-            rewind_json_bytes16 chunk;
-            memcpy(&chunk, bytes + index, 16);
-            rewind_json_bytes16 stops = rewind_json_stops16(chunk);
-            uint64_t stop[2], byte[2];
-            memcpy(stop, &stops, 16);
-            memcpy(byte, &chunk, 16);
-            if ((stop[0] | stop[1]) != 0) {
-                // Byte k of the vector is bits 8k..8k+7 of its words (little-endian): the first stop is the lowest set bit.
-                unsigned first = stop[0] != 0 ? (unsigned)__builtin_ctzll(stop[0]) / 8 : 8 + (unsigned)__builtin_ctzll(stop[1]) / 8;
-                uint64_t before = first < 8 ? byte[0] & ((1ull << (8 * first)) - 1)
-                                            : byte[0] | (byte[1] & ((1ull << (8 * (first - 8))) - 1));
-                return (rewind_json_run){index + first, ((highs | before) & highBits) != 0};
-            }
-            highs |= byte[0] | byte[1];
-            index += 16;
+        for (; index + 16 <= count; index += 16) {
+            if (rewind_json_stop_in16(bytes, index, highs, &run)) return run;
+            uint64_t words[2];
+            memcpy(words, bytes + index, 16);
+            highs |= words[0] | words[1];
         }
         rewind_json_run tail = rewind_json_plain_run_reference(bytes + index, count - index);
-        return (rewind_json_run){index + tail.plain, tail.hasHighByte || (highs & highBits) != 0};
+        return (rewind_json_run){index + tail.plain, tail.hasHighByte || (highs & 0x8080808080808080ull) != 0};
     }
 #endif
     return rewind_json_plain_run_reference(bytes, count);

@@ -34,14 +34,14 @@ final class EffectRunner {
     func perform(_ effect: InspectorEffect) -> [InspectorEvent] {
         switch effect {
         case .exportDiff(let export, let suggestedName):
-            // Built on the export queue when the source can be read from there (a report of a 30 MB
-            // diff takes seconds); a source read on this thread only holds its states in memory.
+            // Written on the export queue as it is made when the source can be read from there (a
+            // report of a 30 MB diff takes seconds); a source read on this thread only holds its states in memory.
             if let reader = source.concurrentReader {
-                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { try export.markdown(from: reader) })]
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { try export.write(from: reader, to: $0) })]
             }
             do {
                 let text = try export.markdown(from: source)
-                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { text })]
+                return [.exportStarted(path: exports.start(suggestedName: suggestedName) { try $0.write(text) })]
             } catch {
                 return [.exportFailed(reason: "\(error)")]
             }

@@ -1,10 +1,10 @@
 import Foundation
 import Recorder
 
-/// Builds and writes exports on a background queue, so a big one (the Markdown of a
-/// 30 MB diff) never blocks the keys, and hands the session progress and the outcome
-/// as events. The file's name is chosen at once, so the screen says where it goes
-/// before it is written; Esc cancels (a file half written is removed).
+/// Writes exports on a background queue, so a big one (the Markdown of a 30 MB diff) never
+/// blocks the keys, and hands the session progress and the outcome as events. The file's
+/// name is chosen at once, so the screen says where it goes before it is written; Esc
+/// cancels (within a chunk's work: nothing is left on disk).
 final class ExportWorker: Sendable {
     private let directory: String
     private let queue = DispatchQueue(label: "rewind.inspector.export", qos: .userInitiated)
@@ -17,25 +17,21 @@ final class ExportWorker: Sendable {
         self.directory = directory
     }
 
-    /// Builds the text with `build` (on the worker's queue) and writes it to a new file named
-    /// after `suggestedName` (`-2`, `-3` … when taken); returns the path it is meant to have.
-    func start(suggestedName: String, build: @escaping @Sendable () throws -> String) -> String {
+    /// Writes what `write` writes (on the worker's queue) to a new file named after
+    /// `suggestedName` (`-2`, `-3` … when taken); returns the path it is meant to have.
+    func start(suggestedName: String, write: @escaping @Sendable (ExportOutput) throws -> Void) -> String {
         let path = FreeFileName.path(for: suggestedName, in: directory)
         let job = jobs.next()
         current.start(job)
         inbox.begin()
         queue.async { [self] in
             defer { inbox.end() }
-            let isCancelled = { [current] in !current.isCurrent(job) }
             let outcome: InspectorEvent
             do {
-                let text = try build()
-                guard !isCancelled() else { return post(.exportCancelled) }
-                post(.exportProgress(fraction: 0))
-                let written = try ExportFile.write(text, suggestedName: (path as NSString).lastPathComponent, directory: directory,
-                                                   isCancelled: isCancelled) { [self] fraction in
-                    post(.exportProgress(fraction: fraction))
-                }
+                let written = try ExportFile.write(suggestedName: (path as NSString).lastPathComponent, directory: directory,
+                                                   isCancelled: { [current] in !current.isCurrent(job) },
+                                                   progress: { [self] fraction in post(.exportProgress(fraction: fraction)) },
+                                                   write)
                 outcome = .exportFinished(path: written)
             } catch let error as ExportWriteError where error == .cancelled {
                 outcome = .exportCancelled
@@ -70,38 +66,70 @@ struct ExportWriteError: Error, Equatable, CustomStringConvertible {
     static let cancelled = ExportWriteError(description: "cancelled")
 }
 
-/// Writes an export next to where the user started `rewind`, never over an existing file.
+/// Writes an export next to where the user started `rewind`, never over an existing file,
+/// and only whole: the text goes to a hidden file beside it, which takes the name once
+/// complete, so a cancelled or failed export leaves nothing under the name.
 enum ExportFile {
-    /// Bytes written between progress reports.
-    static let chunkBytes = 256 << 10
-
+    /// Writes `text` (what the benchmarks and tests hand over whole).
     static func write(_ text: String, suggestedName: String, directory: String = FileManager.default.currentDirectoryPath,
-                      isCancelled: () -> Bool = { false }, progress: (Double) -> Void = { _ in }) throws(ExportWriteError) -> String {
-        let candidate = FreeFileName.path(for: suggestedName, in: directory)
-        // O_EXCL: never over a file that appeared meanwhile; errno says in words what went wrong.
-        let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else { throw ExportWriteError(description: "cannot create \(candidate): \(String(cString: strerror(errno)))") }
-        // Written from the string's own bytes: a report of a 30 MB diff is not copied first.
-        var text = text
-        let failed: ExportWriteError? = text.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                if isCancelled() { return .cancelled }
-                let chunk = written..<min(bytes.count, written + chunkBytes)
-                let (count, failure) = WriteAll.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[chunk])), to: descriptor)
-                written += count
-                if let failure { return ExportWriteError(description: "cannot write \(candidate): \(String(cString: strerror(failure)))") }
-                progress(Double(written) / Double(bytes.count))
-            }
-            return nil
-        }
-        if let failed {
+                      isCancelled: @escaping () -> Bool = { false }, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
+        try write(suggestedName: suggestedName, directory: directory, isCancelled: isCancelled, progress: progress) { try $0.write(text) }
+    }
+
+    /// Writes what `write` writes to `output`; returns the file's path: `suggestedName` in
+    /// `directory`, or the first of `name-2.md`, `name-3.md` … that is free once it is complete.
+    /// Throws what `write` throws, ``ExportWriteError/cancelled`` once `isCancelled`, or an
+    /// ``ExportWriteError`` saying in words what could not be written.
+    static func write(suggestedName: String, directory: String = FileManager.default.currentDirectoryPath,
+                      isCancelled: @escaping () -> Bool = { false }, progress: @escaping (Double) -> Void = { _ in },
+                      _ write: (ExportOutput) throws -> Void) throws -> String {
+        let shown = FreeFileName.path(for: suggestedName, in: directory)
+        let (descriptor, temporary) = try createHiddenFile(beside: shown)
+        do {
+            let output = ExportOutput(descriptor: descriptor, shownPath: shown, directory: directory, isCancelled: isCancelled,
+                                      progress: progress)
+            try write(output)
+            try output.finish()
+            guard close(descriptor) == 0 else { throw ExportWriteError(description: "cannot write \(shown): \(String(cString: strerror(errno)))") }
+        } catch {
             close(descriptor)
-            unlink(candidate)
-            throw failed
+            unlink(temporary)
+            throw error
         }
-        guard close(descriptor) == 0 else { throw ExportWriteError(description: "cannot write \(candidate): \(String(cString: strerror(errno)))") }
-        return candidate
+        return try giveName(to: temporary, suggestedName: suggestedName, directory: directory)
+    }
+
+    /// A new hidden file in `path`'s folder (`.name.md.rewind-PID-N.tmp`), its descriptor and path.
+    private static func createHiddenFile(beside path: String) throws(ExportWriteError) -> (Int32, String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = "." + (path as NSString).lastPathComponent + ".rewind-\(getpid())-"
+        while true {
+            let temporary = (folder as NSString).appendingPathComponent(name + "\(UInt32.random(in: .min ... .max)).tmp")
+            // O_EXCL: never through a file or link that has the name; errno says in words what went wrong.
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { return (descriptor, temporary) }
+            guard errno == EEXIST else { throw ExportWriteError(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// Puts the complete file under the first free name: a hard link, which fails rather than
+    /// replace a file that took the name meanwhile; where the file system has no hard links, a rename.
+    private static func giveName(to temporary: String, suggestedName: String, directory: String) throws(ExportWriteError) -> String {
+        while true {
+            let candidate = FreeFileName.path(for: suggestedName, in: directory)
+            if link(temporary, candidate) == 0 {
+                unlink(temporary)
+                return candidate
+            }
+            let code = errno
+            if code == EEXIST { continue }
+            if [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(code), !OutputFile.nameIsTaken(candidate),
+               rename(temporary, candidate) == 0 {
+                return candidate
+            }
+            unlink(temporary)
+            throw ExportWriteError(description: "cannot write \(candidate): \(String(cString: strerror(code)))")
+        }
     }
 }
 

@@ -56,7 +56,7 @@ struct ExportSlice {
             // A slice starting a new session starts from the state that session started from.
             startState = range.lowerBound == 0 ? source.initialState
                 : source.startsNewSession(at: range.lowerBound) ? source.stateBefore(range.lowerBound) : try source.state(at: range.lowerBound - 1)
-            if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entry(at: 0).time }
+            if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entryReadUpToItsState(at: 0).time }
         } catch {
             throw ExportError(.stateUnavailable, "the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
         }
@@ -75,7 +75,7 @@ struct ExportSlice {
                 // Positions are not always the file's entries: damaged records keep rows of their
                 // own, and a replay branch follows the log's last entry.
                 if let reader, let recordedIndex = source.recordedLogIndex(ofEntry: index) {
-                    let full = try reader.entry(at: recordedIndex)
+                    let full = try reader.entryReadUpToItsState(at: recordedIndex)
                     entry.time = full.time
                     entry.timeOffset = firstEntryTime.map { full.time.timeIntervalSince($0) } ?? summary.timeOffset
                     entry.duration = full.duration

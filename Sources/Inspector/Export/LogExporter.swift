@@ -52,12 +52,12 @@ public enum LogExporter {
         }
     }
 
-    /// The Markdown report of `request`'s entries as the one string it is built in (the
-    /// inspector's `e` writes it from there: a 30 MB diff's report is 76 MB, and turned into
-    /// bytes and back it was held three times over).
-    static func markdownReport(from source: any TimelineSource, _ request: ExportRequest) throws(ExportError) -> String {
+    /// The Markdown report of `request`'s entries, written to `output` section by section (the
+    /// inspector's `e`: a 30 MB diff's report is 76 MB, written to its file a piece at a time).
+    /// Throws ``ExportError`` before anything is written, ``ExportWriteError`` from `output`.
+    static func writeMarkdownReport(from source: any TimelineSource, _ request: ExportRequest, to output: ExportOutput) throws {
         let slice = try ExportSlice(source: source, range: try range(of: request, in: source), redaction: request.redaction)
-        return try MarkdownReport.text(for: slice, path: request.path)
+        try MarkdownReport(slice: slice, path: request.path).write(to: output)
     }
 
     /// The positions of the entries `request` asks for, by the numbers entries were

@@ -9,7 +9,8 @@ import Recorder
 /// go back through `reduce` like any other event.
 enum InspectorSession {
     static let tickMilliseconds = 100
-    /// How often the reports of a background search are looked for: what it finds shows this soon.
+    /// How often the reports of a background search, and the end of an export being cancelled, are
+    /// looked for: what they say shows this soon.
     static let backgroundQueryMilliseconds = 20
 
     /// Runs until the user quits. Returns the exit status. `hideListLog` keys the log's own
@@ -59,11 +60,12 @@ enum InspectorSession {
                 shown = screen
             }
             // A scan in progress takes its next slice as soon as no key is waiting; a background query's
-            // reports are looked for often, other background work, indexing and follow mode every tick;
+            // reports and the end of an export being cancelled (Esc says so at once) are looked for
+            // often, other background work, indexing and follow mode every tick;
             // with nothing going on, the session sleeps until a key (a resize, a mouse event) comes:
             // an idle inspector costs no CPU.
             let timeout = model.hasPendingScan ? 0
-                : model.awaitsBackgroundQuery ? backgroundQueryMilliseconds
+                : model.awaitsBackgroundQuery || model.scans.exporting?.cancelling == true ? backgroundQueryMilliseconds
                 : model.needsTicks || !runner.isIdle ? tickMilliseconds : -1
             let event = terminal.nextEvent(timeoutMilliseconds: timeout) ?? .tick
             effects = reduce(&model, event)

@@ -27,8 +27,8 @@ package enum PacedSession {
         package var longestAwayAfter: String
         /// What the screen showed last (after the script, before `q`).
         package var lastScreen: String
-        /// Seconds from the start until each `wait:` step saw its text.
-        package var waits: [(text: String, seconds: Double)]
+        /// Seconds from the start until each `wait:` step saw its text, and from the last key pressed before it.
+        package var waits: [(text: String, seconds: Double, afterKey: Double)]
     }
 
     /// Opens `path` as `rewind <path>` does and types `script` into it: a key per item
@@ -74,7 +74,7 @@ private struct PacedTerminal: TerminalDevice {
     let pause: Double
     let patience: Double
     var presses: [PacedSession.Press] = []
-    var waits: [(text: String, seconds: Double)] = []
+    var waits: [(text: String, seconds: Double, afterKey: Double)] = []
     var longestAway = 0.0
     var longestAwayAfter = ""
     var lastScreen = ""
@@ -82,6 +82,8 @@ private struct PacedTerminal: TerminalDevice {
     private var lastKey = ""
     private let start = ContinuousClock.now
     private var lastRead: ContinuousClock.Instant?
+    /// When the last key was pressed.
+    private var lastPressed: ContinuousClock.Instant?
     /// The key delivered and not answered yet, with when it was pressed.
     private var answering: (label: String, pressed: ContinuousClock.Instant)?
     /// When the next key is pressed.
@@ -118,7 +120,8 @@ private struct PacedTerminal: TerminalDevice {
             let since = waitingSince ?? now
             waitingSince = since
             if lastScreen.contains(text) || Self.seconds(now - since) > patience {
-                waits.append((text, lastScreen.contains(text) ? Self.seconds(now - start) : .infinity))
+                let seen = lastScreen.contains(text)
+                waits.append((text, seen ? Self.seconds(now - start) : .infinity, seen ? Self.seconds(now - (lastPressed ?? start)) : .infinity))
                 script.removeFirst()
                 waitingSince = nil
                 due = now + .seconds(pause)
@@ -139,6 +142,7 @@ private struct PacedTerminal: TerminalDevice {
         script.removeFirst()
         guard let key = PacedSession.key(named: step) else { return nil }
         answering = (step, due)
+        lastPressed = due
         lastKey = step
         return .key(key)
     }

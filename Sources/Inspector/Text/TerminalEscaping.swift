@@ -34,14 +34,22 @@ extension Unicode.Scalar {
 }
 
 enum TerminalEscaping {
+    /// Whether UTF-8 `bytes` may hold a scalar to escape: a look at the bytes alone, no decoding.
+    static func mayNeedEscaping(_ bytes: UnsafeBufferPointer<UInt8>, keepingLineBreaks: Bool) -> Bool {
+        bytes.contains { mayNeedEscaping($0, keepingLineBreaks: keepingLineBreaks) }
+    }
+
+    /// Whether `byte` may start a scalar to escape: every such scalar starts with a byte below
+    /// 0x20, 0x7F, or a lead byte 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (U+2000–U+2FFF).
+    @inline(__always)
+    static func mayNeedEscaping(_ byte: UInt8, keepingLineBreaks: Bool) -> Bool {
+        byte < 0x20 ? !(keepingLineBreaks && (byte == 0x0A || byte == 0x09)) : byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+    }
+
     static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
         // Nothing to escape is by far the common case (and whole exports pass here): a
-        // look at the bytes, and no copy. Every scalar escaped starts with a byte below
-        // 0x20, 0x7F, or a lead byte 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (U+2000–U+2FFF).
-        let mayNeedEscaping = text.utf8.contains { byte in
-            byte < 0x20 ? !(keepingLineBreaks && (byte == 0x0A || byte == 0x09)) : byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
-        }
-        guard mayNeedEscaping else { return text }
+        // look at the bytes, and no copy.
+        guard text.utf8.contains(where: { mayNeedEscaping($0, keepingLineBreaks: keepingLineBreaks) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {

@@ -72,7 +72,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             var low = 0, high = entries
             while low < high {
                 let middle = (low + high) / 2
-                if let line = try? reader.entry(at: middle).lineNumber, line < record.lineNumber { low = middle + 1 } else { high = middle }
+                if let line = try? reader.entryReadUpToItsState(at: middle).lineNumber, line < record.lineNumber { low = middle + 1 } else { high = middle }
             }
             return PlaceholderRows.Placeholder(kind: .damaged(DamagedRecord(line: record.lineNumber, reason: record.reason)), entriesBefore: low)
         }
@@ -123,10 +123,11 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
 
     func entry(at index: Int) -> TimelineEntry? {
         if let cached = lock.withLock({ summaries[index] }) { return cached }
-        guard let readerIndex = rows.readerIndex(ofRow: index), let entry = try? reader.entry(at: readerIndex) else { return nil }
+        // A row needs the entry's head, not its state: a 30 MB keyframe's row reads 64 kB of it.
+        guard let readerIndex = rows.readerIndex(ofRow: index), let entry = try? reader.entryReadUpToItsState(at: readerIndex) else { return nil }
         var start = lock.withLock { firstEntryTime }
         if start == nil {
-            start = index == 0 ? entry.time : (try? reader.entry(at: 0))?.time
+            start = index == 0 ? entry.time : (try? reader.entryReadUpToItsState(at: 0))?.time
             lock.withLock { firstEntryTime = start }
         }
         let summary = TimelineEntry(

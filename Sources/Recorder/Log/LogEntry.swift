@@ -60,7 +60,20 @@ package struct ParsedEntry {
     /// Reads the entry `line`; `sessionStart` (its session header's `created`) dates an entry
     /// that gives its time as `t` (format 3), nil for a reader that does not use ``LogEntry/time``.
     package init(line: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int, sessionStart: Date?) throws(LogRecordError) {
-        let record = try EntryRecord(line)
+        try self.init(record: try EntryRecord(line), index: index, lineNumber: lineNumber, sessionStart: sessionStart)
+    }
+
+    /// Reads a keyframe from `head`, the first bytes of its line, when its members up to the
+    /// state are all there (Rewind's writers put every member an entry has before it,
+    /// ``RecordField/entryOrder``): the same entry as the whole line gives, without reading the
+    /// state. Nil when the head does not reach a state (a patch, or a head longer than `head`).
+    /// The line's checksum was checked when it was indexed; what follows the state is not looked at.
+    package init?(head: UnsafeBufferPointer<UInt8>, index: Int, lineNumber: Int, sessionStart: Date?) throws(LogRecordError) {
+        guard let record = EntryRecord(head: head) else { return nil }
+        try self.init(record: record, index: index, lineNumber: lineNumber, sessionStart: sessionStart)
+    }
+
+    private init(record: EntryRecord, index: Int, lineNumber: Int, sessionStart: Date?) throws(LogRecordError) {
         let (sequence, action) = try record.sequenceAndAction()
         var changedPaths: [JSONPointer] = []
         if let state = record.member(.state) {
@@ -139,6 +152,17 @@ package struct EntryRecord {
 
     init(_ line: UnsafeBufferPointer<UInt8>) throws(LogRecordError) {
         guard let members = RecordScanner.members(line) else { throw LogRecordError("the record is not a JSON object") }
+        self.init(line, members: members)
+    }
+
+    /// The members of a line up to its state, from `head`, the line's first bytes; nil unless a
+    /// state starts within them (the state's range then runs to the end of `head`).
+    init?(head: UnsafeBufferPointer<UInt8>) {
+        guard let members = RecordScanner.members(head, stoppingAt: .state), members.last?.field == .state else { return nil }
+        self.init(head, members: members)
+    }
+
+    private init(_ line: UnsafeBufferPointer<UInt8>, members: [RecordScanner.Member]) {
         self.line = line
         ranges = Array(repeating: nil, count: RecordField.allCases.count)
         for member in members {

@@ -389,6 +389,33 @@ public final class LogReader: @unchecked Sendable {
         try parsedEntry(at: index).0.entry
     }
 
+    /// Bytes read first of a line longer than this, when only the entry's head is wanted (the
+    /// members before its state or patch): they hold it unless its payload is huge too.
+    package static let entryHeadBytes = 64 << 10
+
+    /// ``entry(at:)`` for a list of entries (the inspector's rows): a keyframe longer than
+    /// ``entryHeadBytes`` is read only up to its state, so the row of a 30 MB keyframe costs what
+    /// a small entry's does. The same entry as ``entry(at:)`` (any other line is read whole, as
+    /// is one whose head does not read); only bytes after the state, which the index's checksum
+    /// vouched for, are not looked at.
+    package func entryReadUpToItsState(at position: Int) throws(LogReadError) -> LogEntry {
+        let location = lock.withLock { () -> (offset: Int64, length: Int, lineNumber: Int, file: ReadOnlyFile)? in
+            guard position >= 0 && position < index.entryCount else { return nil }
+            return (index.offsets[position], Int(index.lengths[position]), Int(index.lineNumbers[position]), file)
+        }
+        guard let (offset, length, lineNumber, file) = location, length > Self.entryHeadBytes else { return try entry(at: position) }
+        var bytes: [UInt8] = []
+        guard file.read(into: &bytes, at: offset, count: Self.entryHeadBytes) == Self.entryHeadBytes else { return try entry(at: position) }
+        let start = sessionStart(ofEntry: position)
+        let head = bytes.withUnsafeBufferPointer { buffer in
+            try? ParsedEntry(head: UnsafeBufferPointer(rebasing: buffer[..<Self.entryHeadBytes]), index: position, lineNumber: lineNumber,
+                             sessionStart: start)
+        }
+        // A head that does not read is read as part of the whole line: the same entry, or the same error.
+        guard let head else { return try entry(at: position) }
+        return head.entry
+    }
+
     /// The state after the entry at `index`, rebuilt from the nearest keyframe.
     ///
     /// Throws when a damaged line lies between that keyframe and the entry

@@ -73,6 +73,22 @@ extension JSONDiff {
         }
         return printer.lines
     }
+
+    /// The tree diff's lines (``treeLines(from:to:options:lineLimit:)``) handed to `body` one
+    /// by one as they are made, each with how far through the documents the diff is
+    /// (``NestedProgress``), until `body` returns false; the result says whether the diff went
+    /// to the end. Nothing for equal documents. For a diff whose text is too big to hold (the
+    /// inspector's `e` writes the diff of a 30 MB state to a file).
+    package static func forEachTreeLine(from old: JSONValue, to new: JSONValue, options: JSONDiffOptions = JSONDiffOptions(),
+                                        _ body: (TreeDiffLine, _ fraction: Double) -> Bool) -> Bool {
+        if old == new { return true }
+        return withoutActuallyEscaping(body) { body in
+            var printer = _TreePrinter(options: options)
+            printer.sink = body
+            printer.diff(old, new, label: "", depth: 0, oldPath: JSONPointer(), newPath: JSONPointer())
+            return !printer.isFull
+        }
+    }
 }
 
 struct _TreePrinter {
@@ -80,24 +96,39 @@ struct _TreePrinter {
     var lines: [TreeDiffLine] = []
     /// Lines written at most: the printer stops at this many.
     var lineLimit = Int.max
+    /// Where the lines go as they are made, with the diff's progress; nil keeps them in `lines`.
+    /// Returning false stops the diff.
+    var sink: ((TreeDiffLine, Double) -> Bool)?
+    private var written = 0
+    private var stopped = false
+    private var progress = NestedProgress()
 
     init(options: JSONDiffOptions) { self.options = options }
 
-    var isFull: Bool { lines.count >= lineLimit }
+    var isFull: Bool { stopped || written >= lineLimit }
+
+    private mutating func emit(_ line: TreeDiffLine) {
+        written += 1
+        guard let sink else { return lines.append(line) }
+        if !sink(line, progress.fraction) { stopped = true }
+    }
 
     /// Lines for one member whose value changed; `label` is `"key": ` or empty.
     mutating func diff(_ old: JSONValue, _ new: JSONValue, label: String, depth: Int, oldPath: JSONPointer, newPath: JSONPointer) {
         guard !isFull else { return }
         switch (old, new) {
         case (.object(let a), .object(let b)):
-            lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "{", path: newPath))
+            emit(TreeDiffLine(kind: .header, depth: depth, text: label + "{", path: newPath))
             var unchanged = 0
+            // The new object's members, then the old one's (for those removed).
+            progress.enter(count: b.count + a.count)
             for (key, value) in b.members {
                 if isFull { return }
+                defer { progress.advance() }
                 let memberLabel = JSONWriter.compactString(.string(key)) + ": "
                 guard let previous = a[key] else {
                     flush(&unchanged, depth: depth + 1, path: newPath)
-                    lines.append(TreeDiffLine(kind: .added, depth: depth + 1, text: memberLabel + value.description, path: newPath.appending(key)))
+                    emit(TreeDiffLine(kind: .added, depth: depth + 1, text: memberLabel + value.description, path: newPath.appending(key)))
                     continue
                 }
                 if previous == value {
@@ -107,22 +138,27 @@ struct _TreePrinter {
                     diff(previous, value, label: memberLabel, depth: depth + 1, oldPath: oldPath.appending(key), newPath: newPath.appending(key))
                 }
             }
-            for (key, value) in a.members where b[key] == nil {
+            for (key, value) in a.members {
                 if isFull { return }
+                defer { progress.advance() }
+                guard b[key] == nil else { continue }
                 flush(&unchanged, depth: depth + 1, path: newPath)
                 let memberLabel = JSONWriter.compactString(.string(key)) + ": "
-                lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: memberLabel + value.description, path: oldPath.appending(key)))
+                emit(TreeDiffLine(kind: .removed, depth: depth + 1, text: memberLabel + value.description, path: oldPath.appending(key)))
             }
             flush(&unchanged, depth: depth + 1, path: newPath)
-            lines.append(TreeDiffLine(kind: .header, depth: depth, text: "}", path: newPath))
+            emit(TreeDiffLine(kind: .header, depth: depth, text: "}", path: newPath))
+            progress.leave()
         case (.array(let a), .array(let b)):
-            lines.append(TreeDiffLine(kind: .header, depth: depth, text: label + "[", path: newPath))
+            emit(TreeDiffLine(kind: .header, depth: depth, text: label + "[", path: newPath))
             let arrays = _ArrayDiff(old: a, new: b, options: options)
             var unchanged = 0
             // The new array's index after the last unchanged element, so the collapsed line can name the run.
             var next = 0
+            progress.enter(count: arrays.steps.count)
             for step in arrays.steps {
                 if isFull { return }
+                defer { progress.advance() }
                 switch step {
                 case .match(let i, let j):
                     if a[i] == b[j] {
@@ -134,17 +170,18 @@ struct _TreePrinter {
                     }
                 case .delete(let i):
                     flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
-                    lines.append(TreeDiffLine(kind: .removed, depth: depth + 1, text: a[i].description, path: oldPath.appending(i)))
+                    emit(TreeDiffLine(kind: .removed, depth: depth + 1, text: a[i].description, path: oldPath.appending(i)))
                 case .insert(let j):
                     flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
-                    lines.append(TreeDiffLine(kind: .added, depth: depth + 1, text: b[j].description, path: newPath.appending(j)))
+                    emit(TreeDiffLine(kind: .added, depth: depth + 1, text: b[j].description, path: newPath.appending(j)))
                 }
             }
             flush(&unchanged, depth: depth + 1, path: newPath, endingBefore: next)
-            lines.append(TreeDiffLine(kind: .header, depth: depth, text: "]", path: newPath))
+            emit(TreeDiffLine(kind: .header, depth: depth, text: "]", path: newPath))
+            progress.leave()
         default:
-            lines.append(TreeDiffLine(kind: .removed, depth: depth, text: label + old.description, path: oldPath))
-            lines.append(TreeDiffLine(kind: .added, depth: depth, text: label + new.description, path: newPath))
+            emit(TreeDiffLine(kind: .removed, depth: depth, text: label + old.description, path: oldPath))
+            emit(TreeDiffLine(kind: .added, depth: depth, text: label + new.description, path: newPath))
         }
     }
 
@@ -154,7 +191,7 @@ struct _TreePrinter {
         guard unchanged > 0 else { return }
         var text = "… (\(unchanged) unchanged"
         if let end { text += unchanged == 1 ? ": \(end - 1)" : ": \(end - unchanged)–\(end - 1)" }
-        lines.append(TreeDiffLine(kind: .collapsed, depth: depth, text: text + ")", path: path))
+        emit(TreeDiffLine(kind: .collapsed, depth: depth, text: text + ")", path: path))
         unchanged = 0
     }
 }

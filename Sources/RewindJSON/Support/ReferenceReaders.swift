@@ -20,7 +20,7 @@ package struct ReferenceReaders: OptionSet, Sendable {
     package static let patch = ReferenceReaders(rawValue: UInt32(REWIND_REFERENCE_PATCH))
     /// A JSON Pointer: split character by character instead of as ASCII bytes.
     package static let pointer = ReferenceReaders(rawValue: UInt32(REWIND_REFERENCE_POINTER))
-    /// Where a string's plain run ends: byte by byte instead of 32 bytes a branch.
+    /// Where a string's plain run ends: byte by byte instead of 64 bytes a branch.
     package static let plainRun = ReferenceReaders(rawValue: UInt32(REWIND_REFERENCE_PLAIN_RUN))
     /// A keyframe a search looks values up in: parsed whole instead of checked and taped.
     package static let tape = ReferenceReaders(rawValue: UInt32(REWIND_REFERENCE_TAPE))

@@ -27,9 +27,24 @@ public enum JSONWriter {
 
     /// Indented JSON with two spaces per level and `"key": value` members, for people.
     public static func prettyString(_ value: JSONValue) -> String {
-        let buffer = _ByteBuffer()
-        writePretty(value, indent: 0, to: buffer)
+        var writer = _PrettyWriter(pieceBytes: .max)
+        writer.write(value, indent: 0) { _, _ in true }
+        let buffer = writer.output
         return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
+    }
+
+    /// Writes `value` as ``prettyString(_:)`` does, handing the text over in pieces: to `piece`
+    /// whenever about `pieceBytes` are written, and the rest at the end, each with how far
+    /// through the value the writing is (``NestedProgress``). A piece ends where an element
+    /// ends, never inside a character. `piece` returns false to stop the writing; the result
+    /// says whether it went to the end. For a value whose text is too big to hold (the
+    /// inspector's `e` writes a 30 MB state to a file a piece at a time).
+    package static func writePretty(_ value: JSONValue, pieceBytes: Int,
+                                    _ piece: (UnsafeBufferPointer<UInt8>, _ fraction: Double) -> Bool) -> Bool {
+        var writer = _PrettyWriter(pieceBytes: pieceBytes)
+        writer.write(value, indent: 0, piece)
+        if !writer.stopped { writer.handOver(fraction: 1, piece) }
+        return !writer.stopped
     }
 
     package static func appendCompact(_ value: JSONValue, to output: inout [UInt8]) {
@@ -80,37 +95,6 @@ public enum JSONWriter {
                 write(values[index], to: output)
             }
             output.append(UInt8(ascii: "}"))
-        }
-    }
-
-    static func writePretty(_ value: JSONValue, indent: Int, to output: _ByteBuffer) {
-        func newline(_ level: Int) {
-            output.append(UInt8(ascii: "\n"))
-            for _ in 0..<(level * 2) { output.append(UInt8(ascii: " ")) }
-        }
-        switch value {
-        case .array(let elements) where !elements.isEmpty:
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                writePretty(element, indent: indent + 1, to: output)
-            }
-            newline(indent)
-            output.append(UInt8(ascii: "]"))
-        case .object(let object) where !object.isEmpty:
-            output.append(UInt8(ascii: "{"))
-            for (index, (key, member)) in object.members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                writeString(key, to: output)
-                output.append(": ")
-                writePretty(member, indent: indent + 1, to: output)
-            }
-            newline(indent)
-            output.append(UInt8(ascii: "}"))
-        default:
-            write(value, to: output)
         }
     }
 
@@ -432,4 +416,68 @@ public enum JSONWriter {
 extension JSONValue: CustomStringConvertible {
     /// Compact JSON text.
     public var description: String { JSONWriter.compactString(self) }
+}
+
+/// Pretty JSON (``JSONWriter/prettyString(_:)``), written into a buffer that is handed over
+/// and emptied whenever it holds `pieceBytes` (``JSONWriter/writePretty(_:pieceBytes:_:)``).
+struct _PrettyWriter {
+    let output = _ByteBuffer()
+    let pieceBytes: Int
+    private var progress = NestedProgress()
+    private(set) var stopped = false
+
+    init(pieceBytes: Int) { self.pieceBytes = pieceBytes }
+
+    mutating func write(_ value: JSONValue, indent: Int, _ piece: (UnsafeBufferPointer<UInt8>, Double) -> Bool) {
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            output.append(UInt8(ascii: "["))
+            progress.enter(count: elements.count)
+            for index in elements.indices {
+                if index > elements.startIndex { output.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                write(elements[index], indent: indent + 1, piece)
+                guard finishElement(piece) else { return }
+            }
+            progress.leave()
+            newline(indent)
+            output.append(UInt8(ascii: "]"))
+        case .object(let object) where !object.isEmpty:
+            output.append(UInt8(ascii: "{"))
+            progress.enter(count: object.count)
+            for (index, (key, member)) in object.members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                JSONWriter.writeString(key, to: output)
+                output.append(": ")
+                write(member, indent: indent + 1, piece)
+                guard finishElement(piece) else { return }
+            }
+            progress.leave()
+            newline(indent)
+            output.append(UInt8(ascii: "}"))
+        default:
+            JSONWriter.write(value, to: output)
+        }
+    }
+
+    /// After each element of a container: one more done, and a piece handed over once the
+    /// buffer holds `pieceBytes`; false once the writing is stopped.
+    private mutating func finishElement(_ piece: (UnsafeBufferPointer<UInt8>, Double) -> Bool) -> Bool {
+        progress.advance()
+        if output.count >= pieceBytes { handOver(fraction: progress.fraction, piece) }
+        return !stopped
+    }
+
+    /// Hands what is written so far to `piece` and empties the buffer (keeping its memory).
+    mutating func handOver(fraction: Double, _ piece: (UnsafeBufferPointer<UInt8>, Double) -> Bool) {
+        guard !stopped else { return }
+        if !piece(UnsafeBufferPointer(start: output.base, count: output.count), fraction) { stopped = true }
+        output.removeAll(keepingCapacityUpTo: .max)
+    }
+
+    private func newline(_ level: Int) {
+        output.append(UInt8(ascii: "\n"))
+        for _ in 0..<(level * 2) { output.append(UInt8(ascii: " ")) }
+    }
 }

@@ -360,18 +360,29 @@ private struct PathTable {
         var slotBelow = false
     }
 
-    /// A level of a path: its parent's number and its token, compared by Unicode scalars as pointers are.
+    /// A level of a path: its parent's number and its token, compared by Unicode scalars as pointers are
+    /// (their UTF-8 bytes, compared and hashed whole: byte by byte, a look-up missed by `recent` cost
+    /// as much as the rest of applying an operation).
     private struct Child: Hashable {
         var parent: Int
         var token: String
 
         static func == (left: Child, right: Child) -> Bool {
-            left.parent == right.parent && left.token.utf8.elementsEqual(right.token.utf8)
+            guard left.parent == right.parent, left.token.utf8.count == right.token.utf8.count else { return false }
+            let same = left.token.utf8.withContiguousStorageIfAvailable { leftBytes in
+                right.token.utf8.withContiguousStorageIfAvailable { rightBytes in
+                    leftBytes.elementsEqual(rightBytes)
+                }
+            }
+            return (same ?? nil) ?? left.token.utf8.elementsEqual(right.token.utf8)
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(parent)
-            for byte in token.utf8 { hasher.combine(byte) }
+            // The same bytes hash the same whether or not the string holds them contiguously.
+            if token.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+                Array(token.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
         }
     }
 
@@ -380,9 +391,11 @@ private struct PathTable {
     /// Ids whose change marks are set, and ids with a slot or a slot-below mark (cleared by ``forgetMarks()``).
     private var marked: [Int] = []
     private var slotted: [Int] = []
-    /// The last pointers looked up, by the address of their tokens' storage: a
-    /// log's patches share one pointer per path (``PathPointerCache``), so most
-    /// look-ups hash nothing. Holding the pointer keeps that storage, so an
+    /// The last pointers looked up, by the address of their tokens' storage, in
+    /// two-way sets: a log's patches share one pointer per path (``PathPointerCache``),
+    /// so most look-ups hash nothing, and two hot paths whose addresses meet in one
+    /// place (one table in several, by where the allocator put them) take turns
+    /// instead of missing every time. Holding the pointer keeps that storage, so an
     /// address seen here belongs to no other array.
     private var recent = [(pointer: JSONPointer, id: Int)?](repeating: nil, count: 256)
 
@@ -409,8 +422,10 @@ private struct PathTable {
 
     mutating func id(_ pointer: JSONPointer) -> Int {
         let address = Self.address(of: pointer)
-        let position = Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (recent.count - 1)
-        if let seen = recent[position], Self.address(of: seen.pointer) == address { return seen.id }
+        let set = Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (recent.count - 2)
+        for way in set..<(set + 2) {
+            if let seen = recent[way], Self.address(of: seen.pointer) == address { return seen.id }
+        }
         var id = Self.root
         for (depth, token) in pointer.tokens.enumerated() {
             let child = Child(parent: id, token: token)
@@ -422,7 +437,9 @@ private struct PathTable {
                 children[child] = id
             }
         }
-        recent[position] = (pointer, id)
+        // The newer pointer first; the one it displaces moves to the second way.
+        recent[set + 1] = recent[set]
+        recent[set] = (pointer, id)
         return id
     }
 

@@ -64,11 +64,6 @@ extension LogReader {
         }
     }
 
-    /// Bytes read first of a line longer than this: an entry's head (the members before its
-    /// state or patch, ``ScannedEntry/init(head:fields:pointers:)``) fits in them unless its
-    /// payload is huge too.
-    static let entryHeadBytes = 64 << 10
-
     /// A line longer than ``entryHeadBytes`` (a keyframe of a huge state, a huge patch): its
     /// head alone when what the scan needs is there, else the whole line. The `f` picker on a log
     /// with a 30 MB state reads 64 kB of each keyframe, not 30 MB (issue 34).
