@@ -58,7 +58,7 @@ public final class LogReader: @unchecked Sendable {
     private var headerSeal: [UInt8]?
     private var index = LogIndex()
     private var fileSize: Int64
-    private var stateCache = StateCache(capacity: 16)
+    private var stateCache = StateCache()
     /// Bumped when the file was cut and indexing starts over, so a state
     /// rebuilt from the old contents is not cached.
     private var generation = 0
@@ -268,7 +268,7 @@ public final class LogReader: @unchecked Sendable {
             self.file = file
             index = fresh
             fileSize = size
-            stateCache = StateCache(capacity: 16)
+            stateCache = StateCache()
             laterSessionStarts = [:]
             generation += 1
             headerSeal = nil
@@ -570,18 +570,20 @@ public final class LogReader: @unchecked Sendable {
         // Walk back through the index alone to a keyframe (or a cached state). Logs that
         // `LogBuilder` wrote do not mark their keyframes, so a chain may also start where
         // patches cannot reach past (the first entry, a new session, a gap, damage).
-        let chain = lock.withLock { () -> (start: Int, cached: JSONValue?) in
+        let chain = lock.withLock { () -> (start: Int, cached: JSONValue?, derivation: StateCache.Derivation?) in
             var position = target
             while true {
-                if position != target, let cached = stateCache[position] { return (position, cached) }
+                if position != target, let cached = stateCache[position] { return (position, cached, stateCache.derivation(at: position)) }
                 let flags = index.flags[position]
-                if position == 0 || !flags.isDisjoint(with: [.keyframe, .afterDamage, .sessionStart, .afterGap]) { return (position, nil) }
+                if position == 0 || !flags.isDisjoint(with: [.keyframe, .afterDamage, .sessionStart, .afterGap]) { return (position, nil, nil) }
                 position -= 1
             }
         }
         // Every line from there to the target, in one read: they lie one after another.
         let first = chain.cached == nil ? chain.start : chain.start + 1
         var state = chain.cached ?? .null
+        // What the state will hold beyond its keyframe's tree, for the cache's bound.
+        var derivation = chain.derivation
         if first <= target {
             let (file, lines) = lock.withLock { () -> (ReadOnlyFile, [(offset: Int64, length: Int)]) in
                 (self.file, (first...target).map { (offset: index.offsets[$0], length: Int(index.lengths[$0])) })
@@ -642,10 +644,22 @@ public final class LogReader: @unchecked Sendable {
                 }
             }
             try readChain.get()
-            try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
+            if let keyframeLine {
+                // Kept apart from the state the patches make from it, which shares its untouched nodes.
+                let recordBytes = lines[keyframeLine - first].length
+                lock.withLock {
+                    if generation == startGeneration { stateCache.storeKeyframe(state, at: keyframeLine, recordBytes: recordBytes) }
+                }
+                derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: recordBytes * StateCache.parsedBytesPerJSONByte)
+            }
+            let written = try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
+            derivation?.writtenPaths.formUnion(written)
+            derivation?.broughtBytes += patchRanges.reduce(0) { $0 + $1.count } * StateCache.parsedBytesPerJSONByte
         }
         let unchanged = lock.withLock {
-            if generation == startGeneration { stateCache[target] = state }
+            if generation == startGeneration, let derivation, derivation.keyframe != target {
+                stateCache.store(state, at: target, derivation: derivation)
+            }
             return generation == startGeneration
         }
         // Records read before and after the log was replaced do not make a state.
@@ -662,8 +676,10 @@ extension LogReader {
     /// A patch as the recorder writes it is read straight into operations (``SkimmedPatch``,
     /// the state scan's reader), without a tree of its JSON first: that tree and turning it
     /// into operations were a fifth of rebuilding a small state. Anything else is parsed.
-    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) {
-        guard !lines.isEmpty else { return }
+    /// Returns the paths the patches wrote (each operation's `path`, and `from` where it moves).
+    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) -> Set<[String]> {
+        var written: Set<[String]> = []
+        guard !lines.isEmpty else { return written }
         // One allowance from the keyframe to the entry: what the patches may build.
         var limits = LogLimits.patchLimits
         var pointers = PathPointerCache()
@@ -671,8 +687,8 @@ extension LogReader {
             ranges.map { SkimmedPatch.read(UnsafeBufferPointer(rebasing: buffer[$0]), pointers: &pointers) }
         }
         if !skimmed.contains(where: { $0 == nil }) {
-            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state, limits: &limits) }
-            return
+            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state, limits: &limits, written: &written) }
+            return written
         }
         // Gathered into one JSON array, so they are parsed with one parser.
         var text: [UInt8] = [UInt8(ascii: "[")]
@@ -701,11 +717,17 @@ extension LogReader {
             } catch {
                 throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "entry patch is not a valid JSON Patch: \(error)"), path: path)
             }
-            try apply(patch, line: line, to: &state, limits: &limits)
+            try apply(patch, line: line, to: &state, limits: &limits, written: &written)
         }
+        return written
     }
 
-    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits) throws(LogReadError) {
+    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits,
+                       written: inout Set<[String]>) throws(LogReadError) {
+        for operation in patch.operations {
+            written.insert(operation.path.tokens)
+            if case .move(let from, _) = operation { written.insert(from.tokens) }
+        }
         do {
             // In place: `state` is the caller's own copy, so only the containers on each path are touched.
             // Nothing to undo on failure: the rebuild throws and its state is dropped.
@@ -716,24 +738,6 @@ extension LogReader {
     }
 
 }
-/// A few recently rebuilt states, so stepping to a neighbour applies one patch.
-struct StateCache {
-    let capacity: Int
-    private var items: [(index: Int, state: JSONValue)] = []
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    subscript(index: Int) -> JSONValue? {
-        get { items.last { $0.index == index }?.state }
-        set {
-            items.removeAll { $0.index == index }
-            guard let newValue else { return }
-            items.append((index, newValue))
-            if items.count > capacity { items.removeFirst() }
-        }
-    }
-}
-
 /// How the log file changed since it was last read: what ``LogReader/refresh()`` found.
 public enum LogFileChange: Sendable, Equatable {
     /// Nothing new.
