@@ -645,19 +645,31 @@ public final class LogReader: @unchecked Sendable {
             }
             try readChain.get()
             if let keyframeLine {
-                // Kept apart from the state the patches make from it, which shares its untouched nodes.
                 let recordBytes = lines[keyframeLine - first].length
-                lock.withLock {
-                    if generation == startGeneration { stateCache.storeKeyframe(state, at: keyframeLine, recordBytes: recordBytes) }
+                let keyframeBytes = recordBytes * StateCache.parsedBytesPerJSONByte
+                if keyframeBytes >= StateCache.keptKeyframeBytes {
+                    // Kept apart from the state the patches make from it, which shares its untouched nodes,
+                    // and the paths the patches write collected: what the neighbours copy of it.
+                    lock.withLock {
+                        if generation == startGeneration { stateCache.storeKeyframe(state, at: keyframeLine, recordBytes: recordBytes) }
+                    }
+                    derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: keyframeBytes)
+                } else {
+                    // Parsed again in a moment if need be: the state alone is cached, by count.
+                    derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: 0)
                 }
-                derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: recordBytes * StateCache.parsedBytesPerJSONByte)
             }
-            let written = try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state)
-            derivation?.writtenPaths.formUnion(written)
-            derivation?.broughtBytes += patchRanges.reduce(0) { $0 + $1.count } * StateCache.parsedBytesPerJSONByte
+            // From a kept keyframe (read now, or the one a cached state came from): what the patches copy and bring.
+            let tracksWrites = (derivation?.keyframeBytes ?? 0) > 0
+            let written = try applyPatches(lines: patchLines, ranges: patchRanges, in: bytes, to: &state, tracksWrites: tracksWrites)
+            if tracksWrites {
+                derivation?.writtenPaths.formUnion(written)
+                derivation?.broughtBytes += patchRanges.reduce(0) { $0 + $1.count } * StateCache.parsedBytesPerJSONByte
+            }
         }
         let unchanged = lock.withLock {
-            if generation == startGeneration, let derivation, derivation.keyframe != target {
+            // A kept keyframe's state is cached already (above); any other state is cached here.
+            if generation == startGeneration, let derivation, derivation.keyframe != target || derivation.keyframeBytes == 0 {
                 stateCache.store(state, at: target, derivation: derivation)
             }
             return generation == startGeneration
@@ -676,8 +688,10 @@ extension LogReader {
     /// A patch as the recorder writes it is read straight into operations (``SkimmedPatch``,
     /// the state scan's reader), without a tree of its JSON first: that tree and turning it
     /// into operations were a fifth of rebuilding a small state. Anything else is parsed.
-    /// Returns the paths the patches wrote (each operation's `path`, and `from` where it moves).
-    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue) throws(LogReadError) -> Set<[String]> {
+    /// With `tracksWrites`, returns the paths the patches wrote (each operation's `path`, and `from`
+    /// where it moves); otherwise nothing.
+    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue,
+                              tracksWrites: Bool) throws(LogReadError) -> Set<[String]> {
         var written: Set<[String]> = []
         guard !lines.isEmpty else { return written }
         // One allowance from the keyframe to the entry: what the patches may build.
@@ -687,7 +701,7 @@ extension LogReader {
             ranges.map { SkimmedPatch.read(UnsafeBufferPointer(rebasing: buffer[$0]), pointers: &pointers) }
         }
         if !skimmed.contains(where: { $0 == nil }) {
-            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state, limits: &limits, written: &written) }
+            for (patch, line) in zip(skimmed, lines) { try apply(patch!, line: line, to: &state, limits: &limits, written: &written, tracksWrites: tracksWrites) }
             return written
         }
         // Gathered into one JSON array, so they are parsed with one parser.
@@ -717,16 +731,18 @@ extension LogReader {
             } catch {
                 throw LogReadError(.damagedRecord(line: parsedLine(line), reason: "entry patch is not a valid JSON Patch: \(error)"), path: path)
             }
-            try apply(patch, line: line, to: &state, limits: &limits, written: &written)
+            try apply(patch, line: line, to: &state, limits: &limits, written: &written, tracksWrites: tracksWrites)
         }
         return written
     }
 
     private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits,
-                       written: inout Set<[String]>) throws(LogReadError) {
-        for operation in patch.operations {
-            written.insert(operation.path.tokens)
-            if case .move(let from, _) = operation { written.insert(from.tokens) }
+                       written: inout Set<[String]>, tracksWrites: Bool) throws(LogReadError) {
+        if tracksWrites {
+            for operation in patch.operations {
+                written.insert(operation.path.tokens)
+                if case .move(let from, _) = operation { written.insert(from.tokens) }
+            }
         }
         do {
             // In place: `state` is the caller's own copy, so only the containers on each path are touched.

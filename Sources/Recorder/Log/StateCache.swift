@@ -6,7 +6,8 @@ import RewindJSON
 /// parsed state; what it holds of its own is the containers on its patches' paths (copied when
 /// written) and the values the patches brought. On a 30 MB state that is ~1.6 MB a neighbour
 /// (the 100,000-element list it edits) against 82 MB for the keyframe's tree. So the cache:
-/// - keeps the state of the keyframe it last parsed, whatever else comes and goes: evicting it made
+/// - keeps the state of the keyframe it last parsed (when it is over ``keptKeyframeBytes``),
+///   whatever else comes and goes: evicting it made
 ///   the next state before the cached ones parse the keyframe again into a second, unshared tree
 ///   (16 of them, 1.4 GB, stepping `k` back through a 37-entry log);
 /// - never evicts an older keyframe's state while a state rebuilt from it is cached;
@@ -28,6 +29,13 @@ struct StateCache {
 
     /// A parsed state takes about this many bytes per byte of its JSON (2.8 on the 30 MB-state log).
     static let parsedBytesPerJSONByte = 3
+
+    /// From this size on (the parsed keyframe's estimate) a keyframe's state is kept apart and
+    /// the paths its neighbours' patches write are collected. Below it the cache holds states by
+    /// count alone, as a keyframe is parsed again in a moment, and a rebuild pays neither for
+    /// collecting those paths (hashing every operation's) nor for copying the containers it
+    /// writes out of a kept keyframe's tree: both slowed rebuilding 100 todos by a twentieth to a half.
+    static let keptKeyframeBytes = 1 << 20
 
     /// At most this many states besides the last keyframe's.
     let capacity: Int
