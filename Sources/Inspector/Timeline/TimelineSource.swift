@@ -96,6 +96,10 @@ protocol TimelineSource: AnyObject {
     /// The state after entry `index`; throws (with a one-line description)
     /// when a damaged record it depends on makes it unavailable.
     func state(at index: Int) throws -> JSONValue
+    /// The state after entry `index` as a ``JSONNode``, read a node at a time: what the
+    /// state pane, search, the value viewer and the diff read (a huge state need not be
+    /// parsed whole). Throws as ``state(at:)`` does.
+    func stateNode(at index: Int) throws -> JSONNode
     /// How many bytes of records ``state(at:)`` reads for entry `index`: 0 when the state
     /// is cached (or the source holds its states). The inspector reads a state that takes
     /// long to read on another thread, through ``concurrentReader``.
@@ -175,6 +179,9 @@ extension TimelineSource {
     func stateBefore(_ index: Int) -> JSONValue? {
         index > 0 ? try? state(at: index - 1) : initialState
     }
+
+    /// A source that holds its states as trees hands them out as nodes.
+    func stateNode(at index: Int) throws -> JSONNode { JSONNode(try state(at: index)) }
 
     var datePaths: [String] { [] }
 

@@ -424,6 +424,13 @@ public final class LogReader: @unchecked Sendable {
         try rebuildState(at: index)
     }
 
+    /// The state after the entry at `index` as the inspector holds it: a node read a
+    /// node at a time (``JSONNode``), which for a huge keyframe need not be a tree
+    /// of all of it. Throws as ``state(at:)`` does.
+    package func stateNode(at index: Int) throws(LogReadError) -> JSONNode {
+        JSONNode(try rebuildState(at: index))
+    }
+
     /// How many bytes of records ``state(at:)`` would read and parse for the entry at
     /// `index`: 0 when the state is cached, else its chain's (the keyframe or cached state
     /// it starts from, and the patches since). From the index alone, without reading:
