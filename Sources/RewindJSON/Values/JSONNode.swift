@@ -127,6 +127,31 @@ package struct JSONNode: Sendable {
     /// A scalar's value (cheap); nil for an object or array.
     package var scalarValue: JSONValue? { isContainer ? nil : value }
 
+    /// The lines ``JSONWriter/prettyString(_:)`` writes for the node: 1 for a scalar or an
+    /// empty container, else its opening and closing lines and its children's lines.
+    /// What the value viewer scrolls through, counted without parsing a node held as bytes.
+    package var prettyLineCount: Int {
+        switch storage {
+        case .tree(let value): Self.prettyLineCount(of: value)
+        }
+    }
+
+    private static func prettyLineCount(of value: JSONValue) -> Int {
+        switch value {
+        case .array(let elements) where !elements.isEmpty: elements.reduce(2) { $0 + prettyLineCount(of: $1) }
+        case .object(let object) where !object.isEmpty: object.values.reduce(2) { $0 + prettyLineCount(of: $1) }
+        default: 1
+        }
+    }
+
+    /// The length of the node's compact JSON (``JSONWriter/compact(_:)``): the state's size
+    /// the sparkline draws. A node held as bytes is measured by them, without parsing.
+    package var compactByteCount: Int {
+        switch storage {
+        case .tree(let value): JSONWriter.compact(value).count
+        }
+    }
+
     /// About how many bytes of JSON reading ``value`` parses: 0 when the node is in memory.
     package var unparsedBytes: Int {
         switch storage {
