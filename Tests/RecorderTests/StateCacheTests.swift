@@ -58,30 +58,30 @@ import RewindJSON
         let listBytes = 1_000 * MemoryLayout<JSONValue>.stride
         // Room for three states that hold a list each; a keyframe's tree here is as big as a list.
         var cache = StateCache(capacity: 16, heldBytesBudget: listBytes * 7 / 2)
-        cache.storeKeyframe(["items": list], at: 0, recordBytes: listBytes / StateCache.parsedBytesPerJSONByte)
+        cache.storeKeyframe(JSONNode(["items": list]), at: 0, heldBytes: listBytes)
         let fromZero = StateCache.Derivation(keyframe: 0, keyframeBytes: listBytes, writtenPaths: [["items", "3"]])
-        cache.store(["items": list], at: 1, derivation: fromZero)
-        cache.storeKeyframe(["items": list], at: 10, recordBytes: listBytes / StateCache.parsedBytesPerJSONByte)
+        cache.store(JSONNode(["items": list]), at: 1, derivation: fromZero)
+        cache.storeKeyframe(JSONNode(["items": list]), at: 10, heldBytes: listBytes)
         let fromTen = StateCache.Derivation(keyframe: 10, keyframeBytes: listBytes, writtenPaths: [["items", "3"]])
-        cache.store(["items": list], at: 11, derivation: fromTen)
+        cache.store(JSONNode(["items": list]), at: 11, derivation: fromTen)
         #expect(cache.indices == [0, 1, 10, 11])
         // Over budget: entry 1 goes, not keyframe 0 before it, which entry 1 was rebuilt from.
-        cache.store(["items": list], at: 12, derivation: fromTen)
+        cache.store(JSONNode(["items": list]), at: 12, derivation: fromTen)
         #expect(cache.indices == [0, 10, 11, 12])
         // Then keyframe 0, which nothing cached needs now.
-        cache.store(["items": list], at: 13, derivation: fromTen)
+        cache.store(JSONNode(["items": list]), at: 13, derivation: fromTen)
         #expect(cache.indices == [10, 11, 12, 13])
         // The last keyframe's state stays, the oldest neighbour goes.
-        cache.store(["items": list], at: 14, derivation: fromTen)
+        cache.store(JSONNode(["items": list]), at: 14, derivation: fromTen)
         #expect(cache.indices == [10, 12, 13, 14])
     }
 
     @Test func aStateHoldsTheContainersOnThePathsItsPatchesWrote() {
         let slot = MemoryLayout<JSONValue>.stride
         let state: JSONValue = ["items": .array([["title": "a", "done": false], ["title": "b", "done": true]]), "count": 2]
-        #expect(StateCache.containerBytes(along: [["items", "1", "done"]], in: state) == (2 + 2 + 2) * slot)
+        #expect(StateCache.containerBytes(along: [["items", "1", "done"]], in: JSONNode(state)) == (2 + 2 + 2) * slot)
         // Each container once; a path past the state's end counts the containers that are there.
-        #expect(StateCache.containerBytes(along: [["items", "1", "done"], ["items", "1", "title"], ["count"], ["items", "9", "x"]], in: state)
+        #expect(StateCache.containerBytes(along: [["items", "1", "done"], ["items", "1", "title"], ["count"], ["items", "9", "x"]], in: JSONNode(state))
                 == (2 + 2 + 2) * slot)
     }
 }

@@ -76,6 +76,8 @@ public final class LogReader: @unchecked Sendable {
     private var scanBuffer = ReadBufferPool.take()
     /// The read-ahead of a prefetched cold file, until an indexing scan takes it (guarded by `lock`).
     private var prefetchedReadAhead: (any LogFileReadAhead)?
+    /// Which keyframes' states are held lazily, over the bytes of their line.
+    package let lazyStates: LazyStates
 
     /// Opens a log and reads its header.
     ///
@@ -87,8 +89,11 @@ public final class LogReader: @unchecked Sendable {
 
     /// The same for `path` already `opened` (nil: open it here), its bytes taken from
     /// `readAhead` where it holds them (the header, and an indexing scan's lines).
-    package init(path: String, indexing: Indexing, opened: ReadOnlyFile?, readAhead: (any LogFileReadAhead)?) throws(LogReadError) {
+    /// With `lazyStates`, keyframes are held lazily from another size on (tests make small states lazy).
+    package init(path: String, indexing: Indexing, opened: ReadOnlyFile?, readAhead: (any LogFileReadAhead)?,
+                 lazyStates: LazyStates = .standard) throws(LogReadError) {
         self.path = path
+        self.lazyStates = lazyStates
         let file: ReadOnlyFile
         if let opened { file = opened } else { file = try ReadOnlyFile(path: path) }
         self.file = file
@@ -421,14 +426,14 @@ public final class LogReader: @unchecked Sendable {
     /// Throws when a damaged line lies between that keyframe and the entry
     /// (states are available again from the next keyframe), or when there is no entry `index`.
     public func state(at index: Int) throws(LogReadError) -> JSONValue {
-        try rebuildState(at: index)
+        try rebuildState(at: index).value
     }
 
     /// The state after the entry at `index` as the inspector holds it: a node read a
     /// node at a time (``JSONNode``), which for a huge keyframe need not be a tree
     /// of all of it. Throws as ``state(at:)`` does.
     package func stateNode(at index: Int) throws(LogReadError) -> JSONNode {
-        JSONNode(try rebuildState(at: index))
+        try rebuildState(at: index)
     }
 
     /// How many bytes of records ``state(at:)`` would read and parse for the entry at
@@ -555,9 +560,9 @@ public final class LogReader: @unchecked Sendable {
 
     // Parsing happens outside the lock; a thread asking for a state another
     // thread is rebuilding (the inspector's read-ahead) waits for that result.
-    private func rebuildState(at target: Int) throws(LogReadError) -> JSONValue {
+    private func rebuildState(at target: Int) throws(LogReadError) -> JSONNode {
         // Checked under the lock this takes anyway: an index past the end would trap in the index's arrays.
-        let lookup = lock.withLock { () -> (cached: JSONValue?, generation: Int)? in
+        let lookup = lock.withLock { () -> (cached: JSONNode?, generation: Int)? in
             guard target >= 0 && target < index.entryCount else { return nil }
             while rebuilding.contains(target) { lock.wait() }
             if let cached = stateCache[target] { return (cached, generation) }
@@ -577,7 +582,7 @@ public final class LogReader: @unchecked Sendable {
         // Walk back through the index alone to a keyframe (or a cached state). Logs that
         // `LogBuilder` wrote do not mark their keyframes, so a chain may also start where
         // patches cannot reach past (the first entry, a new session, a gap, damage).
-        let chain = lock.withLock { () -> (start: Int, cached: JSONValue?, derivation: StateCache.Derivation?) in
+        let chain = lock.withLock { () -> (start: Int, cached: JSONNode?, derivation: StateCache.Derivation?) in
             var position = target
             while true {
                 if position != target, let cached = stateCache[position] { return (position, cached, stateCache.derivation(at: position)) }
@@ -588,7 +593,7 @@ public final class LogReader: @unchecked Sendable {
         }
         // Every line from there to the target, in one read: they lie one after another.
         let first = chain.cached == nil ? chain.start : chain.start + 1
-        var state = chain.cached ?? .null
+        var state = chain.cached ?? JSONNode(.null)
         // What the state will hold beyond its keyframe's tree, for the cache's bound.
         var derivation = chain.derivation
         if first <= target {
@@ -605,6 +610,9 @@ public final class LogReader: @unchecked Sendable {
             var patchLines: [Int] = []
             var patchRanges: [Range<Int>] = []
             var keyframeLine: Int?
+            // Whether the keyframe's state is held lazily, over `bytes` (kept by its nodes).
+            var keyframeIsLazy = false
+            let span = bytes
             // A Result out of the buffer's closure: Swift 6.0's `withUnsafeBufferPointer`
             // rethrows untyped, which a typed-throws closure cannot pass through.
             let readChain: Result<Void, LogReadError> = bytes.withUnsafeBufferPointer { buffer in
@@ -621,13 +629,15 @@ public final class LogReader: @unchecked Sendable {
                         }
                         switch parsed {
                         case .keyframe(let range):
+                            keyframeIsLazy = range.count >= lazyStates.keyframeBytes
                             do {
-                                state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[range]))
+                                state = try keyframeState(span, buffer, (start + range.lowerBound)..<(start + range.upperBound))
                             } catch {
                                 // The state is not the record's last member: delimit it exactly.
                                 do {
                                     guard case .keyframe(let exact) = try StateStep(line: record, exactly: true) else { throw error }
-                                    state = try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: record[exact]))
+                                    keyframeIsLazy = exact.count >= lazyStates.keyframeBytes
+                                    state = try keyframeState(span, buffer, (start + exact.lowerBound)..<(start + exact.upperBound))
                                 } catch {
                                     throw LogReadError(.damagedRecord(line: parsedLine(position), reason: "its state: \(error)"), path: path)
                                 }
@@ -657,10 +667,12 @@ public final class LogReader: @unchecked Sendable {
                 if keyframeBytes >= StateCache.keptKeyframeBytes {
                     // Kept apart from the state the patches make from it, which shares its untouched nodes,
                     // and the paths the patches write collected: what the neighbours copy of it.
+                    // A lazy state holds the line's bytes and its big containers' nodes, not a tree of it.
+                    let heldBytes = keyframeIsLazy ? recordBytes : keyframeBytes
                     lock.withLock {
-                        if generation == startGeneration { stateCache.storeKeyframe(state, at: keyframeLine, recordBytes: recordBytes) }
+                        if generation == startGeneration { stateCache.storeKeyframe(state, at: keyframeLine, heldBytes: heldBytes) }
                     }
-                    derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: keyframeBytes)
+                    derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: heldBytes)
                 } else {
                     // Parsed again in a moment if need be: the state alone is cached, by count.
                     derivation = StateCache.Derivation(keyframe: keyframeLine, keyframeBytes: 0)
@@ -690,6 +702,15 @@ public final class LogReader: @unchecked Sendable {
 extension LogReader {
     private func parsedLine(_ position: Int) -> Int { lock.withLock { Int(index.lineNumbers[position]) } }
 
+    /// The state of a keyframe, at `range` of `bytes` (read through `buffer`): held lazily over
+    /// `bytes` from ``LazyStates/keyframeBytes`` of JSON on, else parsed into a tree.
+    private func keyframeState(_ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(JSONParseError) -> JSONNode {
+        if range.count >= lazyStates.keyframeBytes {
+            return try JSONNode.reading(bytes, range, containersOver: lazyStates.containerBytes)
+        }
+        return JSONNode(try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])))
+    }
+
     /// Applies, in place, the patches of the entries at `lines`, which lie at `ranges` of `bytes`.
     ///
     /// A patch as the recorder writes it is read straight into operations (``SkimmedPatch``,
@@ -697,7 +718,7 @@ extension LogReader {
     /// into operations were a fifth of rebuilding a small state. Anything else is parsed.
     /// With `tracksWrites`, returns the paths the patches wrote (each operation's `path`, and `from`
     /// where it moves); otherwise nothing.
-    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONValue,
+    private func applyPatches(lines: [Int], ranges: [Range<Int>], in bytes: [UInt8], to state: inout JSONNode,
                               tracksWrites: Bool) throws(LogReadError) -> Set<[String]> {
         var written: Set<[String]> = []
         guard !lines.isEmpty else { return written }
@@ -743,7 +764,7 @@ extension LogReader {
         return written
     }
 
-    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONValue, limits: inout PatchLimits,
+    private func apply(_ patch: JSONPatch, line: Int, to state: inout JSONNode, limits: inout PatchLimits,
                        written: inout Set<[String]>, tracksWrites: Bool) throws(LogReadError) {
         if tracksWrites {
             for operation in patch.operations {
@@ -752,7 +773,8 @@ extension LogReader {
             }
         }
         do {
-            // In place: `state` is the caller's own copy, so only the containers on each path are touched.
+            // In place: `state` is the caller's own copy, so only the containers on each path are touched
+            // (a lazy state's big containers copy their children's arrays when shared with a cached state).
             // Nothing to undo on failure: the rebuild throws and its state is dropped.
             try patch.applyDiscardingOnFailure(to: &state, limits: &limits)
         } catch {
@@ -775,6 +797,23 @@ public enum LogFileChange: Sendable, Equatable {
     case replaced
     /// The name leads to nothing readable; what was read stays. The text says why, in one line.
     case missing(String)
+}
+
+/// Which keyframes ``LogReader`` holds lazily (``JSONNode/reading(_:_:containersOver:)``), over the
+/// bytes of their line: a state of `keyframeBytes` of JSON or more, with its containers over
+/// `containerBytes` held as their children's nodes. Smaller states are parsed into trees, which
+/// patch fastest.
+package struct LazyStates: Sendable {
+    package var keyframeBytes: Int
+    package var containerBytes: Int
+
+    package init(keyframeBytes: Int, containerBytes: Int) {
+        self.keyframeBytes = keyframeBytes
+        self.containerBytes = containerBytes
+    }
+
+    /// From 1 MiB on: the states a tree holds in 2.8 MB or more.
+    package static let standard = LazyStates(keyframeBytes: 1 << 20, containerBytes: JSONNode.lazyContainerBytes)
 }
 
 /// Where an entry's line is in the file (without its newline).

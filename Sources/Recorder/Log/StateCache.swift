@@ -47,7 +47,7 @@ struct StateCache {
         case keyframe(bytes: Int)
         case rebuilt(Derivation, ownBytes: Int)
     }
-    private var items: [(index: Int, state: JSONValue, kind: Kind)] = []
+    private var items: [(index: Int, state: JSONNode, kind: Kind)] = []
     /// The entry of the keyframe whose state was stored last: never evicted.
     private var lastKeyframe: Int?
 
@@ -57,7 +57,7 @@ struct StateCache {
     }
 
     /// The state of entry `index`, when cached.
-    subscript(index: Int) -> JSONValue? {
+    subscript(index: Int) -> JSONNode? {
         items.last { $0.index == index }?.state
     }
 
@@ -74,17 +74,18 @@ struct StateCache {
         }
     }
 
-    /// Stores the state parsed from the keyframe of entry `index`, whose record is `recordBytes` long,
+    /// Stores the state read from the keyframe of entry `index`, which holds about `heldBytes`
+    /// (a tree: its record's bytes × ``parsedBytesPerJSONByte``; a lazy state: its record's bytes),
     /// as the one never evicted (until another keyframe's state is stored).
-    mutating func storeKeyframe(_ state: JSONValue, at index: Int, recordBytes: Int) {
+    mutating func storeKeyframe(_ state: JSONNode, at index: Int, heldBytes: Int) {
         items.removeAll { $0.index == index }
-        items.append((index, state, .keyframe(bytes: recordBytes * Self.parsedBytesPerJSONByte)))
+        items.append((index, state, .keyframe(bytes: heldBytes)))
         lastKeyframe = index
         evictOverBudget()
     }
 
     /// Stores the state of entry `index`, rebuilt as `derivation` says.
-    mutating func store(_ state: JSONValue, at index: Int, derivation: Derivation) {
+    mutating func store(_ state: JSONNode, at index: Int, derivation: Derivation) {
         items.removeAll { $0.index == index }
         let own = Self.containerBytes(along: derivation.writtenPaths, in: state) + derivation.broughtBytes
         items.append((index, state, .rebuilt(derivation, ownBytes: own)))
@@ -92,27 +93,18 @@ struct StateCache {
     }
 
     /// About what the containers on `paths` take in `state`: what writing to those paths copied
-    /// from the nodes the state shares with its keyframe (each container once).
-    static func containerBytes(along paths: Set<[String]>, in state: JSONValue) -> Int {
-        let slot = MemoryLayout<JSONValue>.stride
+    /// from the nodes the state shares with its keyframe (each container once: a slot a child,
+    /// a tree's or a lazy state's).
+    static func containerBytes(along paths: Set<[String]>, in state: JSONNode) -> Int {
+        let slot = max(MemoryLayout<JSONValue>.stride, MemoryLayout<JSONNode>.stride)
         var counted: Set<ArraySlice<String>> = []
         var bytes = 0
         for path in paths {
             var node = state
             for depth in path.indices {
-                let token = path[depth]
-                let child: JSONValue?
-                switch node {
-                case .array(let elements):
-                    if counted.insert(path[..<depth]).inserted { bytes += elements.count * slot }
-                    child = Int(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
-                case .object(let object):
-                    if counted.insert(path[..<depth]).inserted { bytes += object.count * slot }
-                    child = object[token]
-                default:
-                    child = nil
-                }
-                guard let child else { break }
+                guard node.isContainer else { break }
+                if counted.insert(path[..<depth]).inserted { bytes += node.count * slot }
+                guard let child = node.child(path[depth]) else { break }
                 node = child
             }
         }

@@ -1,0 +1,229 @@
+internal import CJSONScan
+
+extension JSONNode {
+    /// Containers whose JSON is longer than this are held as their children's nodes by
+    /// ``reading(_:_:containersOver:)``; shorter values stay bytes, parsed when read.
+    /// 64 kB: a few hundred microseconds to parse when a reader opens one, while the
+    /// nodes of a 30 MB state stay its big containers' children (100,000 on the huge-state log).
+    package static let lazyContainerBytes = 64 << 10
+
+    /// The JSON value in `bytes[range]` (space around it allowed), held lazily: `bytes` is
+    /// kept as it is (shared, not copied); a container longer than `containersOver` bytes
+    /// is held as its children's nodes (an object's keys read, repeated keys resolved as
+    /// ``JSONObject`` resolves them), recursively; any other value is a range of the bytes,
+    /// parsed when read. The bytes are checked once, by the checked skim; what it leaves
+    /// undecided (very long numbers, deep nesting, invalid JSON) is parsed by
+    /// ``JSONParser`` into a tree here, which throws the parser's error for invalid JSON.
+    ///
+    /// ```swift
+    /// let state = try JSONNode.reading(line, stateRange)
+    /// state.child("items")?.count      // without parsing the items
+    /// ```
+    package static func reading(_ bytes: [UInt8], _ range: Range<Int>, containersOver threshold: Int = lazyContainerBytes) throws(JSONParseError) -> JSONNode {
+        let document = JSONDocumentBytes(bytes)
+        if let node = document.lazyNode(range, containersOver: threshold) { return node }
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])) }
+        }
+        return JSONNode(try parsed.get())
+    }
+}
+
+/// Where a value held as bytes is in its document, and whether those bytes are exactly
+/// what ``JSONWriter/compact(_:)`` writes for it (so its size and lines are read from
+/// them): 8 bytes, as 100,000 of them sit beside a huge state's bytes.
+struct JSONSpan: Sendable {
+    private let start32: UInt32
+    /// The count, shifted left once, with `isCompact` in the lowest bit.
+    private let countAndCompact: UInt32
+
+    /// Spans start below this and are shorter than it (the reader's lines are 64 MB at most).
+    static let limit = Int(UInt32.max >> 1)
+
+    init(start: Int, end: Int, isCompact: Bool) {
+        start32 = UInt32(start)
+        countAndCompact = UInt32(end - start) << 1 | (isCompact ? 1 : 0)
+    }
+
+    var start: Int { Int(start32) }
+    var count: Int { Int(countAndCompact >> 1) }
+    var end: Int { start + count }
+    var isCompact: Bool { countAndCompact & 1 == 1 }
+}
+
+/// The JSON a lazily held state was read from, kept as read: the nodes held as bytes point into it.
+final class JSONDocumentBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The value at `span`, parsed.
+    func parse(_ span: JSONSpan) -> JSONValue {
+        bytes.withUnsafeBufferPointer { buffer in
+            let value = UnsafeBufferPointer(rebasing: buffer[span.start..<span.end])
+            if let scalar = JSONSkimmer.checkedScalar(value) { return scalar }
+            // The checked skim accepted these bytes when the node was made: the parser does too.
+            return (try? JSONParser.parse(buffer: value)) ?? .null
+        }
+    }
+
+    /// The lines ``JSONWriter/prettyString(_:)`` writes for the compact JSON at `span`: one per
+    /// value, and one more per non-empty container (its closing line). In compact JSON every
+    /// value but the first follows a comma or opens a non-empty container, so that is
+    /// 1 + commas + 2 × non-empty containers, outside strings (which hold no quote or backslash).
+    func prettyLineCount(_ span: JSONSpan) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 1 }
+            var lines = 1
+            var position = span.start
+            let end = span.end
+            while position < end {
+                switch base[position] {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    position += rewind_json_plain_run(base + position, end - position).plain
+                case UInt8(ascii: ","):
+                    lines += 1
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    let next = position + 1 < end ? base[position + 1] : 0
+                    if next != UInt8(ascii: "]") && next != UInt8(ascii: "}") { lines += 2 }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return lines
+        }
+    }
+
+    /// The value in `range`, held lazily; nil when the checked skim does not accept it
+    /// (the caller parses it) or the bytes are too long for a ``JSONSpan``.
+    func lazyNode(_ range: Range<Int>, containersOver threshold: Int) -> JSONNode? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.upperBound <= JSONSpan.limit else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var reader = LazyNodeReader(document: self, base: base, end: range.upperBound, threshold: threshold)
+            reader.position = range.lowerBound
+            reader.skipSpace()
+            guard let node = reader.node(depth: 0) else { return nil }
+            reader.skipSpace()
+            return reader.position == range.upperBound ? node : nil
+        }
+    }
+}
+
+/// Reads a document into lazily held nodes (``JSONDocumentBytes/lazyNode(_:containersOver:)``):
+/// each value is delimited and checked by the checked skim, and a container over `threshold`
+/// bytes is then walked member by member.
+private struct LazyNodeReader {
+    let document: JSONDocumentBytes
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    let threshold: Int
+    var position = 0
+
+    init(document: JSONDocumentBytes, base: UnsafePointer<UInt8>, end: Int, threshold: Int) {
+        self.document = document
+        self.base = base
+        self.end = end
+        self.threshold = threshold
+    }
+
+    mutating func skipSpace() {
+        while position < end, base[position] == 0x20 || base[position] == 0x0A || base[position] == 0x0D || base[position] == 0x09 {
+            position += 1
+        }
+    }
+
+    /// Moves past `byte` when it is next.
+    mutating func expect(_ byte: UInt8) -> Bool {
+        guard position < end, base[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// The value at `position` (no space before it), `depth` containers around it; nil when the skim does not accept it.
+    mutating func node(depth: Int) -> JSONNode? {
+        let start = position
+        var compact = false
+        let valueEnd = rewind_json_skip_checked(base, end, start, Int32(depth), &compact)
+        guard valueEnd >= 0 else { return nil }
+        position = valueEnd
+        guard valueEnd - start > threshold, base[start] == UInt8(ascii: "[") || base[start] == UInt8(ascii: "{") else {
+            return JSONNode(storage: .bytes(document, JSONSpan(start: start, end: valueEnd, isCompact: compact)))
+        }
+        position = start + 1
+        let container = base[start] == UInt8(ascii: "[") ? array(depth: depth) : object(depth: depth)
+        // The skim went through this container already: reading it again ends where the skim did.
+        guard position == valueEnd else { return nil }
+        return container
+    }
+
+    /// After an array's `[`: its elements' nodes.
+    private mutating func array(depth: Int) -> JSONNode? {
+        var nodes: [JSONNode] = []
+        skipSpace()
+        if expect(UInt8(ascii: "]")) { return JSONNode(storage: .array(nodes)) }
+        while true {
+            skipSpace()
+            guard let element = node(depth: depth + 1) else { return nil }
+            nodes.append(element)
+            skipSpace()
+            if expect(UInt8(ascii: "]")) { return JSONNode(storage: .array(nodes)) }
+            guard expect(UInt8(ascii: ",")) else { return nil }
+        }
+    }
+
+    /// After an object's `{`: its keys and its members' nodes, a repeated key at its first
+    /// position with its last value (as the parser builds a ``JSONObject``).
+    private mutating func object(depth: Int) -> JSONNode? {
+        var keys: [String] = []
+        var nodes: [JSONNode] = []
+        skipSpace()
+        if !expect(UInt8(ascii: "}")) {
+            while true {
+                skipSpace()
+                guard let key = key(depth: depth) else { return nil }
+                skipSpace()
+                guard expect(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                guard let member = node(depth: depth + 1) else { return nil }
+                keys.append(key)
+                nodes.append(member)
+                skipSpace()
+                if expect(UInt8(ascii: "}")) { break }
+                guard expect(UInt8(ascii: ",")) else { return nil }
+            }
+        }
+        if JSONObject.hasRepeatedKeys(keys) { (keys, nodes) = Self.lastValueAtFirstPosition(keys, nodes) }
+        return JSONNode(storage: .object(JSONNode.NodeMembers(shape: JSONObject.Shape(uniqueKeys: keys), nodes: nodes)))
+    }
+
+    /// A member's key at `position` (its opening quote), as the parser reads it.
+    private mutating func key(depth: Int) -> String? {
+        let start = position
+        guard start < end, base[start] == UInt8(ascii: "\"") else { return nil }
+        let keyEnd = rewind_json_skip_checked(base, end, start, Int32(depth + 1), nil)
+        guard keyEnd >= 0 else { return nil }
+        position = keyEnd
+        let quoted = UnsafeBufferPointer(start: base + start, count: keyEnd - start)
+        if let plain = JSONSkimmer.plainText(quoted) { return String(decoding: plain, as: UTF8.self) }
+        return (try? JSONParser.parse(buffer: quoted))?.stringValue
+    }
+
+    private static func lastValueAtFirstPosition(_ keys: [String], _ nodes: [JSONNode]) -> ([String], [JSONNode]) {
+        var positions: [_ScalarKey: Int] = [:]
+        var uniqueKeys: [String] = []
+        var lastNodes: [JSONNode] = []
+        for (key, node) in zip(keys, nodes) {
+            if let position = positions[_ScalarKey(key)] {
+                lastNodes[position] = node
+            } else {
+                positions[_ScalarKey(key)] = uniqueKeys.count
+                uniqueKeys.append(key)
+                lastNodes.append(node)
+            }
+        }
+        return (uniqueKeys, lastNodes)
+    }
+}
