@@ -78,6 +78,24 @@ func runHugeStateBenchmarks() {
         Benchmark.report("one state rebuilt: resident growth", megabytes(grown),
                          baseline: "\(Benchmark.format3(Double(grown) / Double(stateBytes)))× its JSON")
     }
+    // The same state as the inspector holds it (`stateNode(at:)`: the keyframe's line kept, its big
+    // containers as nodes), against the reader with laziness off (the keyframe parsed into a tree,
+    // as `state(at:)` rebuilt it before): resident growth and time, each in a child of its own.
+    var rebuilt: [String: (grown: Int, seconds: Double, valueSeconds: Double)] = [:]
+    for form in ["node", "tree"] {
+        let report = directory.path + "/\(form).report"
+        guard let run = ChildRun.measure(Bundle.main.executablePath ?? "", ["huge-state-session", form, path, report, directory.path, "0"]),
+              run.status == 0, let text = try? String(contentsOfFile: report, encoding: .utf8) else { continue }
+        let fields = text.split(separator: "\t")
+        rebuilt[form] = (Int(fields[1]) ?? 0, Double(fields[2]) ?? 0, Double(fields[3]) ?? 0)
+    }
+    if let node = rebuilt["node"], let tree = rebuilt["tree"] {
+        Benchmark.report("stateNode(at:) of the last entry: resident growth", megabytes(node.grown),
+                         baseline: "as a tree: \(megabytes(tree.grown)); the line \(megabytes(fileBytes))")
+        Benchmark.report("  its time", Benchmark.format(seconds: node.seconds), baseline: "as a tree: " + Benchmark.format(seconds: tree.seconds))
+        Benchmark.report("  state(at:) (the node, then its value)", Benchmark.format(seconds: node.seconds + node.valueSeconds),
+                         baseline: "as a tree: " + Benchmark.format(seconds: tree.seconds + tree.valueSeconds))
+    }
     for session in ["huge-state", "huge-state-export", "huge-state-export-esc"] {
         runSessionInChild(session, log: path, entries: EditedHugeStateLog.edits(items: items).count + 1, directory: directory.path,
                           stateBytes: stateBytes)
@@ -186,6 +204,21 @@ func runHugeStateSession(_ arguments: [String]) {
         let state = try? reader.state(at: reader.entryCount - 1)
         let after = Benchmark.residentBytes()
         let text = "parsed\t\(after - before)\t\(state.map { JSONWriter.compact($0).count } ?? 0)"
+        _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))
+        return
+    }
+    if name == "node" || name == "tree" {
+        // One state rebuilt as a node, lazily (`node`) or with laziness off (`tree`): resident growth and time.
+        let lazyStates = name == "node" ? LazyStates.standard : LazyStates(keyframeBytes: .max, containerBytes: .max)
+        guard let reader = try? LogReader(path: log, indexing: .all, opened: nil, readAhead: nil, lazyStates: lazyStates) else { exit(1) }
+        let before = Benchmark.residentBytes()
+        var node: JSONNode?
+        let seconds = Benchmark.once { node = try? reader.stateNode(at: reader.entryCount - 1) }
+        let after = Benchmark.residentBytes()
+        // Then the tree of it, as `state(at:)` hands it out.
+        var count = 0
+        let treeSeconds = Benchmark.once { count = node.map { JSONNode($0.value) }?.count ?? -1 }
+        let text = "\(name)\t\(after - before)\t\(seconds)\t\(treeSeconds)\t\(count)"
         _ = FileManager.default.createFile(atPath: reportPath, contents: Data(text.utf8))
         return
     }

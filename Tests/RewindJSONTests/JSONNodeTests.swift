@@ -108,60 +108,7 @@ import Testing
         #expect(node.value["items"]!.arrayValue!.withUnsafeBufferPointer { $0.baseAddress } == storage, "the list was not copied")
     }
 
-    // MARK: Agreement
-
-    /// Where `node` answers anything differently from the node of `tree` (its path and what), or nil.
-    static func disagreement(_ node: JSONNode, _ tree: JSONValue, at path: String = "") -> String? {
-        let reference = JSONNode(tree)
-        func differs<T: Equatable>(_ what: String, _ lazy: T, _ expected: T) -> String? {
-            lazy == expected ? nil : "\(path.isEmpty ? "/" : path): \(what) is \(lazy), the tree's \(expected)"
-        }
-        let pretty = JSONWriter.prettyString(tree).split(separator: "\n", omittingEmptySubsequences: false).count
-        let checks: [() -> String?] = [
-            { differs("kind", node.kind, reference.kind) },
-            { differs("isContainer", node.isContainer, reference.isContainer) },
-            { differs("opens", node.opens, reference.opens) },
-            { differs("count", node.count, reference.count) },
-            { differs("keys", node.keys.map { Array($0.unicodeScalars) }, reference.keys.map { Array($0.unicodeScalars) }) },
-            { differs("value", JSONWriter.compact(node.value), JSONWriter.compact(tree)) },
-            { differs("value ==", node.value == tree, true) },
-            { differs("scalarValue", node.scalarValue.map(JSONWriter.compact), reference.scalarValue.map(JSONWriter.compact)) },
-            { differs("prettyLineCount", node.prettyLineCount, pretty) },
-            { differs("compactByteCount", node.compactByteCount, JSONWriter.compact(tree).count) },
-            { differs("==", node == reference && reference == node, true) },
-        ]
-        for check in checks { if let found = check() { return found } }
-        var visited: [String?] = []
-        node.forEachChild { key, _ in visited.append(key); return true }
-        var expectedVisits: [String?] = []
-        reference.forEachChild { key, _ in expectedVisits.append(key); return true }
-        var stoppedAfter = 0
-        node.forEachChild { _, _ in stoppedAfter += 1; return false }
-        if let found = differs("forEachChild", visited.map { $0.map { Array($0.unicodeScalars) } }, expectedVisits.map { $0.map { Array($0.unicodeScalars) } })
-            ?? differs("forEachChild stopping", stoppedAfter, min(1, reference.count)) {
-            return found
-        }
-        var tokens = node.keys + ["", "missing", "-", "01", "0", String(node.count), String(max(0, node.count - 1))]
-        if node.kind == .array { tokens += (0..<node.count).map(String.init) }
-        for token in tokens {
-            if let found = differs("offset(ofKey: \(token))", node.offset(ofKey: token), reference.offset(ofKey: token))
-                ?? differs("child(\(token))", node.child(token).map { JSONWriter.compact($0.value) }, reference.child(token).map { JSONWriter.compact($0.value) }) {
-                return found
-            }
-        }
-        if let found = differs("child(at: -1)", node.child(at: -1) == nil, true) ?? differs("child(at: count)", node.child(at: node.count) == nil, true) {
-            return found
-        }
-        for offset in 0..<reference.count {
-            let token = node.kind == .object ? node.keys[offset] : String(offset)
-            let pointer = JSONPointer(tokens: [token])
-            if let found = differs("[pointer: \(pointer)]", node[pointer: pointer].map { JSONWriter.compact($0.value) }, reference[pointer: pointer].map { JSONWriter.compact($0.value) }) {
-                return found
-            }
-            if let found = disagreement(node.child(at: offset)!, reference.child(at: offset)!.value, at: path + "/" + token) { return found }
-        }
-        return nil
-    }
+    static func disagreement(_ node: JSONNode, _ tree: JSONValue) -> String? { node.disagreement(with: tree) }
 }
 
 /// JSON texts at random: every kind of value, numbers the skim leaves to the parser, escapes,

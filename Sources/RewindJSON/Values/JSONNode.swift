@@ -181,8 +181,7 @@ package struct JSONNode: Sendable {
         switch storage {
         case .tree(let value): value
         case .bytes: parsedValue
-        case .array(let nodes): .array(nodes.map(\.value))
-        case .object(let members): .object(JSONObject(shape: members.shape, values: members.nodes.map(\.value)))
+        case .array, .object: JSONDocumentBytes.tree(of: self)
         }
     }
 

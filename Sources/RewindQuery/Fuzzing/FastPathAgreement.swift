@@ -65,6 +65,22 @@ import Recorder
             check(value == nil, "tape: refuses a document the parser reads")
         }
 
+        // A document held lazily (a huge state in the inspector), containers of a few bytes held as
+        // their children's nodes: every answer as the parser's tree's, and the same documents refused.
+        for threshold in [0, 16] {
+            let node = Result { () throws(JSONParseError) in try JSONNode.reading(Array(bytes), 0..<bytes.count, containersOver: threshold) }
+            switch (node, value) {
+            case (.success(let node), let value?):
+                if let found = node.disagreement(with: value) { check(false, "lazy node: \(found)") }
+            case (.failure, nil):
+                break
+            case (.success, nil):
+                check(false, "lazy node: reads a document the parser rejects")
+            case (.failure(let error), _?):
+                check(false, "lazy node: refuses a document the parser reads (\(error))")
+            }
+        }
+
         // A string's inside: the plain run and UTF-8 against their definitions.
         if let base = bytes.baseAddress {
             let fast = rewind_json_plain_run(base, bytes.count), reference = rewind_json_plain_run_reference(base, bytes.count)
