@@ -45,6 +45,22 @@ import RewindJSON
         #expect(try reader.state(at: 5)["items"]?[35] == -5)
     }
 
+    @Test func steppingThroughAStateHeldLazilyKeepsItsKeyframeAndAFewNeighbours() throws {
+        let path = try recordNumbers(items: 100_000, entries: 30, keyframeInterval: 1_000)
+        let reader = try LogReader(path: path, indexing: .all, opened: nil, readAhead: nil,
+                                   lazyStates: LazyStates(keyframeBytes: 0, containerBytes: JSONNode.lazyContainerBytes))
+        for entry in 0..<30 { _ = try reader.stateNode(at: entry) }
+        #expect(try reader.stateNode(at: 0).unparsedBytes > 0, "the keyframe is held as its line's bytes")
+
+        let cached = cachedEntries(reader)
+        #expect(cached.first == 0, "the keyframe's node stays: \(cached)")
+        #expect(cached.last == 29)
+        #expect(cached.count < 10, "neighbours are bounded by the lists they copy: \(cached)")
+        #expect(reader.stateRebuildBytes(at: 5) < 5_000, "rebuilt from the cached keyframe's node: patches only")
+        #expect(try reader.stateNode(at: 5).child("items")?.child(at: 35)?.value == -5)
+        #expect(try reader.stateNode(at: 5).child("items")?.child(at: 36)?.unparsedBytes ?? 0 > 0)
+    }
+
     @Test func steppingThroughSmallStatesKeepsSixteenNeighbours() throws {
         let path = try recordNumbers(items: 50, entries: 30, keyframeInterval: 1_000)
         let reader = try LogReader(path: path)

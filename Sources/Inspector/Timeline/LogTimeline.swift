@@ -206,14 +206,17 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         return row >= 0 ? try? state(at: row) : initialState
     }
 
-    func state(at index: Int) throws -> JSONValue {
+    func state(at index: Int) throws -> JSONValue { try stateNode(at: index).value }
+
+    /// The reader's node: a huge keyframe's state held over its line's bytes, not a tree of it.
+    func stateNode(at index: Int) throws -> JSONNode {
         guard let readerIndex = rows.readerIndex(ofRow: index) else {
             if let session = rows.session(atRow: index) {
                 guard let state = session.initialState else {
                     throw StateUnavailable(description: "the new session's header holds no state before its first entry",
                                            reason: "it is the start of a new recording session whose header holds no state")
                 }
-                return state
+                return JSONNode(state)
             }
             if let gap = rows.gap(atRow: index) {
                 throw StateUnavailable(description: GapDescription.sentence(numbered: rows.number(ofRow: index), gap: gap),
@@ -223,9 +226,9 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             let damage = "record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))"
             throw StateUnavailable(description: "entry \(rows.number(ofRow: index))'s " + damage, reason: "its " + damage)
         }
-        let state: JSONValue
+        let state: JSONNode
         do {
-            state = try reader.state(at: readerIndex)
+            state = try reader.stateNode(at: readerIndex)
         } catch {
             throw StateUnavailable(readerError: error)
         }
@@ -254,7 +257,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }
         readAheadQueue.async { [self] in
             _ = entry(at: index)
-            if let readerIndex = rows.readerIndex(ofRow: index) { _ = try? reader.state(at: readerIndex) }
+            if let readerIndex = rows.readerIndex(ofRow: index) { _ = try? reader.stateNode(at: readerIndex) }
             lock.withLock { _ = prefetching.remove(index) }
         }
     }
