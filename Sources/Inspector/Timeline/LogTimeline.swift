@@ -191,29 +191,33 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// The state the entry at `index` started from: across the gaps right before it, the last
     /// recorded state (what a diff or a value's history compares with); for the first entry of
     /// a new session, the state that session started from (nil when its header has none).
-    func stateBefore(_ index: Int) -> JSONValue? {
+    func stateNodeBefore(_ index: Int) -> JSONNode? {
         let rows = self.rows
         var row = index - 1
         while row >= 0 {
-            if let session = rows.session(atRow: row) { return session.initialState }
+            if let session = rows.session(atRow: row) { return session.initialState.map(JSONNode.init) }
             guard rows.gap(atRow: row) != nil else { break }
             row -= 1
         }
         // Commands keep no row for a session: the entry that starts one starts from its header's state.
         if startsNewSession(at: index), let readerIndex = rows.readerIndex(ofRow: index) {
-            return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState
+            return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState.map(JSONNode.init)
         }
-        return row >= 0 ? try? state(at: row) : initialState
+        return row >= 0 ? try? stateNode(at: row) : initialState.map(JSONNode.init)
     }
 
-    func state(at index: Int) throws -> JSONValue {
+    func stateBefore(_ index: Int) -> JSONValue? { stateNodeBefore(index)?.value }
+
+    func state(at index: Int) throws -> JSONValue { try stateNode(at: index).value }
+
+    func stateNode(at index: Int) throws -> JSONNode {
         guard let readerIndex = rows.readerIndex(ofRow: index) else {
             if let session = rows.session(atRow: index) {
                 guard let state = session.initialState else {
                     throw StateUnavailable(description: "the new session's header holds no state before its first entry",
                                            reason: "it is the start of a new recording session whose header holds no state")
                 }
-                return state
+                return JSONNode(state)
             }
             if let gap = rows.gap(atRow: index) {
                 throw StateUnavailable(description: GapDescription.sentence(numbered: rows.number(ofRow: index), gap: gap),
@@ -223,9 +227,9 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
             let damage = "record is damaged (line \(record?.line ?? 0): \(record?.reason ?? "unreadable"))"
             throw StateUnavailable(description: "entry \(rows.number(ofRow: index))'s " + damage, reason: "its " + damage)
         }
-        let state: JSONValue
+        let state: JSONNode
         do {
-            state = try reader.state(at: readerIndex)
+            state = try reader.stateNode(at: readerIndex)
         } catch {
             throw StateUnavailable(readerError: error)
         }
@@ -254,7 +258,7 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
         guard index < count, lock.withLock({ prefetching.insert(index).inserted }) else { return }
         readAheadQueue.async { [self] in
             _ = entry(at: index)
-            if let readerIndex = rows.readerIndex(ofRow: index) { _ = try? reader.state(at: readerIndex) }
+            if let readerIndex = rows.readerIndex(ofRow: index) { _ = try? reader.stateNode(at: readerIndex) }
             lock.withLock { _ = prefetching.remove(index) }
         }
     }
