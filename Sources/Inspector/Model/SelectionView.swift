@@ -133,7 +133,7 @@ struct SelectionView: Equatable, Sendable {
     /// Why the state entry `base`'s diff starts from cannot be rebuilt, worded to follow "The diff cannot be shown: ".
     private static func diffStartUnavailable(base: Int, source: any TimelineSource) -> String {
         var reason = "it cannot be read"
-        do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
+        do { _ = try source.stateNode(at: base) } catch { reason = StateUnavailable.reason(of: error) }
         let label = source.gap(at: base).map { GapDescription.range(numbered: source.entryNumber(at: base), gap: $0) } ?? String(source.entryNumber(at: base))
         return "the state before it, after entry \(label), cannot be rebuilt: " + reason
     }
