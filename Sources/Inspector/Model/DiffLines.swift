@@ -96,8 +96,11 @@ enum DiffLines {
     /// The value's pretty JSON, its first `valueLineLimit` lines written (only those: a
     /// value added whole can be a 30 MB list, read no further than they go), the rest counted in one line.
     private static func appendPretty(_ node: JSONNode, as kind: DiffLine.Kind, to lines: inout [DiffLine], budget: Int) {
-        var pretty = PrettyJSONLines(DiffOperands.prettyPrefix(of: node, lines: valueLineLimit, budget: budget))
-        let count = DiffOperands.isHuge(node, budget: budget) ? node.prettyLineCount : pretty.count
+        // A huge node's lines are counted from its bytes, once; a small one's by the lines made of it whole.
+        let huge = DiffOperands.isHuge(node, budget: budget)
+        let hugeLineCount = huge ? node.prettyLineCount : 0
+        var pretty = PrettyJSONLines(huge ? DiffOperands.prettyPrefix(of: node, lines: valueLineLimit, budget: budget, lineCount: hugeLineCount) : node.value)
+        let count = huge ? hugeLineCount : pretty.count
         for index in 0..<min(count, valueLineLimit) {
             let line = pretty.line(index)
             let indent = line.prefix(while: { $0 == " " }).count

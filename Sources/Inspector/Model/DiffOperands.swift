@@ -41,8 +41,9 @@ enum DiffOperands {
     /// A value whose first `lines` lines of pretty JSON (``PrettyJSONLines``) are `node`'s:
     /// the node whole when it is small or they cover it, else its first children (the one
     /// the last line falls in cut the same way, the next one there for the comma before it).
-    static func prettyPrefix(of node: JSONNode, lines: Int, budget: Int) -> JSONValue {
-        guard node.opens, isHuge(node, budget: budget), lines < node.prettyLineCount else { return node.value }
+    /// `lineCount`: the node's ``JSONNode/prettyLineCount`` when the caller has it (a huge node's is a scan of its bytes).
+    static func prettyPrefix(of node: JSONNode, lines: Int, budget: Int, lineCount: Int? = nil) -> JSONValue {
+        guard node.opens, isHuge(node, budget: budget), lines < lineCount ?? node.prettyLineCount else { return node.value }
         var children: [(key: String?, value: JSONValue)] = []
         // Where the next child's first line is, counting the container's opening line as 0.
         var start = 1
@@ -50,8 +51,9 @@ enum DiffOperands {
             // A child starting right after the lines wanted is there only for the comma that
             // ends the line before it: what it holds is never shown.
             let wanted = lines - start
-            children.append((key, wanted > 0 ? prettyPrefix(of: child, lines: wanted, budget: budget) : .null))
-            start += child.prettyLineCount
+            let childLines = child.prettyLineCount
+            children.append((key, wanted > 0 ? prettyPrefix(of: child, lines: wanted, budget: budget, lineCount: childLines) : .null))
+            start += childLines
             return start <= lines
         }
         return container(like: node, children)
