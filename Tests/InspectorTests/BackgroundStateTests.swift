@@ -68,7 +68,7 @@ import Recorder
         model.run(second, with: runner)
         #expect(model.view.loading == nil)
         #expect(model.screenText.contains("│ State after 3"))
-        #expect(model.view.state?["todos"]?.arrayValue?.count == 2)
+        #expect(model.view.state?.value["todos"]?.arrayValue?.count == 2)
     }
 
     @Test func escStopsWaitingAndEnterReadsTheStateAgain() throws {
@@ -81,6 +81,6 @@ import Recorder
         #expect(model.screenText.hasSuffix("Stopped reading the state after entry 6; Enter reads it"))
         model.run(model.send(.enter), with: runner)
         #expect(model.view.loading == nil)
-        #expect(model.view.state?["todos"]?.arrayValue?.count == 3)
+        #expect(model.view.state?.value["todos"]?.arrayValue?.count == 3)
     }
 }

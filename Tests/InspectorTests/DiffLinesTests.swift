@@ -4,7 +4,7 @@ import Recorder
 
 @Suite struct DiffLinesTests {
     private func text(_ old: JSONValue?, _ new: JSONValue?, _ paths: [String]) -> [String] {
-        DiffLines.lines(from: old, to: new, changedPaths: paths.map { try! JSONPointer(parsing: $0) }).map(DiffFormatting.plainText)
+        DiffLines.lines(from: old.map(JSONNode.init), to: new.map(JSONNode.init), changedPaths: paths.map { try! JSONPointer(parsing: $0) }).map(DiffFormatting.plainText)
     }
 
     @Test func changedContainersShowATreeDiffOfThatSubtreeOnly() {

@@ -158,7 +158,7 @@ import RewindTestSupport
         #expect(model.screenText.contains("│ No action: entries 3–5 were not recorded: the\n"))
         model.type("p")
         model.type(":8\n")
-        #expect(model.view.state?["count"] == 8)
+        #expect(model.view.state?.value["count"] == 8)
         #expect(model.screenText.contains(" gapped.jsonl  │  entry 8/10  │"))
     }
 

@@ -61,7 +61,7 @@ import Testing
         model.type("j")                                     // entry 5: a patch on entry 4's
         #expect(model.view.stateError == "it cannot be rebuilt: it depends on line 4, which is damaged; states are available again from the next keyframe")
         model.type("j")                                     // entry 6, a keyframe: states are back
-        #expect(model.view.state == (try Self.state(after: 0..<6)))
+        #expect(model.view.state?.value == (try Self.state(after: 0..<6)))
     }
 
     @Test func xAfterTheDamageSkipsTheSelectedEntry() throws {
@@ -73,7 +73,7 @@ import Testing
         #expect(Self.lines(model)[7].hasPrefix("-  7 "), "\(Self.lines(model)[7])")
         model.type("G")
         // Everything but "Fix the bike": the recomputation starts from the recorded state of entry 6.
-        #expect(model.view.state == (try Self.state(after: (0..<12).filter { $0 != 6 })))
+        #expect(model.view.state?.value == (try Self.state(after: (0..<12).filter { $0 != 6 })))
     }
 
     @Test func aAfterTheDamageBranchesFromTheSelectedEntrysState() throws {
@@ -86,7 +86,7 @@ import Testing
         #expect(Self.lines(model)[13].hasPrefix("⎇ 13 "), "\(Self.lines(model)[13])")
         #expect(Self.lines(model)[7].hasPrefix("┬  7 "), "\(Self.lines(model)[7])")
         #expect(model.screenText.contains("│ Diff  7 → 13  (the branch forks after entry 7)"), "\(model.screenText)")
-        #expect(model.view.state == (try Self.state(after: Array(0..<7) + [6])))
+        #expect(model.view.state?.value == (try Self.state(after: Array(0..<7) + [6])))
     }
 
     @Test func rAfterTheDamageMarksAndNumbersTheDivergentRowsEntry() throws {

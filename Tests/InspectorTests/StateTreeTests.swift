@@ -3,12 +3,12 @@ import Recorder
 @testable import Inspector
 
 @Suite struct StateTreeTests {
-    let state: JSONValue = [
+    let state = JSONNode([
         "a": [1, [2, 3], ["x": [4, 5], "y": []], 6],
         "b": ["c": ["d": "deep"], "e": true],
         "f": "leaf",
         "g": [:],
-    ]
+    ])
 
     let expansion = TreeExpansion(open: [
         try! JSONPointer(parsing: "/a"), try! JSONPointer(parsing: "/a/1"), try! JSONPointer(parsing: "/a/2"),
@@ -40,7 +40,7 @@ import Recorder
     }
 
     @Test func hugeClosedArraysAreSkippedNotWalked() {
-        let big: JSONValue = ["items": .array((0..<100_000).map { ["id": .integer(Int64($0))] })]
+        let big = JSONNode(["items": .array((0..<100_000).map { ["id": .integer(Int64($0))] })])
         let open = TreeExpansion(open: [try! JSONPointer(parsing: "/items"), try! JSONPointer(parsing: "/items/99998")])
         #expect(StateTree.rowCount(of: big, expansion: open) == 1 + 100_000 + 1)
         let window = StateTree.rows(of: big, expansion: open, in: 99_998..<100_002)
@@ -49,7 +49,7 @@ import Recorder
     }
 
     @Test func scalarRootIsOneRow() {
-        #expect(StateTree.rows(of: 42, expansion: TreeExpansion(open: []), in: 0..<10).map(\.value) == [42])
-        #expect(StateTree.rowCount(of: 42, expansion: TreeExpansion(open: [])) == 1)
+        #expect(StateTree.rows(of: JSONNode(42), expansion: TreeExpansion(open: []), in: 0..<10).map(\.node.value) == [42])
+        #expect(StateTree.rowCount(of: JSONNode(42), expansion: TreeExpansion(open: [])) == 1)
     }
 }

@@ -6,7 +6,7 @@ enum ChangedPaths {
     /// element landed at in `state` (the state after the action), so the node
     /// can be found and highlighted. Several appends to one array resolve to
     /// consecutive indexes ending at its last element.
-    static func resolvingAppends(_ paths: [JSONPointer], in state: JSONValue?) -> [JSONPointer] {
+    static func resolvingAppends(_ paths: [JSONPointer], in state: JSONNode?) -> [JSONPointer] {
         var appends: [JSONPointer: Int] = [:]
         for path in paths where path.lastToken == "-" {
             if let parent = path.parent { appends[parent, default: 0] += 1 }
@@ -16,8 +16,8 @@ enum ChangedPaths {
             guard path.lastToken == "-", let parent = path.parent else { return path }
             let remaining = appends[parent, default: 1]
             appends[parent] = remaining - 1
-            guard let count = state?[pointer: parent]?.arrayValue?.count, count - remaining >= 0 else { return parent }
-            return parent.appending(count - remaining)
+            guard let list = state?[pointer: parent], list.kind == .array, list.count - remaining >= 0 else { return parent }
+            return parent.appending(list.count - remaining)
         }
     }
 

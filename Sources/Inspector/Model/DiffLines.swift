@@ -34,20 +34,28 @@ enum DiffLines {
     /// a list of 100,000 items added whole is shown by its start, not written out.
     static let treeLineLimit = 10_000
 
-    static func lines(from old: JSONValue?, to new: JSONValue?, changedPaths: [JSONPointer]) -> [DiffLine] {
+    /// A changed path's values are read whole below this many bytes still to parse; a bigger
+    /// one (a 30 MB list added whole) only as far as its first lines (``DiffOperands``).
+    static let wholeValueBudget = 4 << 20
+
+    /// The lines of `changedPaths` between the states `old` and `new`: per outermost path, its
+    /// `@ path` line, then the tree diff of the values there (or the value removed and added).
+    static func lines(from old: JSONNode?, to new: JSONNode?, changedPaths: [JSONPointer],
+                      wholeValueBudget budget: Int = wholeValueBudget) -> [DiffLine] {
         var lines: [DiffLine] = []
         for path in outermost(changedPaths) {
             lines.append(DiffLine(kind: .path, depth: 0, text: path.isRoot ? "/" : path.description))
             let before = old?[pointer: path]
             let after = new?[pointer: path]
             switch (before, after) {
-            case (let before?, let after?) where before == after:
+            case (let before?, let after?) where DiffOperands.equal(before, after, budget: budget):
                 lines.append(DiffLine(kind: .unchanged, depth: 0, text: "(unchanged)"))
             case (let before?, let after?) where before.isContainer && after.isContainer:
-                lines += treeLines(from: before, to: after)
+                let operands = DiffOperands.treeDiff(from: before, to: after, lineLimit: treeLineLimit, budget: budget)
+                lines += treeLines(from: operands.old, to: operands.new)
             default:
-                if let before { appendPretty(before, as: .removed, to: &lines) }
-                if let after { appendPretty(after, as: .added, to: &lines) }
+                if let before { appendPretty(before, as: .removed, to: &lines, budget: budget) }
+                if let after { appendPretty(after, as: .added, to: &lines, budget: budget) }
             }
         }
         return lines
@@ -86,14 +94,18 @@ enum DiffLines {
     }
 
     /// The value's pretty JSON, its first `valueLineLimit` lines written (only those: a
-    /// value added whole can be a 30 MB list), the rest counted in one line.
-    private static func appendPretty(_ value: JSONValue, as kind: DiffLine.Kind, to lines: inout [DiffLine]) {
-        var pretty = PrettyJSONLines(value)
-        for index in 0..<min(pretty.count, valueLineLimit) {
+    /// value added whole can be a 30 MB list, read no further than they go), the rest counted in one line.
+    private static func appendPretty(_ node: JSONNode, as kind: DiffLine.Kind, to lines: inout [DiffLine], budget: Int) {
+        // A huge node's lines are counted from its bytes, once; a small one's by the lines made of it whole.
+        let huge = DiffOperands.isHuge(node, budget: budget)
+        let hugeLineCount = huge ? node.prettyLineCount : 0
+        var pretty = PrettyJSONLines(huge ? DiffOperands.prettyPrefix(of: node, lines: valueLineLimit, budget: budget, lineCount: hugeLineCount) : node.value)
+        let count = huge ? hugeLineCount : pretty.count
+        for index in 0..<min(count, valueLineLimit) {
             let line = pretty.line(index)
             let indent = line.prefix(while: { $0 == " " }).count
             lines.append(DiffLine(kind: kind, depth: indent / 2, text: String(line.dropFirst(indent))))
         }
-        if pretty.count > valueLineLimit { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(pretty.count - valueLineLimit) more lines")) }
+        if count > valueLineLimit { lines.append(DiffLine(kind: .collapsed, depth: 0, text: "… \(count - valueLineLimit) more lines")) }
     }
 }

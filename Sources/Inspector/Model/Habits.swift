@@ -24,13 +24,14 @@ extension InspectorModel {
     /// message says it was sent to the terminal, not that the clipboard has it.
     mutating func copySelection() {
         if actionPaneHasKeys, let row = panes.payloadTree.cursorRow {
-            send(JSONWriter.compactString(row.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)")
+            send(JSONWriter.compactString(row.node.value), "the action's value at \(row.path.isRoot ? "/" : row.path.description)")
         } else if panes.focus == .state, !actionPaneHasKeys, let row = cursorRow {
-            guard !Self.exceedsClipboard(row.value) else {
+            guard !Self.exceedsClipboard(row.node) else {
                 overlays.message = "The value at \(row.path) is too big for the terminal's clipboard: v shows it, rewind show LOG --at \(number(timeline.selection)) --path \(row.path) prints it"
                 return
             }
-            send(JSONWriter.compactString(row.value), "the value at \(row.path.isRoot ? "/" : row.path.description)")
+            // Within the clipboard's limit, so small enough to read whole (a huge node never gets here).
+            send(JSONWriter.compactString(row.node.value), "the value at \(row.path.isRoot ? "/" : row.path.description)")
         } else if panes.focus == .diff {
             guard !view.diffLines.isEmpty else { overlays.message = "No diff on screen to copy"; return }
             let text = view.diffLines.map { DiffFormatting.plainText($0) }.joined(separator: "\n") + "\n"
@@ -49,17 +50,24 @@ extension InspectorModel {
         overlays.message = "Sent \(what) (\(text.utf8.count.counted("byte", "bytes"))) to the terminal's clipboard"
     }
 
-    /// True when `value` takes more than the clipboard's limit as JSON, found without writing it
-    /// (a 30 MB node would take a while): scalars' lengths add up until past the limit.
-    static func exceedsClipboard(_ value: JSONValue) -> Bool {
+    /// True when `node` takes more than the clipboard's limit as JSON, found without writing it
+    /// (a 30 MB node would take a while): its descendants' keys and scalars add up, a child at
+    /// a time, until past the limit.
+    static func exceedsClipboard(_ node: JSONNode) -> Bool {
         var budget = clipboardLimit
-        var walk = NodeWalk(value)
-        while let node = walk.next() {
-            budget -= 4 + (node.key?.utf8.count ?? 0)
-            if case .string(let text) = node.value { budget -= text.utf8.count } else { budget -= 4 }
-            if budget < 0 { return true }
+        return !spend(&budget, on: node)
+    }
+
+    /// Takes what `node`'s descendants cost from `budget`; false once it runs out.
+    private static func spend(_ budget: inout Int, on node: JSONNode) -> Bool {
+        var withinBudget = true
+        node.forEachChild { key, child in
+            budget -= 4 + (key?.utf8.count ?? 0)
+            if case .string(let text)? = child.scalarValue { budget -= text.utf8.count } else { budget -= 4 }
+            withinBudget = budget >= 0 && spend(&budget, on: child)
+            return withinBudget
         }
-        return false
+        return withinBudget
     }
 
     /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).

@@ -243,7 +243,8 @@ extension InspectorModel {
             overlays.message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
             return
         }
-        var viewer = ValueViewer(path: path, value: value)
+        // The viewer takes a tree for now (i34h reads it through JSONNode).
+        var viewer = ValueViewer(path: path, value: value.value)
         viewer.caption = "after entry \(change.entry + 1)"
         viewer.returnsTo = history
         overlays.overlay = .value(viewer)
@@ -327,7 +328,8 @@ extension InspectorModel {
     mutating func openValueViewer() {
         if actionPaneHasKeys { openPayloadValueViewer(); return }
         guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
-        overlays.overlay = .value(ValueViewer(path: row.path, value: row.value))
+        // The viewer takes a tree for now (i34h reads it through JSONNode).
+        overlays.overlay = .value(ValueViewer(path: row.path, value: row.node.value))
     }
 
     // MARK: Damage

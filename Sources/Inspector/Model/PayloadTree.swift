@@ -37,14 +37,15 @@ struct PayloadTree: Sendable {
         lines = Self.headerLines(entry, canGoBack: !causeTrail.isEmpty)
         expansion = folds.expansion(over: firstLevels(of: entry.payload))
         // A scalar payload is on its `payload:` line; only containers have a tree.
-        rowCount = StateTree.opens(entry.payload) ? StateTree.rowCount(of: entry.payload, expansion: expansion) : 0
+        let payload = JSONNode(entry.payload)
+        rowCount = payload.opens ? StateTree.rowCount(of: payload, expansion: expansion) : 0
         cursor = min(max(0, cursor), max(0, rowCount - 1))
         let height = max(1, height)
         // Keep the cursor's row on screen; at the top, the action's lines show too.
         InspectorModel.keepVisible(&top, cursor: lines.count + cursor, height: height, total: totalLines)
         if cursor == 0 && lines.count < height { top = 0 }
         let visibleRows = max(0, height - max(0, lines.count - top))
-        rows = rowCount == 0 ? [] : StateTree.rows(of: entry.payload, expansion: expansion, in: firstRow..<(firstRow + visibleRows))
+        rows = rowCount == 0 ? [] : StateTree.rows(of: payload, expansion: expansion, in: firstRow..<(firstRow + visibleRows))
     }
 
     /// What opens by itself: the first two levels.
@@ -128,7 +129,7 @@ extension InspectorModel {
         if row.isExpanded {
             panes.payloadTree.setExpanded(row.path, false)
         } else if let parent = row.path.parent, !parent.isRoot,
-                  let parentRow = StateTree.rowIndex(of: parent, in: payload, expansion: panes.payloadTree.expansion) {
+                  let parentRow = StateTree.rowIndex(of: parent, in: JSONNode(payload), expansion: panes.payloadTree.expansion) {
             panes.payloadTree.cursor = parentRow
         }
     }
@@ -137,7 +138,7 @@ extension InspectorModel {
     mutating func openPayloadValueViewer() {
         guard let entry = view.entry else { return }
         if let row = panes.payloadTree.cursorRow {
-            overlays.overlay = .value(ValueViewer(path: row.path, value: row.value))
+            overlays.overlay = .value(ValueViewer(path: row.path, value: row.node.value))
         } else {
             overlays.overlay = .value(ValueViewer(path: JSONPointer(), value: entry.payload))
         }

@@ -32,7 +32,8 @@ struct ViewRequest: Equatable, Sendable {
 struct SelectionView: Equatable, Sendable {
     var request: ViewRequest?
     var entry: TimelineEntry?
-    var state: JSONValue?
+    /// The selected state, read a node at a time: a huge one is shown without being parsed whole.
+    var state: JSONNode?
     /// Why `state` is missing (a damaged record it depends on).
     var stateError: String?
     var changedPaths: [JSONPointer] = []
@@ -69,7 +70,7 @@ struct SelectionView: Equatable, Sendable {
         func number(_ index: Int) -> Int { source.entryNumber(at: index) }
         if request.initial {
             next.entry = source.entry(at: 0)
-            next.state = source.initialState
+            next.state = source.initialState.map(JSONNode.init)
             if next.state == nil { next.stateError = "this log has no initial state: it was recorded without one" }
             // `d` at `:0`: the mark against the initial state, as against any entry.
             if let compared = request.comparedWith { next.compare(withMark: compared, in: source) }
@@ -77,7 +78,7 @@ struct SelectionView: Equatable, Sendable {
             next.entry = entry
             var stateUnavailable: (any Error)?
             do {
-                next.state = try source.state(at: selection)
+                next.state = try source.stateNode(at: selection)
             } catch {
                 next.stateError = "\(error)"
                 stateUnavailable = error
@@ -96,7 +97,7 @@ struct SelectionView: Equatable, Sendable {
                     next.diffError = "The diff cannot be shown: the state after entry \(number(selection)) cannot be rebuilt: "
                         + StateUnavailable.reason(of: stateUnavailable)
                 } else {
-                    let before = source.stateBefore(selection)
+                    let before = source.stateNodeBefore(selection)
                     let base = request.diffBase
                     if before == nil, base >= 0, let session = source.session(at: base) {
                         next.diffError = "The diff cannot be shown: entry \(number(selection)) starts a new recording session whose header holds no state before it (\(session.description))"
@@ -121,7 +122,7 @@ struct SelectionView: Equatable, Sendable {
                 + "; the next entry's diff starts from the last state recorded before"
         } else if request.hasEntries, let session = source.session(at: selection) {
             // A new session's row: the state it started from, when its header holds one.
-            next.state = session.initialState
+            next.state = session.initialState.map(JSONNode.init)
             if next.state == nil { next.stateError = "the new session's header holds no state before its first entry" }
             next.diffError = "A " + session.description + " starts here: the log was opened again"
         }
@@ -132,18 +133,19 @@ struct SelectionView: Equatable, Sendable {
     /// Why the state entry `base`'s diff starts from cannot be rebuilt, worded to follow "The diff cannot be shown: ".
     private static func diffStartUnavailable(base: Int, source: any TimelineSource) -> String {
         var reason = "it cannot be read"
-        do { _ = try source.state(at: base) } catch { reason = StateUnavailable.reason(of: error) }
+        do { _ = try source.stateNode(at: base) } catch { reason = StateUnavailable.reason(of: error) }
         let label = source.gap(at: base).map { GapDescription.range(numbered: source.entryNumber(at: base), gap: $0) } ?? String(source.entryNumber(at: base))
         return "the state before it, after entry \(label), cannot be rebuilt: " + reason
     }
 
     /// The state after `mark` (`-`) against this view's state (`+`), in the style of an
     /// action's diff: a `@ path` per changed path, then its old and new value.
+    /// The patch between the two is worked out on their trees: a mark diff of two huge states parses both whole.
     private mutating func compare(withMark mark: Int, in source: any TimelineSource) {
-        var base: JSONValue?
-        do { base = try source.state(at: mark) } catch { diffError = "The diff cannot be rebuilt: \(error)" }
+        var base: JSONNode?
+        do { base = try source.stateNode(at: mark) } catch { diffError = "The diff cannot be rebuilt: \(error)" }
         var paths = [JSONPointer()]
-        if let base, let state { paths = ChangedPaths.of(JSONDiff.patch(from: base, to: state)) }
+        if let base, let state { paths = ChangedPaths.of(JSONDiff.patch(from: base.value, to: state.value)) }
         changedPaths = ChangedPaths.resolvingAppends(paths, in: state)
         if let base, let state { diffLines = DiffLines.lines(from: base, to: state, changedPaths: changedPaths) }
         if let stateError { diffError = "The diff cannot be rebuilt: " + stateError }

@@ -1,16 +1,17 @@
 import Recorder
 
-/// One visible line of the state tree.
+/// One visible line of the state tree (or of the action's payload).
 struct TreeRow: Equatable, Sendable {
     var path: JSONPointer
     var depth: Int
     /// Object key or array index; `nil` for a scalar root.
     var key: String?
-    var value: JSONValue
+    /// The row's value, read through ``JSONNode``: a row of a huge state is not parsed to be shown.
+    var node: JSONNode
     var isExpanded: Bool
 
     /// True for a non-empty object or array: something that opens.
-    var isContainer: Bool { StateTree.opens(value) }
+    var isContainer: Bool { node.opens }
 }
 
 /// Which nodes are open, as parent path → open child keys, so walking a
@@ -52,36 +53,25 @@ enum StateTree {
     }
 
     /// How many rows the whole tree has with `expansion`.
-    static func rowCount(of state: JSONValue, expansion: TreeExpansion) -> Int {
-        guard opens(state) else { return 1 }
+    static func rowCount(of state: JSONNode, expansion: TreeExpansion) -> Int {
+        guard state.opens else { return 1 }
         return descendantRows(of: state, at: JSONPointer(), expansion: expansion)
     }
 
-    /// Rows inside `value` (not counting its own row).
-    private static func descendantRows(of value: JSONValue, at path: JSONPointer, expansion: TreeExpansion) -> Int {
-        let open = expansion.openChildren[path] ?? []
-        switch value {
-        case .object(let object):
-            var total = object.count
-            for key in open { if let child = object[key], opens(child) { total += descendantRows(of: child, at: path.appending(key), expansion: expansion) } }
-            return total
-        case .array(let elements):
-            var total = elements.count
-            for key in open {
-                if let index = Int(key), elements.indices.contains(index), opens(elements[index]) {
-                    total += descendantRows(of: elements[index], at: path.appending(key), expansion: expansion)
-                }
-            }
-            return total
-        default:
-            return 0
+    /// Rows inside `node` (not counting its own row): its children's, and inside the open ones theirs.
+    private static func descendantRows(of node: JSONNode, at path: JSONPointer, expansion: TreeExpansion) -> Int {
+        guard node.isContainer else { return 0 }
+        var total = node.count
+        for key in expansion.openChildren[path] ?? [] {
+            if let child = node.child(key), child.opens { total += descendantRows(of: child, at: path.appending(key), expansion: expansion) }
         }
+        return total
     }
 
     /// The rows at positions `range` of the flattened tree.
-    static func rows(of state: JSONValue, expansion: TreeExpansion, in range: Range<Int>) -> [TreeRow] {
-        guard opens(state) else {
-            return range.contains(0) ? [TreeRow(path: JSONPointer(), depth: 0, key: nil, value: state, isExpanded: false)] : []
+    static func rows(of state: JSONNode, expansion: TreeExpansion, in range: Range<Int>) -> [TreeRow] {
+        guard state.opens else {
+            return range.contains(0) ? [TreeRow(path: JSONPointer(), depth: 0, key: nil, node: state, isExpanded: false)] : []
         }
         var collector = RowCollector(range: range, expansion: expansion)
         collector.visitChildren(of: state, at: JSONPointer(), depth: 0)
@@ -96,25 +86,34 @@ enum StateTree {
 
         var isDone: Bool { position >= range.upperBound }
 
-        mutating func visitChildren(of value: JSONValue, at path: JSONPointer, depth: Int) {
+        mutating func visitChildren(of node: JSONNode, at path: JSONPointer, depth: Int) {
             let open = expansion.openChildren[path] ?? []
-            switch value {
-            case .object(let object):
-                for (key, child) in object.members {
-                    if isDone { return }
-                    visit(key: key, child: child, parent: path, depth: depth, isOpen: open.contains(key))
+            switch node.kind {
+            case .object:
+                let keys = node.keys
+                var offset = 0
+                while offset < keys.count, !isDone {
+                    // Skip closed members above the window without reading them.
+                    if position < range.lowerBound, !open.contains(keys[offset]) { offset += 1; position += 1; continue }
+                    if let child = node.child(at: offset) {
+                        visit(key: keys[offset], child: child, parent: path, depth: depth, isOpen: open.contains(keys[offset]))
+                    }
+                    offset += 1
                 }
-            case .array(let elements):
-                let openIndexes = open.compactMap { Int($0) }.filter { elements.indices.contains($0) }.sorted()
+            case .array:
+                let count = node.count
+                let openIndexes = open.compactMap { JSONPointer.arrayIndex($0) }.filter { $0 < count }.sorted()
                 var index = 0
-                while index < elements.count, !isDone {
+                while index < count, !isDone {
                     // Skip a run of closed elements above the window in one step.
-                    let nextOpen = openIndexes.first { $0 >= index } ?? elements.count
+                    let nextOpen = openIndexes.first { $0 >= index } ?? count
                     if position < range.lowerBound {
                         let skip = min(nextOpen - index, range.lowerBound - position)
                         if skip > 0 { index += skip; position += skip; continue }
                     }
-                    visit(key: String(index), child: elements[index], parent: path, depth: depth, isOpen: index == nextOpen)
+                    if let child = node.child(at: index) {
+                        visit(key: String(index), child: child, parent: path, depth: depth, isOpen: index == nextOpen)
+                    }
                     index += 1
                 }
             default:
@@ -122,11 +121,11 @@ enum StateTree {
             }
         }
 
-        private mutating func visit(key: String, child: JSONValue, parent: JSONPointer, depth: Int, isOpen: Bool) {
-            let expanded = isOpen && StateTree.opens(child)
+        private mutating func visit(key: String, child: JSONNode, parent: JSONPointer, depth: Int, isOpen: Bool) {
+            let expanded = isOpen && child.opens
             let path = parent.appending(key)
             if range.contains(position) {
-                rows.append(TreeRow(path: path, depth: depth, key: key, value: child, isExpanded: expanded))
+                rows.append(TreeRow(path: path, depth: depth, key: key, node: child, isExpanded: expanded))
             }
             position += 1
             guard expanded else { return }
@@ -141,35 +140,37 @@ enum StateTree {
     }
 
     /// The row position of `target`, or nil when it does not exist or a parent is closed.
-    static func rowIndex(of target: JSONPointer, in state: JSONValue, expansion: TreeExpansion) -> Int? {
-        if target.isRoot { return opens(state) ? nil : 0 }
+    static func rowIndex(of target: JSONPointer, in state: JSONNode, expansion: TreeExpansion) -> Int? {
+        if target.isRoot { return state.opens ? nil : 0 }
         var position = 0
         var container = state
         var path = JSONPointer()
         for (level, token) in target.tokens.enumerated() {
             let open = expansion.openChildren[path] ?? []
-            let next: JSONValue
-            switch container {
-            case .object(let object):
-                guard let index = object.index(of: token) else { return nil }
-                for (offset, key) in object.keys[..<index].enumerated() {
-                    position += 1
-                    let child = object.values[offset]
-                    if open.contains(key), opens(child) { position += descendantRows(of: child, at: path.appending(key), expansion: expansion) }
-                }
-                next = object.values[index]
-            case .array(let elements):
-                guard let index = Int(token), String(index) == token, elements.indices.contains(index) else { return nil }
-                position += index
-                for key in open {
-                    if let earlier = Int(key), earlier < index, opens(elements[earlier]) {
-                        position += descendantRows(of: elements[earlier], at: path.appending(key), expansion: expansion)
+            let index: Int
+            switch container.kind {
+            case .object:
+                guard let offset = container.offset(ofKey: token) else { return nil }
+                index = offset
+                // The open members before it add what they show.
+                for (earlier, key) in container.keys[..<offset].enumerated() where open.contains(key) {
+                    if let child = container.child(at: earlier), child.opens {
+                        position += descendantRows(of: child, at: path.appending(key), expansion: expansion)
                     }
                 }
-                next = elements[index]
+            case .array:
+                guard let element = JSONPointer.arrayIndex(token), element < container.count else { return nil }
+                index = element
+                for key in open {
+                    if let earlier = JSONPointer.arrayIndex(key), earlier < element, let child = container.child(at: earlier), child.opens {
+                        position += descendantRows(of: child, at: path.appending(key), expansion: expansion)
+                    }
+                }
             default:
                 return nil
             }
+            position += index
+            guard let next = container.child(at: index) else { return nil }
             if level < target.tokens.count - 1 {
                 guard open.contains(token) else { return nil }
                 position += 1

@@ -15,8 +15,9 @@ enum PathSuggestion {
     static let shownWidth = 200
 
     static func notes(for paths: [JSONPointer], in timeline: LogTimeline) -> [String] {
-        guard timeline.count > 0, let last = try? timeline.state(at: timeline.count - 1) else { return [] }
-        let first = timeline.initialState ?? (try? timeline.state(at: 0))
+        // Read as nodes: a path is looked up, and the candidates walked, without parsing a huge state whole.
+        guard timeline.count > 0, let last = try? timeline.stateNode(at: timeline.count - 1) else { return [] }
+        let first = timeline.initialState.map(JSONNode.init) ?? (try? timeline.stateNode(at: 0))
         var notes: [String] = []
         var candidates: [String]?
         for path in paths where !notes.contains(where: { $0.hasPrefix("note: \(path) ") }) {
@@ -30,20 +31,20 @@ enum PathSuggestion {
         return notes
     }
 
-    /// Every path in `value` (containers and leaves), breadth first, up to ``maximumCandidates``.
-    static func allPaths(of value: JSONValue) -> [String] {
+    /// Every path in `state` (containers and leaves), breadth first, up to ``maximumCandidates``;
+    /// of a list, its first three elements' (its elements' paths differ only by their index).
+    static func allPaths(of state: JSONNode) -> [String] {
         var found: [String] = []
-        var queue: [(JSONValue, JSONPointer)] = [(value, JSONPointer())]
+        var queue: [(JSONNode, JSONPointer)] = [(state, JSONPointer())]
         var position = 0
         while position < queue.count, found.count < maximumCandidates {
             let (node, path) = queue[position]
             position += 1
-            switch node {
-            case .object(let object):
-                for (key, child) in object.members { queue.append((child, path.appending(key))) }
-            case .array(let elements):
-                for (index, child) in elements.enumerated().prefix(3) { queue.append((child, path.appending(String(index)))) }
-            default: break
+            var index = 0
+            node.forEachChild { key, child in
+                queue.append((child, path.appending(key ?? String(index))))
+                index += 1
+                return key != nil || index < 3
             }
             if !path.tokens.isEmpty { found.append(path.description) }
         }

@@ -43,7 +43,7 @@ extension ScreenPainter {
             if let key = row.key {
                 x = screen.write(key + (row.isContainer ? " " : ": "), row: y, column: x, style: .colored(.accent), limit: end)
             }
-            let summary = ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
+            let summary = ValueFormatting.nodeSummary(row.node, expanded: row.isExpanded)
             screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: row.isContainer ? .dim : .plain, limit: end)
             if row == cursorRow && model.panes.focus == .state {
                 for column in area.columns {

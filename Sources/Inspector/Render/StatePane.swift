@@ -51,8 +51,8 @@ extension ScreenPainter {
                 x = screen.write(key, row: y, column: x, style: keyStyle, limit: end)
                 x = screen.write(row.isContainer ? " " : ": ", row: y, column: x, style: keyStyle, limit: end)
             }
-            let date = row.isContainer ? nil : model.datePaths.date(row.value, at: row.path)
-            let summary = date ?? ValueFormatting.nodeSummary(row.value, expanded: row.isExpanded)
+            let date = row.node.scalarValue.flatMap { model.datePaths.date($0, at: row.path) }
+            let summary = date ?? ValueFormatting.nodeSummary(row.node, expanded: row.isExpanded)
             let valueStyle: CellStyle = changed ? .colored(.changed, bold: true) : (row.isContainer ? .dim : .plain)
             screen.write(summary.truncated(toWidth: max(0, end - x)), row: y, column: x, style: valueStyle, limit: end)
             if changed { screen.write("●", row: y, column: area.column, style: .colored(.changed, bold: true), limit: end) }

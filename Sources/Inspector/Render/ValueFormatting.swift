@@ -30,16 +30,16 @@ enum ValueFormatting {
     }
 
     /// What a tree row shows after its key: a scalar, or a summary of a container.
-    static func nodeSummary(_ value: JSONValue, expanded: Bool) -> String {
-        switch value {
-        case .object(let object):
-            if expanded { return "{\(object.count)}" }
-            let keys = object.keys.prefix(6).joined(separator: ", ")
-            return object.count > 6 ? "{\(keys), …}" : "{\(keys)}"
-        case .array(let elements):
-            return elements.isEmpty ? "[]" : "[\(elements.count)]"
+    static func nodeSummary(_ node: JSONNode, expanded: Bool) -> String {
+        switch node.kind {
+        case .object:
+            if expanded { return "{\(node.count)}" }
+            let keys = node.keys.prefix(6).joined(separator: ", ")
+            return node.count > 6 ? "{\(keys), …}" : "{\(keys)}"
+        case .array:
+            return node.count == 0 ? "[]" : "[\(node.count)]"
         default:
-            return value.description
+            return node.scalarValue?.description ?? ""
         }
     }
 }

@@ -191,20 +191,22 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// The state the entry at `index` started from: across the gaps right before it, the last
     /// recorded state (what a diff or a value's history compares with); for the first entry of
     /// a new session, the state that session started from (nil when its header has none).
-    func stateBefore(_ index: Int) -> JSONValue? {
+    func stateNodeBefore(_ index: Int) -> JSONNode? {
         let rows = self.rows
         var row = index - 1
         while row >= 0 {
-            if let session = rows.session(atRow: row) { return session.initialState }
+            if let session = rows.session(atRow: row) { return session.initialState.map(JSONNode.init) }
             guard rows.gap(atRow: row) != nil else { break }
             row -= 1
         }
         // Commands keep no row for a session: the entry that starts one starts from its header's state.
         if startsNewSession(at: index), let readerIndex = rows.readerIndex(ofRow: index) {
-            return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState
+            return reader.laterSessions.first { $0.beforeEntry == readerIndex }?.header?.initialState.map(JSONNode.init)
         }
-        return row >= 0 ? try? state(at: row) : initialState
+        return row >= 0 ? try? stateNode(at: row) : initialState.map(JSONNode.init)
     }
+
+    func stateBefore(_ index: Int) -> JSONValue? { stateNodeBefore(index)?.value }
 
     func state(at index: Int) throws -> JSONValue { try stateNode(at: index).value }
 

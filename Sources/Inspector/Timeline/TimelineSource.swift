@@ -117,6 +117,8 @@ protocol TimelineSource: AnyObject {
     func refresh() -> FollowNotice?
     /// The state before entry `index` ran (a replay branch's first entry follows its fork, not the previous entry).
     func stateBefore(_ index: Int) -> JSONValue?
+    /// ``stateBefore(_:)`` as a ``JSONNode``: what the diff pane compares the selected state with.
+    func stateNodeBefore(_ index: Int) -> JSONNode?
     /// The log whose states every entry shows, for `:find` and `:bisect` to search
     /// with `rewind find`'s engine (``QueryScan``, in the background); nil for a
     /// timeline whose states are not all the log's (a replay branch, skipped entries)
@@ -182,6 +184,9 @@ extension TimelineSource {
 
     /// A source that holds its states as trees hands them out as nodes.
     func stateNode(at index: Int) throws -> JSONNode { JSONNode(try state(at: index)) }
+
+    /// A source that holds its states as trees hands them out as nodes.
+    func stateNodeBefore(_ index: Int) -> JSONNode? { stateBefore(index).map(JSONNode.init) }
 
     var datePaths: [String] { [] }
 
