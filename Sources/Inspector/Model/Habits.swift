@@ -54,9 +54,9 @@ extension InspectorModel {
     static func exceedsClipboard(_ value: JSONValue) -> Bool {
         var budget = clipboardLimit
         var walk = NodeWalk(value)
-        while let node = walk.next() {
-            budget -= 4 + (node.key?.utf8.count ?? 0)
-            if case .string(let text) = node.value { budget -= text.utf8.count } else { budget -= 4 }
+        while let step = walk.next() {
+            budget -= 4 + (step.key?.utf8.count ?? 0)
+            if case .string(let text)? = step.node.scalarValue { budget -= text.utf8.count } else { budget -= 4 }
             if budget < 0 { return true }
         }
         return false

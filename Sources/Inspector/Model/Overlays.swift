@@ -243,7 +243,7 @@ extension InspectorModel {
             overlays.message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
             return
         }
-        var viewer = ValueViewer(path: path, value: value)
+        var viewer = ValueViewer(path: path, node: JSONNode(value))
         viewer.caption = "after entry \(change.entry + 1)"
         viewer.returnsTo = history
         overlays.overlay = .value(viewer)
@@ -327,7 +327,7 @@ extension InspectorModel {
     mutating func openValueViewer() {
         if actionPaneHasKeys { openPayloadValueViewer(); return }
         guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
-        overlays.overlay = .value(ValueViewer(path: row.path, value: row.value))
+        overlays.overlay = .value(ValueViewer(path: row.path, node: JSONNode(row.value)))
     }
 
     // MARK: Damage

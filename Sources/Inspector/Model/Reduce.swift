@@ -267,9 +267,9 @@ extension InspectorModel {
         var opened = 0
         setExpanded(row.path, true)
         var walk = NodeWalk(row.value)
-        while let node = walk.next(), opened < Self.expandAllLimit {
-            guard StateTree.opens(node.value) else { continue }
-            setExpanded(JSONPointer(tokens: row.path.tokens + node.tokens), true)
+        while let step = walk.next(), opened < Self.expandAllLimit {
+            guard step.node.opens else { continue }
+            setExpanded(JSONPointer(tokens: row.path.tokens + step.tokens), true)
             opened += 1
         }
         overlays.message = opened < Self.expandAllLimit ? "Opened \(row.path.isRoot ? "/" : row.path.description) and everything in it"

@@ -98,7 +98,7 @@ extension InspectorModel {
             overlays.message = "The state is still being read: search again once it shows"
             return true
         }
-        scans.stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
+        scans.stateSearch = StateSearch(query: query, forward: forward, state: JSONNode(state), cursor: cursorRow?.path, request: view.request)
         return true
     }
 
