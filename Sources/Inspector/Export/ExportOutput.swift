@@ -46,6 +46,9 @@ final class ExportOutput {
     var fraction = 0.0
     private var reported = -1
 
+    /// Whether the export was cancelled (Esc): what is written next throws ``ExportWriteError/cancelled``.
+    var isCancelled: Bool { destination?.isCancelled() ?? false }
+
     /// Text kept in memory (``text``): never cancelled, never failing.
     init() { destination = nil }
 

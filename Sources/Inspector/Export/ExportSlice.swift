@@ -48,6 +48,20 @@ struct ExportSlice {
     /// Reads entries `range` (0-based) of `source`, rebuilding each state once
     /// (neighbouring states cost one patch each: the source caches the last).
     init(source: any TimelineSource, range: ClosedRange<Int>, redaction: Redaction? = nil) throws(ExportError) {
+        try self.init(source: source, range: range, redaction: redaction, isCancelled: { false })!
+    }
+
+    /// The same, for the inspector's `e`: nil once `isCancelled` says so, which is looked at
+    /// between a huge state's children as it is read (``JSONNode/value(childWiseAbove:unlessCancelled:)``).
+    init?(source: any TimelineSource, range: ClosedRange<Int>, redaction: Redaction? = nil, isCancelled: () -> Bool) throws(ExportError) {
+        var cancelled = false
+        func state(at index: Int) throws -> JSONValue {
+            guard let state = try source.stateNode(at: index).value(unlessCancelled: isCancelled) else {
+                cancelled = true
+                return .null
+            }
+            return state
+        }
         let reader = source.recordedLog
         logName = source.name
         header = reader?.header
@@ -55,11 +69,12 @@ struct ExportSlice {
         do {
             // A slice starting a new session starts from the state that session started from.
             startState = range.lowerBound == 0 ? source.initialState
-                : source.startsNewSession(at: range.lowerBound) ? source.stateBefore(range.lowerBound) : try source.state(at: range.lowerBound - 1)
+                : source.startsNewSession(at: range.lowerBound) ? source.stateBefore(range.lowerBound) : try state(at: range.lowerBound - 1)
             if let reader, reader.entryCount > 0 { firstEntryTime = try reader.entryReadUpToItsState(at: 0).time }
         } catch {
             throw ExportError(.stateUnavailable, "the state before entry \(source.entryNumber(at: range.lowerBound)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")
         }
+        if cancelled { return nil }
         entries = []
         entries.reserveCapacity(range.count)
         for index in range {
@@ -86,7 +101,8 @@ struct ExportSlice {
                         entry.values = .array(full.recordedValues.map { .object(JSONObject([("name", .string($0.name)), ("value", $0.json)])) })
                     }
                 }
-                entry.state = try source.state(at: index)
+                entry.state = try state(at: index)
+                if cancelled { return nil }
                 if index > range.lowerBound, source.startsNewSession(at: index) { entry.session = (true, source.stateBefore(index)) }
             } catch {
                 throw ExportError(.stateUnavailable, "the state after entry \(source.entryNumber(at: index)) cannot be rebuilt: \(StateUnavailable.reason(of: error))")

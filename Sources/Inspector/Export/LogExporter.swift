@@ -56,7 +56,9 @@ public enum LogExporter {
     /// inspector's `e`: a 30 MB diff's report is 76 MB, written to its file a piece at a time).
     /// Throws ``ExportError`` before anything is written, ``ExportWriteError`` from `output`.
     static func writeMarkdownReport(from source: any TimelineSource, _ request: ExportRequest, to output: ExportOutput) throws {
-        let slice = try ExportSlice(source: source, range: try range(of: request, in: source), redaction: request.redaction)
+        // Esc is looked at while the states are read too: a huge one takes a while before the first byte is written.
+        guard let slice = try ExportSlice(source: source, range: try range(of: request, in: source), redaction: request.redaction,
+                                          isCancelled: { output.isCancelled }) else { throw ExportWriteError.cancelled }
         try MarkdownReport(slice: slice, path: request.path).write(to: output)
     }
 
