@@ -277,9 +277,11 @@ struct PrettyJSONLines: Sendable {
     /// good, the small ones on the way to the lines shown only for a while.
     private var bigStarts: [JSONPointer: [Int]] = [:]
     private var smallStarts: [JSONPointer: [Int]] = [:]
-    /// Small containers held as bytes on the way to the lines shown, parsed once, by path
-    /// (a while): the lines of one screen then parse each of them once, not once a line.
-    private var parsed: [JSONPointer: JSONNode] = [:]
+    /// The node read for each container looked into, by path: a small one held as bytes
+    /// is parsed once (the lines of a screen then parse it once, not once a line), and
+    /// what a node holds is sized once. Big containers' are kept for good, small ones' a while.
+    private var bigNodes: [JSONPointer: JSONNode] = [:]
+    private var smallNodes: [JSONPointer: JSONNode] = [:]
 
     /// Containers with at least this many children keep their line starts for good.
     static let bigContainer = 256
@@ -309,7 +311,7 @@ struct PrettyJSONLines: Sendable {
         while true {
             // The comma after a member goes on its last line: a scalar's, or a container's closing one.
             let comma = isLast ? "" : ","
-            node = inMemory(node, at: path)
+            node = readable(node, at: path)
             if !node.opens { return String(repeating: " ", count: 2 * level) + label + JSONWriter.compactString(node.value) + comma }
             let isArray = node.kind == .array
             if remaining == 0 { return String(repeating: " ", count: 2 * level) + label + (isArray ? "[" : "{") }
@@ -335,15 +337,20 @@ struct PrettyJSONLines: Sendable {
         }
     }
 
-    /// `node` in memory when it is a small container still held as bytes (parsed once, kept a while).
-    private mutating func inMemory(_ node: JSONNode, at path: JSONPointer) -> JSONNode {
+    /// The container `node` at `path` as its lines are read from: in memory when it is small
+    /// and still held as bytes.
+    private mutating func readable(_ node: JSONNode, at path: JSONPointer) -> JSONNode {
+        guard node.isContainer else { return node }
+        if let known = bigNodes[path] ?? smallNodes[path] { return known }
         let unparsed = node.unparsedBytes
-        guard unparsed > 0 && unparsed <= Self.parseAtOnceBytes, node.isContainer else { return node }
-        if let known = parsed[path] { return known }
-        if parsed.count >= 64 { parsed = [:] }
-        let tree = JSONNode(node.value)
-        parsed[path] = tree
-        return tree
+        let readable = unparsed > 0 && unparsed <= Self.parseAtOnceBytes ? JSONNode(node.value) : node
+        if readable.count >= Self.bigContainer {
+            bigNodes[path] = readable
+        } else {
+            if smallNodes.count >= 64 { smallNodes = [:] }
+            smallNodes[path] = readable
+        }
+        return readable
     }
 
     private mutating func starts(of container: JSONNode, at path: JSONPointer) -> [Int] {
