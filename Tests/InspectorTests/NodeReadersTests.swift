@@ -9,9 +9,17 @@ import RewindTestSupport
 /// state through ``JSONNode``: whatever form a node is held in, they give what a walk
 /// of the whole tree gives.
 @Suite struct NodeReadersTests {
-    /// `value` as each form of node the readers meet.
+    /// `value` as each form of node the readers meet: a tree, and held lazily as its compact
+    /// JSON (a keyframe's) and as pretty JSON (space between the values).
     static func heldEachWay(_ value: JSONValue) -> [JSONNode] {
-        [JSONNode(value)]
+        [JSONNode(value)] + [JSONWriter.compact(value), Array(JSONWriter.prettyString(value).utf8)].map(heldLazily)
+    }
+
+    /// The JSON `bytes` held as the log reader holds a huge keyframe's state, but with
+    /// containers over 64 bytes as their children's nodes, so a small value has every form in it.
+    /// (Until ``JSONNode`` has that form, whole.)
+    static func heldLazily(_ bytes: [UInt8]) -> JSONNode {
+        JSONNode(try! JSONParser.parse(bytes))
     }
 
     static let values: [JSONValue] = [
@@ -183,6 +191,44 @@ import RewindTestSupport
         }
     }
 
+    /// A list whose items move (an insert at the front, a removal), a count inside an object
+    /// that is replaced whole, a value created and removed.
+    static func editedTimeline() -> InMemoryTimeline {
+        let items: [JSONValue] = (0..<30).map { ["id": .integer(Int64($0)), "name": .string("item \($0)")] }
+        var state: JSONValue = ["items": .array(items), "stats": ["count": 30, "note": "first"]]
+        var steps = [InMemoryTimeline.Step("load", state: state)]
+        func step(_ name: String, _ operation: JSONPatchOperation) {
+            state = try! JSONPatch([operation]).applied(to: state)
+            steps.append(.init(name, state: state))
+        }
+        func at(_ path: String) -> JSONPointer { try! JSONPointer(parsing: path) }
+        step("count", .replace(path: at("/stats/count"), value: 31))
+        step("insertFirst", .add(path: at("/items/0"), value: ["id": 99, "name": "new"]))
+        step("rename", .replace(path: at("/items/4/name"), value: "renamed"))
+        step("replaceStats", .replace(path: at("/stats"), value: ["count": 7, "note": "again"]))
+        step("removeSecond", .remove(path: at("/items/1")))
+        step("append", .add(path: at("/items/-"), value: ["id": 100, "name": "last"]))
+        step("flag", .add(path: at("/stats/flag"), value: true))
+        step("unflag", .remove(path: at("/stats/flag")))
+        return InMemoryTimeline(name: "edited.jsonl", steps: steps)
+    }
+
+    @Test func aValuesHistoryReadsOnlyTheNodesOnItsWayAndIsTheTreesHistory() throws {
+        let trees = Self.editedTimeline()
+        let nodes = LazyStatesTimeline(trees)
+        for (path, origin) in [("/stats/count", 3), ("/items/3", 2), ("/items/29", 8), ("/stats/flag", 6), ("/stats", 0)] {
+            var expected = ValueHistory(path: try JSONPointer(parsing: path), origin: origin, source: trees)
+            expected.runToCompletion(source: trees)
+            var history = ValueHistory(path: try JSONPointer(parsing: path), origin: origin, source: nodes)
+            history.runToCompletion(source: nodes)
+            #expect(history.changes == expected.changes, "\(path)")
+            #expect(!history.changes.isEmpty, "\(path)")
+            #expect(history.changes.map { ValueChangeText.values(of: $0, source: nodes) }
+                    == expected.changes.map { ValueChangeText.values(of: $0, source: trees) }, "\(path)")
+        }
+        #expect(nodes.wholeStatesRead == 0)
+    }
+
     // MARK: The sparkline
 
     @Test func eachBarIsTheSampledStatesCompactSize() {
@@ -191,5 +237,43 @@ import RewindTestSupport
         var sparkline = Sparkline()
         sparkline.update(count: states.count, columns: states.count, source: timeline, quickStateBytes: 1 << 20)
         #expect(sparkline.samples.map { $0?.stateBytes } == states.map { JSONWriter.compact($0).count })
+        // Measured without the states as trees.
+        let lazily = LazyStatesTimeline(timeline)
+        var measured = Sparkline()
+        measured.update(count: states.count, columns: states.count, source: lazily, quickStateBytes: 1 << 20)
+        #expect(measured.samples == sparkline.samples)
+        #expect(lazily.wholeStatesRead == 0)
+    }
+}
+
+/// A timeline whose states are handed out held lazily, as the log reader holds a huge
+/// keyframe's (containers over 64 bytes as their children's nodes, the rest as bytes),
+/// counting the reads of a state as a whole tree.
+final class LazyStatesTimeline: TimelineSource {
+    let trees: InMemoryTimeline
+    private(set) var wholeStatesRead = 0
+
+    init(_ trees: InMemoryTimeline) { self.trees = trees }
+
+    var name: String { trees.name }
+    var count: Int { trees.count }
+    var indexing: IndexingProgress { trees.indexing }
+    var damage: [DamagedRecord] { trees.damage }
+    var tornTail: DamagedRecord? { trees.tornTail }
+    var initialState: JSONValue? { trees.initialState }
+    func entry(at index: Int) -> TimelineEntry? { trees.entry(at: index) }
+    func refresh() -> FollowNotice? { trees.refresh() }
+
+    func state(at index: Int) throws -> JSONValue {
+        wholeStatesRead += 1
+        return try trees.state(at: index)
+    }
+
+    func stateNode(at index: Int) throws -> JSONNode {
+        NodeReadersTests.heldLazily(JSONWriter.compact(try trees.state(at: index)))
+    }
+
+    func stateNodeBefore(_ index: Int) -> JSONNode? {
+        index > 0 ? try? stateNode(at: index - 1) : initialState.map(JSONNode.init)
     }
 }
