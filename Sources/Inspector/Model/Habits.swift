@@ -55,19 +55,13 @@ extension InspectorModel {
     /// a time, until past the limit.
     static func exceedsClipboard(_ node: JSONNode) -> Bool {
         var budget = clipboardLimit
-        return !spend(&budget, on: node)
-    }
-
-    /// Takes what `node`'s descendants cost from `budget`; false once it runs out.
-    private static func spend(_ budget: inout Int, on node: JSONNode) -> Bool {
-        var withinBudget = true
-        node.forEachChild { key, child in
-            budget -= 4 + (key?.utf8.count ?? 0)
-            if case .string(let text)? = child.scalarValue { budget -= text.utf8.count } else { budget -= 4 }
-            withinBudget = budget >= 0 && spend(&budget, on: child)
-            return withinBudget
+        var walk = NodeWalk(node)
+        while let step = walk.next() {
+            budget -= 4 + (step.key?.utf8.count ?? 0)
+            if case .string(let text)? = step.node.scalarValue { budget -= text.utf8.count } else { budget -= 4 }
+            if budget < 0 { return true }
         }
-        return withinBudget
+        return false
     }
 
     /// `Y`: the JSON Pointer of the node under the cursor (in the action view, within the payload).

@@ -243,8 +243,7 @@ extension InspectorModel {
             overlays.message = "Entry \(change.entry + 1) removed \(path): there is no value after it (the row shows what it was)"
             return
         }
-        // The viewer takes a tree for now (i34h reads it through JSONNode).
-        var viewer = ValueViewer(path: path, value: value.value)
+        var viewer = ValueViewer(path: path, node: value)
         viewer.caption = "after entry \(change.entry + 1)"
         viewer.returnsTo = history
         overlays.overlay = .value(viewer)
@@ -328,8 +327,7 @@ extension InspectorModel {
     mutating func openValueViewer() {
         if actionPaneHasKeys { openPayloadValueViewer(); return }
         guard panes.focus == .state, let row = cursorRow else { overlays.message = "Select a state node first (Tab to the state pane)"; return }
-        // The viewer takes a tree for now (i34h reads it through JSONNode).
-        overlays.overlay = .value(ValueViewer(path: row.path, value: row.node.value))
+        overlays.overlay = .value(ValueViewer(path: row.path, node: row.node))
     }
 
     // MARK: Damage

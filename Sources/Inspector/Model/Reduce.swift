@@ -266,11 +266,10 @@ extension InspectorModel {
         guard row.isContainer else { overlays.message = "\(row.path) has nothing inside to open"; return }
         var opened = 0
         setExpanded(row.path, true)
-        // NodeWalk takes a tree for now (i34h reads it through JSONNode): E on a huge node parses it.
-        var walk = NodeWalk(row.node.value)
-        while let node = walk.next(), opened < Self.expandAllLimit {
-            guard StateTree.opens(node.value) else { continue }
-            setExpanded(JSONPointer(tokens: row.path.tokens + node.tokens), true)
+        var walk = NodeWalk(row.node)
+        while let step = walk.next(), opened < Self.expandAllLimit {
+            guard step.node.opens else { continue }
+            setExpanded(JSONPointer(tokens: row.path.tokens + step.tokens), true)
             opened += 1
         }
         overlays.message = opened < Self.expandAllLimit ? "Opened \(row.path.isRoot ? "/" : row.path.description) and everything in it"

@@ -98,8 +98,7 @@ extension InspectorModel {
             overlays.message = "The state is still being read: search again once it shows"
             return true
         }
-        // StateSearch walks a tree for now (i34h reads it through JSONNode): `/` in a huge state parses it.
-        scans.stateSearch = StateSearch(query: query, forward: forward, state: state.value, cursor: cursorRow?.path, request: view.request)
+        scans.stateSearch = StateSearch(query: query, forward: forward, state: state, cursor: cursorRow?.path, request: view.request)
         return true
     }
 

@@ -54,7 +54,7 @@ struct Sparkline: Equatable, Sendable {
             let estimate = source.stateBytesEstimate(at: index)
             let bytes = (estimate ?? 0) > quickStateBytes || source.stateRebuildBytes(at: index) > quickStateBytes
                 ? estimate
-                : (try? source.state(at: index)).map { JSONWriter.compact($0).count }
+                : (try? source.stateNode(at: index))?.compactByteCount
             samples[bucket] = Sample(stateBytes: bytes, duration: source.entry(at: index)?.duration)
             taken += 1
         }

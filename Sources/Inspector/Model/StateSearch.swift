@@ -30,7 +30,7 @@ struct StateSearch {
     /// Where the cursor went, and which match that is (from 1), once known.
     private(set) var landed: (path: JSONPointer, index: Int)?
 
-    init(query: String, forward: Bool, state: JSONValue, cursor: JSONPointer?, request: ViewRequest?) {
+    init(query: String, forward: Bool, state: JSONNode, cursor: JSONPointer?, request: ViewRequest?) {
         self.query = query
         self.forward = forward
         self.request = request
@@ -48,7 +48,7 @@ struct StateSearch {
     mutating func advance(allowance: inout ScanAllowance) {
         while allowance.take(), let node = walk.next() {
             let isCursor = !passedCursor && node.tokens == cursor
-            let matches = Self.node(key: node.key, value: node.value, matches: needle, scratch: &scratch)
+            let matches = Self.node(key: node.key, node.node, matches: needle, scratch: &scratch)
             if isCursor { passedCursor = true; cursorMatches = matches }
             guard matches else { continue }
             total += 1
@@ -89,13 +89,11 @@ struct StateSearch {
     }
 
     /// `needle` is lowercased: a key, or a scalar's text, that contains it, ignoring case.
-    static func node(key: String?, value: JSONValue, matches needle: SearchNeedle, scratch: inout [UInt8]) -> Bool {
+    static func node(key: String?, _ node: JSONNode, matches needle: SearchNeedle, scratch: inout [UInt8]) -> Bool {
         if let key, contains(key, needle, &scratch) { return true }
-        switch value {
-        case .object, .array: return false
-        case .string(let text): return contains(text, needle, &scratch)
-        default: return contains(value.description, needle, &scratch)
-        }
+        guard !node.isContainer, let value = node.scalarValue else { return false }
+        if case .string(let text) = value { return contains(text, needle, &scratch) }
+        return contains(value.description, needle, &scratch)
     }
 
     private static func contains(_ text: String, _ needle: SearchNeedle, _ scratch: inout [UInt8]) -> Bool {
@@ -108,9 +106,26 @@ struct StateSearch {
 
 /// Every node of a value but its root, depth first in display order, one at a time,
 /// with its path's tokens: a walk that can stop between any two nodes and go on later.
+///
+/// It reads the value through ``JSONNode``, so a huge state held as bytes is walked
+/// without ever being a tree: a container small enough to parse at once
+/// (``parseAtOnceBytes``) is walked as its tree, which is dropped once the walk leaves
+/// it; a bigger one a child at a time.
 struct NodeWalk {
+    /// A node the walk hands out: its key (an object's member; nil for an array's
+    /// element), the node, and its path's tokens.
+    struct Step {
+        let key: String?
+        let node: JSONNode
+        let tokens: [String]
+    }
+
+    /// A container with at most this many bytes still to parse is parsed whole when the
+    /// walk enters it: one parse, rather than one per child.
+    static let parseAtOnceBytes = 64 << 10
+
     private struct Frame {
-        let container: JSONValue
+        let container: JSONNode
         let keys: [String]?
         let count: Int
         var next = 0
@@ -119,10 +134,13 @@ struct NodeWalk {
     private var stack: [Frame] = []
     /// The path of the node last handed out.
     private(set) var tokens: [String] = []
-    private var pendingChild: (container: Int, token: String)?
+
+    init(_ root: JSONNode) {
+        push(root)
+    }
 
     init(_ root: JSONValue) {
-        push(root)
+        self.init(JSONNode(root))
     }
 
     var isDone: Bool { stack.isEmpty }
@@ -137,16 +155,16 @@ struct NodeWalk {
         return min(1, fraction)
     }
 
-    private mutating func push(_ value: JSONValue) {
-        switch value {
-        case .object(let object) where !object.isEmpty: stack.append(Frame(container: value, keys: object.keys, count: object.count))
-        case .array(let elements) where !elements.isEmpty: stack.append(Frame(container: value, keys: nil, count: elements.count))
-        default: break
-        }
+    private mutating func push(_ node: JSONNode) {
+        guard node.isContainer else { return }
+        let unparsed = node.unparsedBytes
+        let container = unparsed > 0 && unparsed <= Self.parseAtOnceBytes ? JSONNode(node.value) : node
+        guard container.opens else { return }
+        stack.append(Frame(container: container, keys: container.kind == .object ? container.keys : nil, count: container.count))
     }
 
-    /// The next node: its key (an object's member), its value and its path's tokens.
-    mutating func next() -> (key: String?, value: JSONValue, tokens: [String])? {
+    /// The next node, with its key and its path's tokens.
+    mutating func next() -> Step? {
         // `tokens[i]` is the token of the child frame `i` is at.
         while let top = stack.last, top.next >= top.count {
             stack.removeLast()
@@ -156,18 +174,13 @@ struct NodeWalk {
         let index = frame.next
         frame.next += 1
         let key = frame.keys?[index]
-        let value: JSONValue
-        switch frame.container {
-        case .object(let object): value = object.values[index]
-        case .array(let elements): value = elements[index]
-        default: return nil
-        }
+        guard let node = frame.container.child(at: index) else { return nil }
         let level = stack.count
         stack.append(frame)
         let token = key ?? String(index)
         if tokens.count > level { tokens[level] = token } else { tokens.append(token) }
-        let node = (key, value, tokens)
-        push(value)
-        return node
+        let step = Step(key: key, node: node, tokens: tokens)
+        push(node)
+        return step
     }
 }

@@ -70,7 +70,7 @@ struct ValueHistory: Equatable, Sendable {
     init(path: JSONPointer, origin: Int, source: any TimelineSource) {
         self.path = path
         self.origin = origin
-        followsValue = ((try? source.state(at: origin))?[pointer: path]) != nil
+        followsValue = (try? source.stateNode(at: origin))?[pointer: path] != nil
         backwardNext = origin
         backwardPath = path
         forwardNext = origin + 1
@@ -179,7 +179,7 @@ struct ValueHistory: Equatable, Sendable {
     }
 
     private static func change(at index: Int, before: JSONPointer?, after: JSONPointer?,
-                               states: (before: JSONValue, after: JSONValue)) -> ValueChange? {
+                               states: (before: JSONNode, after: JSONNode)) -> ValueChange? {
         let old = before.flatMap { states.before[pointer: $0] }
         let new = after.flatMap { states.after[pointer: $0] }
         switch (old, new) {
@@ -193,10 +193,10 @@ struct ValueHistory: Equatable, Sendable {
     }
 
     /// Nil when either state cannot be rebuilt: an empty state in its place would invent a creation or removal.
-    private static func states(around index: Int, source: any TimelineSource) -> (before: JSONValue, after: JSONValue)? {
-        guard let after = try? source.state(at: index) else { return nil }
+    private static func states(around index: Int, source: any TimelineSource) -> (before: JSONNode, after: JSONNode)? {
+        guard let after = try? source.stateNode(at: index) else { return nil }
         // Before the first entry of a log without an initial state there was nothing at all.
-        guard let before = source.stateBefore(index) else { return index == 0 ? (.null, after) : nil }
+        guard let before = source.stateNodeBefore(index) else { return index == 0 ? (JSONNode(.null), after) : nil }
         return (before, after)
     }
 
@@ -247,25 +247,36 @@ struct ValueHistory: Equatable, Sendable {
     /// have it. Array indexes are carried through the JSON engine's alignment of
     /// the two arrays (inserts, removals, moves), so a removal before the value
     /// gives its new, lower index.
-    static func follow(_ path: JSONPointer, from old: JSONValue, to new: JSONValue) -> JSONPointer? {
+    static func follow(_ path: JSONPointer, from old: JSONNode, to new: JSONNode) -> JSONPointer? {
         var mapped: [String] = []
         var x = old, y = new
         for token in path.tokens {
-            switch (x, y) {
-            case (.object(let a), .object(let b)):
-                guard let nextX = a[token], let nextY = b[token] else { return nil }
+            switch (x.kind, y.kind) {
+            case (.object, .object):
+                guard let nextX = x.child(token), let nextY = y.child(token) else { return nil }
                 mapped.append(token)
                 (x, y) = (nextX, nextY)
-            case (.array(let a), .array(let b)):
-                guard let index = arrayIndex(token), index < a.count,
-                      let newIndex = mapIndex(index, from: a, to: b), newIndex < b.count else { return nil }
+            case (.array, .array):
+                guard let index = arrayIndex(token), index < x.count,
+                      let newIndex = mapIndex(index, from: x, to: y), newIndex < y.count,
+                      let nextX = x.child(at: index), let nextY = y.child(at: newIndex) else { return nil }
                 mapped.append(String(newIndex))
-                (x, y) = (a[index], b[newIndex])
+                (x, y) = (nextX, nextY)
             default:
                 return nil
             }
         }
         return JSONPointer(tokens: mapped)
+    }
+
+    /// Where element `index` of the array `old` is in the array `new` (nil when it was removed).
+    /// The alignment keeps the arrays' common prefix in place, so when every element up to
+    /// the value's is unchanged it has not moved, and a huge array (an append to a list of
+    /// 100,000) is read no further than the value; otherwise both arrays are aligned whole.
+    static func mapIndex(_ index: Int, from old: JSONNode, to new: JSONNode) -> Int? {
+        if index < new.count, (0...index).allSatisfy({ old.child(at: $0) == new.child(at: $0) }) { return index }
+        guard case .array(let a) = old.value, case .array(let b) = new.value else { return nil }
+        return mapIndex(index, from: a, to: b)
     }
 
     /// Where element `index` of `old` is in `new` (nil when it was removed).
@@ -332,11 +343,11 @@ enum ValueChangeText {
     static func values(of change: ValueChange, source: any TimelineSource) -> Values {
         let old = change.pathBefore.map { path -> String in
             // Before the first entry of a log without an initial state there was nothing, not a lost state.
-            guard let before = source.stateBefore(change.entry) else { return change.entry == 0 ? value(nil) : unavailable }
+            guard let before = source.stateNodeBefore(change.entry) else { return change.entry == 0 ? value(nil) : unavailable }
             return whole(before[pointer: path])
         } ?? value(nil)
         let new = change.pathAfter.map { path -> String in
-            guard let after = try? source.state(at: change.entry) else { return unavailable }
+            guard let after = try? source.stateNode(at: change.entry) else { return unavailable }
             return whole(after[pointer: path])
         } ?? value(nil)
         var moved: String?
@@ -367,7 +378,7 @@ enum ValueChangeText {
     }
 
     /// Compact JSON, whole; `(absent)` when the path did not exist.
-    private static func whole(_ value: JSONValue?) -> String { value?.description ?? "(absent)" }
+    private static func whole(_ node: JSONNode?) -> String { node?.value.description ?? "(absent)" }
 
     /// Compact JSON, long values shortened; `(absent)` when the path did not exist.
     static func value(_ value: JSONValue?) -> String {

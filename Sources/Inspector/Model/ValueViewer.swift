@@ -7,8 +7,9 @@ import Recorder
 /// Only the rows on screen are built, from the value itself: the text of the whole
 /// value is never written out, so a 30 MB array (1.8 million lines) opens and scrolls
 /// as a small one does (less's way with a big file). Opening counts the lines once
-/// (a walk over the value, no text); each key then formats and wraps only the lines
-/// it passes over and those on screen.
+/// (``JSONNode/prettyLineCount`` of each child, no text); each key then formats and
+/// wraps only the lines it passes over and those on screen, each from the child that
+/// holds it.
 struct ValueViewer: Equatable, Sendable {
     /// A place in the text: a line, and a row of it once wrapped at the viewer's width.
     struct Position: Comparable, Sendable {
@@ -35,9 +36,20 @@ struct ValueViewer: Equatable, Sendable {
     /// Rows of the lines wrapped lately, by line (the screen and what a key passed over).
     private var wrapped: [Int: WrappedLine] = [:]
 
-    init(path: JSONPointer, value: JSONValue) {
+    /// The viewer on `node`: a string's text, anything else's pretty JSON (read a line at a
+    /// time from the node, so a huge one held as bytes is never parsed whole).
+    init(path: JSONPointer, node: JSONNode) {
         self.path = path
-        document = value.stringValue.map { .text(TextLines($0)) } ?? .json(PrettyJSONLines(value))
+        if case .string(let text)? = node.scalarValue {
+            document = .text(TextLines(text))
+        } else {
+            document = .json(PrettyJSONLines(node))
+        }
+    }
+
+    /// The viewer on a value in memory (an action's payload).
+    init(path: JSONPointer, value: JSONValue) {
+        self.init(path: path, node: JSONNode(value))
     }
 
     /// Lines of the value (pretty JSON's lines, or a string's paragraphs), before wrapping.
@@ -252,30 +264,45 @@ struct TextLines: Sendable {
 }
 
 /// A value's pretty JSON (``JSONWriter/prettyString(_:)``'s text) a line at a time,
-/// without writing the rest: line N is found by walking down the tree with the
+/// without writing the rest: line N is found by walking down the nodes with the
 /// line counts of the containers on the way, counted once and kept.
+///
+/// It reads the value through ``JSONNode``: a node held as bytes is counted without
+/// being parsed, and only the small containers a shown line is in are parsed (a while).
 struct PrettyJSONLines: Sendable {
-    private let root: JSONValue
+    private let root: JSONNode
     let count: Int
     /// For containers looked into: where each child's lines start among the container's
     /// inner lines (and their total last), by path. Those of big containers are kept for
     /// good, the small ones on the way to the lines shown only for a while.
     private var bigStarts: [JSONPointer: [Int]] = [:]
     private var smallStarts: [JSONPointer: [Int]] = [:]
+    /// The node read for each container looked into, by path: a small one held as bytes
+    /// is parsed once (the lines of a screen then parse it once, not once a line), and
+    /// what a node holds is sized once. Big containers' are kept for good, small ones' a while.
+    private var bigNodes: [JSONPointer: JSONNode] = [:]
+    private var smallNodes: [JSONPointer: JSONNode] = [:]
 
     /// Containers with at least this many children keep their line starts for good.
     static let bigContainer = 256
+    /// A container with at most this many bytes still to parse is parsed whole on the way
+    /// to a line inside it.
+    static let parseAtOnceBytes = NodeWalk.parseAtOnceBytes
 
-    init(_ root: JSONValue) {
+    init(_ root: JSONNode) {
         self.root = root
         var starts: [JSONPointer: [Int]] = [:]
-        count = Self.opens(root) ? Self.childStarts(of: root, at: JSONPointer(), keepingBig: &starts).last! + 2 : 1
+        count = root.opens ? Self.childStarts(of: root, at: JSONPointer(), keepingBig: &starts).last! + 2 : 1
         bigStarts = starts
+    }
+
+    init(_ root: JSONValue) {
+        self.init(JSONNode(root))
     }
 
     /// Line `index` of the pretty JSON, from 0.
     mutating func line(_ index: Int) -> String {
-        var value = root
+        var node = root
         var path = JSONPointer()
         var level = 0
         var label = ""
@@ -284,35 +311,49 @@ struct PrettyJSONLines: Sendable {
         while true {
             // The comma after a member goes on its last line: a scalar's, or a container's closing one.
             let comma = isLast ? "" : ","
-            if !Self.opens(value) { return String(repeating: " ", count: 2 * level) + label + Self.head(of: value) + comma }
-            if remaining == 0 { return String(repeating: " ", count: 2 * level) + label + Self.head(of: value) }
-            let starts = self.starts(of: value, at: path)
+            node = readable(node, at: path)
+            if !node.opens { return String(repeating: " ", count: 2 * level) + label + JSONWriter.compactString(node.value) + comma }
+            let isArray = node.kind == .array
+            if remaining == 0 { return String(repeating: " ", count: 2 * level) + label + (isArray ? "[" : "{") }
+            let starts = self.starts(of: node, at: path)
             let inner = remaining - 1
             if inner >= starts[starts.count - 1] {
-                return String(repeating: " ", count: 2 * level) + (value.arrayValue != nil ? "]" : "}") + comma
+                return String(repeating: " ", count: 2 * level) + (isArray ? "]" : "}") + comma
             }
             let child = starts.partitioningIndex { $0 > inner } - 1
             remaining = inner - starts[child]
             level += 1
-            switch value {
-            case .array(let elements):
-                value = elements[child]
+            isLast = child == node.count - 1
+            if isArray {
                 label = ""
-                isLast = child == elements.count - 1
                 path = path.appending(child)
-            case .object(let object):
-                let key = object.keys[child]
-                value = object.values[child]
+            } else {
+                let key = node.keys[child]
                 label = JSONWriter.compactString(.string(key)) + ": "
-                isLast = child == object.count - 1
                 path = path.appending(key)
-            default:
-                return ""
             }
+            guard let next = node.child(at: child) else { return "" }
+            node = next
         }
     }
 
-    private mutating func starts(of container: JSONValue, at path: JSONPointer) -> [Int] {
+    /// The container `node` at `path` as its lines are read from: in memory when it is small
+    /// and still held as bytes.
+    private mutating func readable(_ node: JSONNode, at path: JSONPointer) -> JSONNode {
+        guard node.isContainer else { return node }
+        if let known = bigNodes[path] ?? smallNodes[path] { return known }
+        let unparsed = node.unparsedBytes
+        let readable = unparsed > 0 && unparsed <= Self.parseAtOnceBytes ? JSONNode(node.value) : node
+        if readable.count >= Self.bigContainer {
+            bigNodes[path] = readable
+        } else {
+            if smallNodes.count >= 64 { smallNodes = [:] }
+            smallNodes[path] = readable
+        }
+        return readable
+    }
+
+    private mutating func starts(of container: JSONNode, at path: JSONPointer) -> [Int] {
         if let known = bigStarts[path] ?? smallStarts[path] { return known }
         let starts = Self.childStarts(of: container, at: path, keepingBig: &bigStarts)
         if smallStarts.count > 4096 { smallStarts = [:] }
@@ -322,67 +363,26 @@ struct PrettyJSONLines: Sendable {
 
     /// Where each child's lines start inside `container` (from 0), and their total last;
     /// containers below it with many children keep theirs in `big`.
-    private static func childStarts(of container: JSONValue, at path: JSONPointer, keepingBig big: inout [JSONPointer: [Int]]) -> [Int] {
+    private static func childStarts(of container: JSONNode, at path: JSONPointer, keepingBig big: inout [JSONPointer: [Int]]) -> [Int] {
         var starts = [0]
-        func add(_ child: JSONValue, _ childPath: @autoclosure () -> JSONPointer) {
+        starts.reserveCapacity(container.count + 1)
+        var offset = 0
+        container.forEachChild { key, child in
             let lines: Int
-            if childCount(child) >= bigContainer {
-                let path = childPath()
-                let inner = childStarts(of: child, at: path, keepingBig: &big)
+            // A small child held as bytes is counted from them, unparsed: its starts are
+            // found if a line inside it is shown.
+            let unparsed = child.unparsedBytes
+            if unparsed == 0 || unparsed > parseAtOnceBytes, child.count >= bigContainer {
+                let inner = childStarts(of: child, at: key.map { path.appending($0) } ?? path.appending(offset), keepingBig: &big)
                 lines = inner[inner.count - 1] + 2
             } else {
-                lines = lineCount(of: child)
+                lines = child.prettyLineCount
             }
             starts.append(starts[starts.count - 1] + lines)
-        }
-        switch container {
-        case .array(let elements):
-            starts.reserveCapacity(elements.count + 1)
-            for (index, element) in elements.enumerated() { add(element, path.appending(index)) }
-        case .object(let object):
-            starts.reserveCapacity(object.count + 1)
-            for (key, member) in object.members { add(member, path.appending(key)) }
-        default:
-            break
+            offset += 1
+            return true
         }
         if starts.count > bigContainer { big[path] = starts }
         return starts
-    }
-
-    /// Lines of `value`'s pretty JSON.
-    static func lineCount(of value: JSONValue) -> Int {
-        switch value {
-        case .array(let elements):
-            if elements.isEmpty { return 1 }
-            var total = 2
-            for element in elements { total += lineCount(of: element) }
-            return total
-        case .object(let object):
-            if object.isEmpty { return 1 }
-            var total = 2
-            for member in object.values { total += lineCount(of: member) }
-            return total
-        default:
-            return 1
-        }
-    }
-
-    private static func childCount(_ value: JSONValue) -> Int {
-        switch value {
-        case .array(let elements): elements.count
-        case .object(let object): object.count
-        default: 0
-        }
-    }
-
-    private static func opens(_ value: JSONValue) -> Bool { childCount(value) > 0 }
-
-    /// A line's text after the key: a scalar, an empty container, or an opening bracket.
-    private static func head(of value: JSONValue) -> String {
-        switch value {
-        case .array(let elements) where !elements.isEmpty: "["
-        case .object(let object) where !object.isEmpty: "{"
-        default: JSONWriter.compactString(value)
-        }
     }
 }
