@@ -197,3 +197,28 @@ struct JSONTextGenerator {
         }
     }
 }
+
+@Suite struct JSONNodeScalarTests {
+    /// A container has no scalar value, in every form: not JSON's null (which `nil` becomes
+    /// where a `JSONValue` is expected), or a search for "null" matches every container.
+    @Test func aContainerHasNoScalarValueAndNullHasOne() throws {
+        let bytes = Array(#"{"list":[1,{"a":null}],"empty":{},"nothing":null}"#.utf8)
+        for node in [JSONNode(try JSONParser.parse(bytes)), try JSONNode.reading(bytes, 0..<bytes.count, containersOver: 0)] {
+            for container in [node, node.child("list")!, node.child("empty")!, node.child("list")!.child(at: 1)!] {
+                if case .some(let value) = container.scalarValue { Issue.record("a container's scalar value: \(value)") }
+            }
+            if case .some(.null) = node.child("nothing")!.scalarValue {} else { Issue.record("null's scalar value is null") }
+        }
+    }
+
+    /// Lines are counted from the bytes whatever their spacing, escapes and numbers (not only
+    /// from bytes exactly as `compact` writes them): the count the pretty writer gives.
+    @Test func prettyLinesAreCountedFromAnyValidBytes() throws {
+        let text = #"{ "a" : [ 1.50 , "q\"u,o[te" , { } , [ ] , [ 1e3 ] ] , "b\\" : { "c" : "\u002c" } }"#
+        let bytes = Array(text.utf8)
+        let node = try JSONNode.reading(bytes, 0..<bytes.count, containersOver: 0)
+        let tree = try JSONParser.parse(bytes)
+        #expect(node.prettyLineCount == JSONWriter.prettyString(tree).split(separator: "\n", omittingEmptySubsequences: false).count)
+        #expect(node.child("a")!.prettyLineCount == JSONWriter.prettyString(tree["a"]!).split(separator: "\n").count)
+    }
+}

@@ -186,7 +186,11 @@ package struct JSONNode: Sendable {
     }
 
     /// A scalar's value (cheap); nil for an object or array.
-    package var scalarValue: JSONValue? { isContainer ? nil : value }
+    package var scalarValue: JSONValue? {
+        // Not `isContainer ? nil : value`: there `nil` is read as JSON's null (`JSONValue` is nil-literal expressible).
+        if isContainer { return nil }
+        return value
+    }
 
     /// The lines ``JSONWriter/prettyString(_:)`` writes for the node: 1 for a scalar or an
     /// empty container, else its opening and closing lines and its children's lines.
@@ -195,7 +199,7 @@ package struct JSONNode: Sendable {
         switch storage {
         case .tree(let value): Self.prettyLineCount(of: value)
         case .bytes(let document, let span):
-            span.isCompact ? document.prettyLineCount(span) : Self.prettyLineCount(of: parsedValue)
+            document.prettyLineCount(span) ?? Self.prettyLineCount(of: parsedValue)
         case .array(let nodes): nodes.isEmpty ? 1 : nodes.reduce(2) { $0 + $1.prettyLineCount }
         case .object(let members): members.nodes.isEmpty ? 1 : members.nodes.reduce(2) { $0 + $1.prettyLineCount }
         }
