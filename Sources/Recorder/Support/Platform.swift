@@ -50,16 +50,24 @@ package enum Platform {
     /// large block freed (up to 32 MiB), after which a 30 MB state's line, its parse and its
     /// rebuilds come from the heap and stay resident after they are let go: the inspector on a
     /// 30 MB state held 167 MB where 110 MB were in use (docs/PERFORMANCE.md, huge states).
+    ///
+    /// It also keeps the threads to two arenas (the main thread's, and one for the background
+    /// work): by default each thread that allocates gets an arena of its own, and what the view
+    /// builder frees in one (the items a huge diff's first lines parse) is not reused by the
+    /// read-ahead allocating in another, so the same session on a 30 MB state peaked at 84 MB in
+    /// some runs and 94–97 MB in others; with two arenas, 83.5–84.8 MB every time.
     /// For a process that holds a few large, short-lived buffers (the inspector), not for apps.
     /// Looked up at run time: a C library without `mallopt` (musl), or Darwin, whose allocator
     /// returns large blocks by itself, is left as it is.
     package static func returnLargeAllocationsToTheSystem() {
         #if canImport(Glibc)
         typealias MemoryAllocationOption = @convention(c) (Int32, Int32) -> Int32
-        // `M_MMAP_THRESHOLD` in <malloc.h>, which the Glibc module does not import.
-        let mmapThreshold: Int32 = -3
-        guard let mallopt = dlsym(nil, "mallopt") else { return }
-        _ = unsafeBitCast(mallopt, to: MemoryAllocationOption.self)(mmapThreshold, 128 << 10)
+        // `M_MMAP_THRESHOLD` and `M_ARENA_MAX` in <malloc.h>, which the Glibc module does not import.
+        let mmapThreshold: Int32 = -3, arenaMax: Int32 = -8
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: MemoryAllocationOption.self)
+        _ = mallopt(mmapThreshold, 128 << 10)
+        _ = mallopt(arenaMax, 2)
         #endif
     }
 
