@@ -33,9 +33,11 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     /// scanned before returning (the interactive inspector), otherwise all of it (commands).
     /// `keepsDamagedRows` gives each damaged record, each gap and each later session a row of
     /// its own; either way entries are numbered as recorded (``entryNumber(at:)``).
-    convenience init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false) throws(LogReadError) {
+    /// `lazyStates`: which keyframes the reader holds as bytes (tests make small states lazy).
+    convenience init(path: String, indexInBackground: Bool = false, keepsDamagedRows: Bool = false,
+                     lazyStates: LazyStates = .standard) throws(LogReadError) {
         try self.init(path: path, indexing: indexInBackground ? .lazily : .all, indexInBackground: indexInBackground,
-                      keepsDamagedRows: keepsDamagedRows)
+                      keepsDamagedRows: keepsDamagedRows, lazyStates: lazyStates)
     }
 
     /// Opens `path` with only its first `bytes` indexed, for a caller that
@@ -46,9 +48,13 @@ final class LogTimeline: TimelineSource, @unchecked Sendable {
     }
 
     private init(path: String, indexing: LogReader.Indexing, indexInBackground: Bool, keepsDamagedRows: Bool,
-                 prefetched: PrefetchedFile? = nil) throws(LogReadError) {
+                 prefetched: PrefetchedFile? = nil, lazyStates: LazyStates = .standard) throws(LogReadError) {
         self.keepsDamagedRows = keepsDamagedRows
-        reader = try LogReader(path: path, indexing: indexing, prefetched: prefetched)
+        if let prefetched {
+            reader = try LogReader(path: path, indexing: indexing, prefetched: prefetched)
+        } else {
+            reader = try LogReader(path: path, indexing: indexing, opened: nil, readAhead: nil, lazyStates: lazyStates)
+        }
         self.path = path
         name = (path as NSString).lastPathComponent
         indexer = indexInBackground && !reader.isFullyIndexed ? BackgroundIndexer(reader: reader) : nil
