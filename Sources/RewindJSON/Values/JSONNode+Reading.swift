@@ -28,9 +28,10 @@ extension JSONNode {
     /// kept as it is (shared, not copied); a container longer than `containersOver` bytes
     /// is held as its children's nodes (an object's keys read, repeated keys resolved as
     /// ``JSONObject`` resolves them), recursively; any other value is a range of the bytes,
-    /// parsed when read. The bytes are checked once, by the checked skim; what it leaves
-    /// undecided (very long numbers, deep nesting, invalid JSON) is parsed by
-    /// ``JSONParser`` into a tree here, which throws the parser's error for invalid JSON.
+    /// parsed when read. The bytes are checked once, by the checked skim; a small value it
+    /// leaves undecided (a very long number) is parsed into a tree on its own, and a document
+    /// it refuses (invalid JSON, deep nesting) is parsed whole by ``JSONParser`` into a tree,
+    /// which throws the parser's error for invalid JSON.
     ///
     /// ```swift
     /// let state = try JSONNode.reading(line, stateRange)
@@ -250,9 +251,22 @@ private struct LazyNodeReader {
         }
         var compact = false
         let valueEnd = rewind_json_skip_checked(base, end, start, Int32(depth), &compact)
-        guard valueEnd >= 0 else { return nil }
+        guard valueEnd >= 0 else { return parsedAlone(depth: depth) }
         position = valueEnd
         return JSONNode(storage: .bytes(document, JSONSpan(start: start, end: valueEnd, isCompact: compact)))
+    }
+
+    /// A small value the skim leaves to the parser (an integer of 19 digits or more, a long
+    /// decimal), parsed here into a tree, so that one such number does not make a whole huge
+    /// state a tree. Nil when it does not parse, or nests so deep that the parser reading the
+    /// whole document might refuse it: the caller then parses the document, which says what is wrong.
+    private mutating func parsedAlone(depth: Int) -> JSONNode? {
+        let start = position
+        let extent = rewind_json_skip_unchecked(base, end, start)
+        guard extent > start, let value = try? JSONParser.parse(buffer: UnsafeBufferPointer(start: base + start, count: extent - start)),
+              depth + value.nesting(atMost: Int(REWIND_JSON_SKIM_MAX_DEPTH)) <= Int(REWIND_JSON_SKIM_MAX_DEPTH) else { return nil }
+        position = extent
+        return JSONNode(value)
     }
 
     /// After an array's `[`: its elements' nodes.
