@@ -240,4 +240,16 @@ struct JSONTextGenerator {
         #expect(node.prettyLineCount == JSONWriter.prettyString(tree).split(separator: "\n", omittingEmptySubsequences: false).count)
         #expect(node.child("a")!.prettyLineCount == JSONWriter.prettyString(tree["a"]!).split(separator: "\n").count)
     }
+
+    /// An object that repeats a key has fewer members than its bytes show: counted from its tree,
+    /// among few keys or many, and a key spelled with an escape may be any other key.
+    @Test func anObjectRepeatingAKeyIsCountedAsItsTree() throws {
+        let many = (0..<40).map { "\"k\($0)\":[1,2]" }.joined(separator: ",")
+        for text in [#"{"a":[1],"b":2,"a":[3,4]}"#, "{\(many),\"k7\":[5]}", "{\(many)}", #"{"a":[1,2],"\u0061":[3]}"#, #"[{"a":1},{"a":1}]"#] {
+            let bytes = Array(" \(text) ".utf8)
+            let node = try JSONNode.reading(bytes, 1..<(bytes.count - 1), containersOver: 1 << 20)
+            let tree = try JSONParser.parse(bytes)
+            #expect(node.prettyLineCount == JSONWriter.prettyString(tree).split(separator: "\n").count, "\(text)")
+        }
+    }
 }

@@ -26,6 +26,8 @@ final class ViewBuilder: Sendable {
             guard current.isCurrent(job) else { return }
             let view = SelectionView.build(request, source: source)
             if current.isCurrent(job) { inbox.post(.viewBuilt(job: job, view: view)) }
+            // What building it parsed and let go (a huge diff's first items) leaves the process.
+            Platform.returnFreedMemoryToTheSystem()
         }
     }
 

@@ -71,6 +71,18 @@ package enum Platform {
         #endif
     }
 
+    /// Hands back to the system the memory freed inside the allocator's heaps (glibc's
+    /// `malloc_trim`): called after the inspector builds a view off the input thread, whose
+    /// transient trees (a huge diff's first items, a rebuilt neighbour's copies) would otherwise
+    /// stay resident once freed. A no-op where there is no `malloc_trim` (Darwin, musl).
+    package static func returnFreedMemoryToTheSystem() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
+    }
+
     // MARK: Clocks
 
     /// A monotonic clock in nanoseconds, read straight from the system (what the

@@ -130,13 +130,16 @@ final class JSONDocumentBytes: Sendable {
     func prettyLineCount(_ span: JSONSpan) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress else { return 1 }
-            /// An object being read: its keys so far (where they start, how long), and whether a key comes next.
-            struct OpenObject {
-                var keys: [(start: Int, count: Int)] = []
-                var seen: Set<[UInt8]>?
+            /// A container being read: where its keys start in `keys` (nil for an array), whether a
+            /// key comes next, and a set of them once an object has many.
+            struct Open {
+                var firstKey: Int?
                 var expectsKey = true
+                var seen: Set<[UInt8]>?
             }
-            var objects: [OpenObject?] = []   // nil: an array
+            var open: [Open] = []
+            // The keys of every object being read, innermost last: one buffer, no allocation per object.
+            var keys: [(start: Int, count: Int)] = []
             var lines = 1
             var position = span.start
             let end = span.end
@@ -153,30 +156,30 @@ final class JSONDocumentBytes: Sendable {
                         escaped = true
                         position += 2
                     }
-                    if let last = objects.last, var object = last, object.expectsKey {
-                        guard !escaped else { return nil }
-                        let key = (start: start, count: position - start)
-                        if object.keys.count < 32 {
-                            for earlier in object.keys where earlier.count == key.count
-                                && memcmp(base + earlier.start, base + key.start, key.count) == 0 { return nil }
-                            object.keys.append(key)
-                        } else {
-                            if object.seen == nil { object.seen = Set(object.keys.map { Array(UnsafeBufferPointer(start: base + $0.start, count: $0.count)) }) }
-                            guard object.seen!.insert(Array(UnsafeBufferPointer(start: base + key.start, count: key.count))).inserted else { return nil }
+                    guard let top = open.indices.last, let firstKey = open[top].firstKey, open[top].expectsKey else { break }
+                    guard !escaped else { return nil }
+                    let key = (start: start, count: position - start)
+                    if keys.count - firstKey < 32 {
+                        for earlier in keys[firstKey...] where earlier.count == key.count
+                            && memcmp(base + earlier.start, base + key.start, key.count) == 0 { return nil }
+                    } else {
+                        if open[top].seen == nil {
+                            open[top].seen = Set(keys[firstKey...].map { Array(UnsafeBufferPointer(start: base + $0.start, count: $0.count)) })
                         }
-                        object.expectsKey = false
-                        objects[objects.count - 1] = object
+                        guard open[top].seen!.insert(Array(UnsafeBufferPointer(start: base + key.start, count: key.count))).inserted else { return nil }
                     }
+                    keys.append(key)
+                    open[top].expectsKey = false
                 case UInt8(ascii: ","):
                     lines += 1
-                    if let last = objects.last, last != nil { objects[objects.count - 1]!.expectsKey = true }
+                    if let top = open.indices.last, open[top].firstKey != nil { open[top].expectsKey = true }
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    objects.append(base[position] == UInt8(ascii: "{") ? OpenObject() : nil)
+                    open.append(Open(firstKey: base[position] == UInt8(ascii: "{") ? keys.count : nil))
                     var next = position + 1
                     while next < end, [0x20, 0x09, 0x0A, 0x0D].contains(base[next]) { next += 1 }
                     if next < end, base[next] != UInt8(ascii: "]") && base[next] != UInt8(ascii: "}") { lines += 2 }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    objects.removeLast()
+                    if let firstKey = open.removeLast().firstKey { keys.removeSubrange(firstKey...) }
                 default:
                     break
                 }
