@@ -52,7 +52,7 @@ struct ExportSlice {
     }
 
     /// The same, for the inspector's `e`: nil once `isCancelled` says so, which is looked at
-    /// between a huge state's children as it is read (``JSONNode/value(childWiseAbove:unlessCancelled:)``).
+    /// as a huge state's children are read (``JSONNode/value(unlessCancelled:)``).
     init?(source: any TimelineSource, range: ClosedRange<Int>, redaction: Redaction? = nil, isCancelled: () -> Bool) throws(ExportError) {
         var cancelled = false
         func state(at index: Int) throws -> JSONValue {

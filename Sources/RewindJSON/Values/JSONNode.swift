@@ -181,7 +181,18 @@ package struct JSONNode: Sendable {
         switch storage {
         case .tree(let value): value
         case .bytes: parsedValue
-        case .array, .object: JSONDocumentBytes.tree(of: self)
+        // Never nil: nothing cancels it.
+        case .array, .object: JSONDocumentBytes.tree(of: self)!
+        }
+    }
+
+    /// ``value``, unless `isCancelled` says so first: a huge node held as its children's nodes
+    /// looks at it every 64 children as it is parsed (the inspector's `e`, which Esc stops).
+    package func value(unlessCancelled isCancelled: () -> Bool) -> JSONValue? {
+        switch storage {
+        case .tree(let value): value
+        case .bytes: parsedValue
+        case .array, .object: JSONDocumentBytes.tree(of: self, unlessCancelled: isCancelled)
         }
     }
 
