@@ -234,13 +234,15 @@ extension JSONPatch {
         return elements
     }
 
-    private static func indexProblem(_ token: String, count: Int) -> String {
+    /// What is wrong with `token` as the index of an existing element among `count` (a patch's
+    /// failure text, the same for a tree and a node held lazily).
+    static func indexProblem(_ token: String, count: Int) -> String {
         if token == "-" { return "'-' names no existing element" }
         if JSONPointer.arrayIndex(token) == nil { return "'\(token)' is not an array index" }
         return "array index '\(token)' is out of bounds (count \(count))"
     }
 
-    private static func existingIndex(_ token: String, count: Int) throws(_PatchFailure) -> Int {
+    static func existingIndex(_ token: String, count: Int) throws(_PatchFailure) -> Int {
         guard let index = JSONPointer.arrayIndex(token), index < count else { throw _PatchFailure(reason: indexProblem(token, count: count)) }
         return index
     }

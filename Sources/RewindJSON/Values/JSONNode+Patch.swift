@@ -112,7 +112,7 @@ extension JSONNode {
         guard let token = tokens.first else { return try body(&self, tokens) }
         switch storage {
         case .array(var nodes):
-            let index = try Self.existingIndex(token, count: nodes.count)
+            let index = try JSONPatch.existingIndex(token, count: nodes.count)
             storage = .tree(.null)
             defer { storage = .array(nodes) }
             return try nodes[index].descend(tokens.dropFirst(), missing: missing, body)
@@ -153,7 +153,7 @@ extension JSONNode {
             defer { storage = .array(nodes) }
             if token == "-" { nodes.append(child); return }
             guard let index = JSONPointer.arrayIndex(token), index <= nodes.count else {
-                throw _PatchFailure(reason: Self.indexProblem(token, count: nodes.count))
+                throw _PatchFailure(reason: JSONPatch.indexProblem(token, count: nodes.count))
             }
             nodes.insert(child, at: index)
         case .tree, .bytes:
@@ -171,7 +171,7 @@ extension JSONNode {
             members.uniqueShape().remove(at: position)
             return members.nodes.remove(at: position)
         case .array(var nodes):
-            let index = try Self.existingIndex(token, count: nodes.count)
+            let index = try JSONPatch.existingIndex(token, count: nodes.count)
             storage = .tree(.null)
             defer { storage = .array(nodes) }
             return nodes.remove(at: index)
@@ -186,17 +186,5 @@ extension JSONNode {
         case .array, .object: true
         case .tree, .bytes: false
         }
-    }
-
-    // The tree's texts for a bad index (`JSONPatch+Apply.swift`), held to them by `JSONNodeTests`.
-    private static func indexProblem(_ token: String, count: Int) -> String {
-        if token == "-" { return "'-' names no existing element" }
-        if JSONPointer.arrayIndex(token) == nil { return "'\(token)' is not an array index" }
-        return "array index '\(token)' is out of bounds (count \(count))"
-    }
-
-    private static func existingIndex(_ token: String, count: Int) throws(_PatchFailure) -> Int {
-        guard let index = JSONPointer.arrayIndex(token), index < count else { throw _PatchFailure(reason: indexProblem(token, count: count)) }
-        return index
     }
 }
