@@ -39,7 +39,10 @@ import Recorder
         let handle = try #require(FileHandle(forWritingAtPath: shelf))
         let header = try #require(String(contentsOfFile: shelf, encoding: .utf8).split(separator: "\n").first)
         try handle.seek(toOffset: UInt64(header.utf8.count + 1 + LogReader.entryHeadBytes + 10_000))
-        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "["), count: 1_000))
+        // A control character no JSON may hold, then brackets that never close: whether the
+        // bytes land between values or inside a string (where a run of brackets alone could
+        // join two strings into one and leave valid JSON), the line no longer reads.
+        try handle.write(contentsOf: Data([0x01] + [UInt8](repeating: UInt8(ascii: "["), count: 999)))
         try handle.close()
         #expect((try? timeline.reader.entry(at: 0)) == nil)
         let row = try #require(timeline.entry(at: 0))
