@@ -48,7 +48,7 @@ enum DiffLines {
             let before = old?[pointer: path]
             let after = new?[pointer: path]
             switch (before, after) {
-            case (let before?, let after?) where DiffOperands.equal(before, after, budget: budget):
+            case (let before?, let after?) where before == after:
                 lines.append(DiffLine(kind: .unchanged, depth: 0, text: "(unchanged)"))
             case (let before?, let after?) where before.isContainer && after.isContainer:
                 let operands = DiffOperands.treeDiff(from: before, to: after, lineLimit: treeLineLimit, budget: budget)

@@ -12,32 +12,6 @@ enum DiffOperands {
     /// True when reading `node` whole would parse at least `budget` bytes.
     static func isHuge(_ node: JSONNode, budget: Int) -> Bool { node.unparsedBytes >= budget }
 
-    /// Whether the two nodes are equal JSON (as ``JSONValue``'s `==`), reading whole only
-    /// what is small: containers of different kinds or sizes differ without being read.
-    static func equal(_ a: JSONNode, _ b: JSONNode, budget: Int) -> Bool {
-        guard a.isContainer || b.isContainer else { return a.scalarValue == b.scalarValue }
-        guard a.kind == b.kind, a.count == b.count else { return false }
-        if !isHuge(a, budget: budget) && !isHuge(b, budget: budget) { return a.value == b.value }
-        var same = true
-        if a.kind == .array {
-            var offset = 0
-            a.forEachChild { _, child in
-                defer { offset += 1 }
-                guard let other = b.child(at: offset) else { same = false; return false }
-                same = equal(child, other, budget: budget)
-                return same
-            }
-        } else {
-            // An object's members in any order, as `JSONObject`'s `==` compares them.
-            a.forEachChild { key, child in
-                guard let key, let other = b.child(key) else { same = false; return false }
-                same = equal(child, other, budget: budget)
-                return same
-            }
-        }
-        return same
-    }
-
     /// A value whose first `lines` lines of pretty JSON (``PrettyJSONLines``) are `node`'s:
     /// the node whole when it is small or they cover it, else its first children (the one
     /// the last line falls in cut the same way, the next one there for the comma before it).
@@ -99,7 +73,7 @@ enum DiffOperands {
 
     /// The values standing for one member of both objects.
     private static func paired(_ before: JSONNode, _ after: JSONNode, lineLimit: Int, budget: Int) -> (old: JSONValue, new: JSONValue) {
-        if equal(before, after, budget: budget) { return (.null, .null) }
+        if before == after { return (.null, .null) }
         guard before.isContainer && after.isContainer else { return (before.value, after.value) }
         return treeDiff(from: before, to: after, lineLimit: lineLimit, budget: budget)
     }

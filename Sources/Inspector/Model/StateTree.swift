@@ -180,23 +180,4 @@ enum StateTree {
         }
         return position
     }
-
-    /// Every node in `state` in display order (open or not), for search.
-    /// `body` returns false to stop.
-    static func forEachNode(in state: JSONValue, _ body: (JSONPointer, String?, JSONValue) -> Bool) {
-        _ = visit(state, key: nil, path: JSONPointer(), body)
-    }
-
-    private static func visit(_ value: JSONValue, key: String?, path: JSONPointer, _ body: (JSONPointer, String?, JSONValue) -> Bool) -> Bool {
-        if !path.isRoot, !body(path, key, value) { return false }
-        switch value {
-        case .object(let object):
-            for (childKey, child) in object.members where !visit(child, key: childKey, path: path.appending(childKey), body) { return false }
-        case .array(let elements):
-            for (index, child) in elements.enumerated() where !visit(child, key: String(index), path: path.appending(index), body) { return false }
-        default:
-            break
-        }
-        return true
-    }
 }
